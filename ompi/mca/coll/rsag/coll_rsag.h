@@ -1,0 +1,171 @@
+/*
+ * mca_coll_rsag: reduction collectives built on reduce-scatter/allgather.
+ *
+ * The component (coll_rsag_component.c) registers the MCA parameters and
+ * MPI_T counters; the module (coll_rsag_module.c) takes the reduction slots
+ * of every intra-communicator, keeps the previous module of each slot for
+ * delegation, and dispatches each call through the pure selector
+ * (coll_rsag_select.c) to one algorithm file (coll_rsag_<coll>_<alg>.c).
+ * Algorithms share the helpers of coll_rsag_util.c and the index
+ * arithmetic of coll_rsag_index.c.
+ */
+#ifndef MCA_COLL_RSAG_H
+#define MCA_COLL_RSAG_H
+
+#include "ompi_config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/op/op.h"
+
+#include "coll_rsag_compat.h"
+#include "coll_rsag_index.h"
+#include "coll_rsag_select.h"
+
+BEGIN_C_DECLS
+
+/* coll_rsag_verbose levels */
+#define MCA_COLL_RSAG_VERBOSE_DECISIONS 1   /* each decision, once per comm and size class */
+#define MCA_COLL_RSAG_VERBOSE_MODULE    2   /* module query/enable/disable */
+
+typedef struct mca_coll_rsag_component_t {
+    mca_coll_base_component_t super;
+
+    int priority;
+    int verbose;
+    int output;                                    /* opal_output stream */
+    mca_coll_rsag_tuning_t tuning[MCA_COLL_RSAG_NUM_COLLS];
+
+    /* MPI_T counters coll_rsag_<coll>_<alg>_calls; [coll][0] counts calls
+     * delegated to the previous module (coll_rsag_<coll>_delegated_calls). */
+    unsigned long long calls[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1];
+} mca_coll_rsag_component_t;
+
+OMPI_MODULE_DECLSPEC extern mca_coll_rsag_component_t mca_coll_rsag_component;
+
+/* The slot a module held before rsag, kept for delegation. */
+typedef struct mca_coll_rsag_previous_t {
+    mca_coll_base_module_allreduce_fn_t allreduce;
+    mca_coll_base_module_t *allreduce_module;
+    mca_coll_base_module_reduce_fn_t reduce;
+    mca_coll_base_module_t *reduce_module;
+} mca_coll_rsag_previous_t;
+
+typedef struct mca_coll_rsag_module_t {
+    mca_coll_base_module_t super;
+    mca_coll_rsag_previous_t previous;
+    bool previous_retained;
+    /* Decisions already printed at MCA_COLL_RSAG_VERBOSE_DECISIONS: one bit
+     * per message size class (log2 of bytes) for each (coll, alg, reason). */
+    uint64_t reported[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
+                     [MCA_COLL_RSAG_NUM_REASONS];
+} mca_coll_rsag_module_t;
+
+OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);
+
+/* Component / module entry points (coll_rsag_module.c) */
+int mca_coll_rsag_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *comm, int *priority);
+
+/* The slots rsag installs: select, count, report, dispatch or delegate. */
+int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                  struct ompi_communicator_t *comm,
+                                  mca_coll_base_module_t *module);
+int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
+                               struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                               int root, struct ompi_communicator_t *comm,
+                               mca_coll_base_module_t *module);
+
+/* The algorithms: one file each, same signature as the slot they fill.
+ * Callers guarantee the restrictions of the table row. */
+#define MCA_COLL_RSAG_DECLARE_ALLREDUCE(coll, ALG, id, name, desc, restr, min, fn) \
+    int fn(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype, \
+           struct ompi_op_t *op, struct ompi_communicator_t *comm,                 \
+           mca_coll_base_module_t *module);
+#define MCA_COLL_RSAG_DECLARE_REDUCE(coll, ALG, id, name, desc, restr, min, fn)    \
+    int fn(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype, \
+           struct ompi_op_t *op, int root, struct ompi_communicator_t *comm,       \
+           mca_coll_base_module_t *module);
+MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(MCA_COLL_RSAG_DECLARE_ALLREDUCE)
+MCA_COLL_RSAG_REDUCE_ALGORITHMS(MCA_COLL_RSAG_DECLARE_REDUCE)
+#undef MCA_COLL_RSAG_DECLARE_ALLREDUCE
+#undef MCA_COLL_RSAG_DECLARE_REDUCE
+
+/*
+ * Helpers shared by the algorithms (coll_rsag_util.c).
+ */
+
+/* A temporary vector of `count` elements of `dtype`.  `buf` is offset by
+ * the type's true lower bound, so element i is at buf + i * extent exactly
+ * as in a user buffer; free `raw`. */
+typedef struct mca_coll_rsag_tmp_t {
+    char *raw;
+    char *buf;
+} mca_coll_rsag_tmp_t;
+
+int mca_coll_rsag_tmp_alloc(mca_coll_rsag_tmp_t *tmp, size_t count,
+                            struct ompi_datatype_t *dtype);
+void mca_coll_rsag_tmp_free(mca_coll_rsag_tmp_t *tmp);
+
+/* Address of element `index` of a vector of `dtype` elements. */
+static inline char *mca_coll_rsag_elem(const void *buf, size_t index, ptrdiff_t extent)
+{
+    return (char *) buf + (ptrdiff_t) index * extent;
+}
+
+/* Copy `count` elements (no-op when the buffers coincide). */
+int mca_coll_rsag_copy(struct ompi_datatype_t *dtype, size_t count, void *dst,
+                       const void *src);
+
+/* Combine two partial results in rank order: lower (op) upper, where `in`
+ * holds the lower ranks' part when in_is_lower.  The result lands in
+ * `inout` when in_is_lower, otherwise in `in` (computed in place there,
+ * saving a copy; the caller swaps the roles of its buffers).  Returns the
+ * buffer holding the result.  Every op, commutative or not, is applied in
+ * the same order on every rank, so all ranks get bit-identical results. */
+void *mca_coll_rsag_reduce_ordered(struct ompi_op_t *op, struct ompi_datatype_t *dtype,
+                                   size_t count, void *in, void *inout, bool in_is_lower);
+
+/* Blocking exchange with one peer through the PML. */
+int mca_coll_rsag_sendrecv(const void *sbuf, size_t scount, int dst,
+                           void *rbuf, size_t rcount, int src,
+                           struct ompi_datatype_t *dtype, int tag,
+                           struct ompi_communicator_t *comm);
+int mca_coll_rsag_send(const void *buf, size_t count, struct ompi_datatype_t *dtype,
+                       int dst, int tag, struct ompi_communicator_t *comm);
+int mca_coll_rsag_recv(void *buf, size_t count, struct ompi_datatype_t *dtype,
+                       int src, int tag, struct ompi_communicator_t *comm);
+
+/*
+ * Phases of Rabenseifner's algorithms (coll_rsag_phases.c).  `work` holds
+ * count elements in user layout; `tmp` holds ceil(count/2).  Commutative
+ * ops only.
+ */
+
+/* Step 1, balanced folding of p onto p' (seed 000): in each pair
+ * (2i, 2i+1) below 2r the even rank reduces the lower half and the odd
+ * rank the upper half at the same time; the odd rank then sends its half
+ * to the even rank and leaves.  No-op on ranks >= 2r. */
+int mca_coll_rsag_fold_balanced(char *work, char *tmp, size_t count,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                int tag, struct ompi_communicator_t *comm);
+/* Step 2, reduce-scatter by recursive halving along `steps`
+ * (mca_coll_rsag_halving_schedule of this rank's vrank). */
+int mca_coll_rsag_halving_rs(char *work, char *tmp, const mca_coll_rsag_halving_step_t *steps,
+                             int nsteps, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                             int tag, struct ompi_communicator_t *comm);
+/* Allgather by recursive doubling: the halving steps walked backwards. */
+int mca_coll_rsag_doubling_allgather(char *work, const mca_coll_rsag_halving_step_t *steps,
+                                     int nsteps, struct ompi_datatype_t *dtype, int tag,
+                                     struct ompi_communicator_t *comm);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_RSAG_H */

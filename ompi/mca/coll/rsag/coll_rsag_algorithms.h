@@ -1,0 +1,59 @@
+/*
+ * The algorithm tables: the single source of truth for what rsag can do.
+ *
+ * One X-macro list per collective, one row per algorithm:
+ *
+ *   X(coll, ALG, id, "name", "description", restrictions, default_min_bytes, function)
+ *
+ *   id           value of the MCA enum coll_rsag_<coll>_algorithm (0 is "auto")
+ *   name         enum string, MPI_T pvar suffix, verbose/benchmark label
+ *   restrictions MCA_COLL_RSAG_NEEDS_* bits, checked per call by the selector
+ *   default_min_bytes
+ *                default of coll_rsag_<coll>_<name>_min_bytes: `auto` uses the
+ *                applicable algorithm with the largest threshold <= message
+ *                bytes (measured on this machine; see README "Selection")
+ *   function     the implementation (one file per algorithm)
+ *
+ * The MCA enums, the selector, the dispatch table, the MPI_T counters, the
+ * tests and the benchmark are all generated from these lists, so adding an
+ * algorithm is one row here and one file.  This header is pure C: the pure
+ * parts (selector, unit tests) include it without MPI and ignore the
+ * function column.
+ */
+#ifndef MCA_COLL_RSAG_ALGORITHMS_H
+#define MCA_COLL_RSAG_ALGORITHMS_H
+
+/* Restriction bits (the "restrictions" column). */
+#define MCA_COLL_RSAG_NEEDS_COMMUTATIVE   0x1u  /* op must be commutative */
+#define MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2 0x2u  /* count >= p' = 2^floor(log2 p) */
+
+#define MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(X)                                      \
+    X(ALLREDUCE, RECURSIVE_DOUBLING, 1, "recursive_doubling",                      \
+      "recursive doubling on whole vectors, extra ranks folded in and out; "       \
+      "log2(p) steps, order-preserving (non-commutative ops)",                     \
+      0u, 0, mca_coll_rsag_allreduce_recursive_doubling)                           \
+    X(ALLREDUCE, RABENSEIFNER, 2, "rabenseifner",                                  \
+      "Rabenseifner: reduce-scatter by recursive halving + allgather by "          \
+      "recursive doubling, balanced non-power-of-two pre-step; commutative ops, "  \
+      "count >= p'",                                                               \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
+      8192, mca_coll_rsag_allreduce_rabenseifner)
+
+#define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
+    X(REDUCE, BINOMIAL, 1, "binomial",                                             \
+      "binomial tree on whole vectors; log2(p) steps, order-preserving "           \
+      "(non-commutative ops)",                                                     \
+      0u, 0, mca_coll_rsag_reduce_binomial)                                        \
+    X(REDUCE, RABENSEIFNER, 2, "rabenseifner",                                     \
+      "Rabenseifner: reduce-scatter by recursive halving + binomial gather to "    \
+      "the root, balanced non-power-of-two pre-step; commutative ops, "            \
+      "count >= p'",                                                               \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
+      16384, mca_coll_rsag_reduce_rabenseifner)
+
+/* The collectives rsag holds, in slot order. */
+#define MCA_COLL_RSAG_COLLECTIVES(C)                                               \
+    C(ALLREDUCE, "allreduce", "MPI_Allreduce", MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS) \
+    C(REDUCE, "reduce", "MPI_Reduce", MCA_COLL_RSAG_REDUCE_ALGORITHMS)
+
+#endif /* MCA_COLL_RSAG_ALGORITHMS_H */

@@ -1,0 +1,204 @@
+/*
+ * The rsag component: its MCA parameters and MPI_T counters.
+ *
+ * Parameters (ompi_info --param coll rsag --level 9):
+ *   coll_rsag_priority                  selection priority (default above tuned/han)
+ *   coll_rsag_verbose                   1: each decision once per comm and size class
+ *   coll_rsag_<coll>_algorithm          enum: auto, or one algorithm of the table
+ *   coll_rsag_<coll>_<alg>_min_bytes    auto's threshold for that algorithm
+ * All of them come from the algorithm tables (coll_rsag_algorithms.h).
+ * The algorithm and threshold parameters may also be written at run time
+ * through MPI_T (they are read on every call).
+ */
+#include "ompi_config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "opal/mca/base/mca_base_pvar.h"
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/base/mca_base_var_enum.h"
+#include "opal/util/output.h"
+#include "ompi/constants.h"
+
+#include "coll_rsag.h"
+
+/* Above coll/tuned (30) and coll/han (35 in Open MPI 5.0): installing the
+ * component is enough for it to take the reductions. */
+#define MCA_COLL_RSAG_DEFAULT_PRIORITY 40
+
+static int rsag_register(void);
+static int rsag_open(void);
+static int rsag_close(void);
+
+const char *mca_coll_rsag_component_version_string =
+    "Open MPI rsag collective MCA component version " PACKAGE_VERSION;
+
+mca_coll_rsag_component_t mca_coll_rsag_component = {
+    .super = {
+        .collm_version = {
+            MCA_COLL_RSAG_BASE_VERSION,
+            .mca_component_name = "rsag",
+            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+                                  OMPI_RELEASE_VERSION),
+            .mca_open_component = rsag_open,
+            .mca_close_component = rsag_close,
+            .mca_register_component_params = rsag_register,
+        },
+        .collm_data = {
+            MCA_BASE_METADATA_PARAM_CHECKPOINT
+        },
+        .collm_init_query = mca_coll_rsag_init_query,
+        .collm_comm_query = mca_coll_rsag_comm_query,
+    },
+    .priority = MCA_COLL_RSAG_DEFAULT_PRIORITY,
+    .verbose = 0,
+    .output = -1,
+};
+
+/* Register coll_rsag_<coll>_algorithm (enum built from the table) and one
+ * threshold and one MPI_T counter per algorithm, plus the delegation
+ * counter. */
+static int rsag_register_collective(mca_coll_rsag_coll_t coll)
+{
+    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
+    mca_base_var_enum_value_t values[MCA_COLL_RSAG_MAX_ALGS + 2];
+    mca_base_var_enum_t *algorithms = NULL;
+    char name[128], help[1024], enum_name[128];
+    size_t used;
+    int rc;
+
+    mca_coll_rsag_tuning_defaults(coll, tuning);
+
+    values[0].value = MCA_COLL_RSAG_AUTO;
+    values[0].string = "auto";
+    used = (size_t) snprintf(help, sizeof(help),
+                             "Algorithm for %s. auto: chosen per call by message size "
+                             "from the coll_rsag_%s_*_min_bytes thresholds",
+                             desc->mpi_name, desc->name);
+    for (int i = 0; i < desc->nalgs; ++i) {
+        values[i + 1].value = desc->algs[i].id;
+        values[i + 1].string = desc->algs[i].name;
+        if (used < sizeof(help)) {
+            used += (size_t) snprintf(help + used, sizeof(help) - used, "; %s (%d): %s",
+                                      desc->algs[i].name, desc->algs[i].id,
+                                      desc->algs[i].description);
+        }
+    }
+    values[desc->nalgs + 1].value = 0;
+    values[desc->nalgs + 1].string = NULL;
+
+    snprintf(enum_name, sizeof(enum_name), "coll_rsag_%s_algorithms", desc->name);
+    rc = mca_base_var_enum_create(enum_name, values, &algorithms);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    snprintf(name, sizeof(name), "%s_algorithm", desc->name);
+    rc = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_INT, algorithms, 0,
+                                         MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+                                         MCA_BASE_VAR_SCOPE_ALL_EQ, &tuning->forced);
+    OBJ_RELEASE(algorithms);
+    if (rc < 0) {
+        return rc;
+    }
+
+    for (int i = 0; i < desc->nalgs; ++i) {
+        const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
+
+        snprintf(name, sizeof(name), "%s_%s_min_bytes", desc->name, alg->name);
+        snprintf(help, sizeof(help),
+                 "auto uses %s for %s messages of at least this many bytes "
+                 "(count * type size) when its restrictions (%s) are met and no "
+                 "algorithm with a larger threshold applies",
+                 alg->name, desc->mpi_name, mca_coll_rsag_restriction_text(alg->restrictions));
+        rc = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0,
+                                             MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                             MCA_BASE_VAR_SCOPE_ALL_EQ,
+                                             &tuning->min_bytes[alg->id]);
+        if (rc < 0) {
+            return rc;
+        }
+
+        snprintf(name, sizeof(name), "%s_%s_calls", desc->name, alg->name);
+        snprintf(help, sizeof(help), "Number of %s calls done by rsag's %s algorithm",
+                 desc->mpi_name, alg->name);
+        (void) mca_base_component_pvar_register(c, name, help, OPAL_INFO_LVL_4,
+                                                MCA_BASE_PVAR_CLASS_COUNTER,
+                                                MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                                MCA_BASE_VAR_BIND_NO_OBJECT,
+                                                MCA_BASE_PVAR_FLAG_READONLY
+                                                    | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                                NULL, NULL, NULL,
+                                                &mca_coll_rsag_component.calls[coll][alg->id]);
+    }
+
+    snprintf(name, sizeof(name), "%s_delegated_calls", desc->name);
+    snprintf(help, sizeof(help),
+             "Number of %s calls rsag handed to the previous coll module", desc->mpi_name);
+    (void) mca_base_component_pvar_register(c, name, help, OPAL_INFO_LVL_4,
+                                            MCA_BASE_PVAR_CLASS_COUNTER,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MCA_BASE_VAR_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY
+                                                | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            NULL, NULL, NULL,
+                                            &mca_coll_rsag_component.calls[coll][0]);
+    return OPAL_SUCCESS;
+}
+
+static int rsag_register(void)
+{
+    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
+    int rc;
+
+    mca_coll_rsag_component.priority = MCA_COLL_RSAG_DEFAULT_PRIORITY;
+    (void) mca_base_component_var_register(c, "priority",
+                                           "Priority of the rsag coll component (default 40, "
+                                           "above tuned's 30 and han's 35, so an installed "
+                                           "rsag takes the reduction collectives); a negative "
+                                           "value disables it",
+                                           MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_2,
+                                           MCA_BASE_VAR_SCOPE_READONLY,
+                                           &mca_coll_rsag_component.priority);
+
+    mca_coll_rsag_component.verbose = 0;
+    (void) mca_base_component_var_register(c, "verbose",
+                                           "Verbosity of the rsag coll component: 0 silent; "
+                                           "1 each decision (collective, communicator, bytes, "
+                                           "algorithm, or why it delegated) once per "
+                                           "communicator and message size class, printed by "
+                                           "the communicator's rank 0; 2 also module "
+                                           "selection and teardown, on every rank",
+                                           MCA_BASE_VAR_TYPE_INT, NULL, 0,
+                                           MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+                                           MCA_BASE_VAR_SCOPE_LOCAL,
+                                           &mca_coll_rsag_component.verbose);
+
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
+        rc = rsag_register_collective((mca_coll_rsag_coll_t) coll);
+        if (OPAL_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return OMPI_SUCCESS;
+}
+
+static int rsag_open(void)
+{
+    mca_coll_rsag_component.output = opal_output_open(NULL);
+    opal_output_set_verbosity(mca_coll_rsag_component.output,
+                              mca_coll_rsag_component.verbose);
+    return OMPI_SUCCESS;
+}
+
+static int rsag_close(void)
+{
+    if (mca_coll_rsag_component.output >= 0) {
+        opal_output_close(mca_coll_rsag_component.output);
+        mca_coll_rsag_component.output = -1;
+    }
+    return OMPI_SUCCESS;
+}

@@ -1,0 +1,83 @@
+/*
+ * Pure index arithmetic shared by rsag's algorithms: power-of-two folding,
+ * rank remapping, the recursive-halving window schedule and binomial-tree
+ * relations.  No MPI here: test/unit/test_index.c checks it exhaustively.
+ *
+ * Vocabulary used by every algorithm file:
+ *   p      communicator size
+ *   p'     largest power of two <= p            (mca_coll_rsag_pof2_floor)
+ *   r      p - p', the "extra" ranks
+ *   vrank  rank in the folded power-of-two group (mca_coll_rsag_fold_vrank):
+ *          ranks < 2r pair up as (even, odd); the even one of each pair
+ *          becomes vrank rank/2, the odd one leaves (-1); ranks >= 2r
+ *          become rank - r.  vranks keep the order of ranks, which is what
+ *          lets order-preserving algorithms handle non-commutative ops.
+ */
+#ifndef MCA_COLL_RSAG_INDEX_H
+#define MCA_COLL_RSAG_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* log2 of the largest communicator (int ranks) bounds every step count. */
+#define MCA_COLL_RSAG_MAX_STEPS 32
+
+/* A run of elements [off, off + cnt) of a vector. */
+typedef struct mca_coll_rsag_range_t {
+    size_t off;
+    size_t cnt;
+} mca_coll_rsag_range_t;
+
+/* One step of recursive halving, seen from one vrank. */
+typedef struct mca_coll_rsag_halving_step_t {
+    int peer;                    /* vrank of the partner in this step */
+    mca_coll_rsag_range_t keep;  /* half of the window reduced and kept here */
+    mca_coll_rsag_range_t give;  /* half of the window sent to the partner */
+} mca_coll_rsag_halving_step_t;
+
+/* Largest power of two <= p (p >= 1), and its log2. */
+int mca_coll_rsag_pof2_floor(int p);
+int mca_coll_rsag_log2_floor(int p);
+
+/* Folding p ranks onto p' (see above); -1 for a rank folded away. */
+int mca_coll_rsag_fold_vrank(int rank, int p);
+/* Inverse of mca_coll_rsag_fold_vrank for 0 <= vrank < p'. */
+int mca_coll_rsag_fold_rank(int vrank, int p);
+
+/* Split a window in two: the lower half gets floor(cnt/2) elements, the
+ * upper half the rest.  Used by the balanced pre-step and every halving
+ * step, so both agree on where a window is cut. */
+void mca_coll_rsag_split_halves(mca_coll_rsag_range_t whole,
+                                mca_coll_rsag_range_t *lower,
+                                mca_coll_rsag_range_t *upper);
+
+/* Recursive halving with distance doubling over p' vranks, starting from the
+ * window [0, count): step k pairs vrank with vrank ^ 2^k; the lower vrank of
+ * the pair keeps the lower half of the current window.  Fills steps[0..n-1]
+ * and returns n = log2(p').  After the last step vrank owns
+ * steps[n-1].keep; a reverse walk (k = n-1 .. 0) regathers the windows:
+ * receiving steps[k].give grows steps[k].keep back to the step-k window. */
+int mca_coll_rsag_halving_schedule(int vrank, int pof2, size_t count,
+                                   mca_coll_rsag_halving_step_t *steps);
+
+/* The block vrank owns after a full halving (steps[n-1].keep). */
+mca_coll_rsag_range_t mca_coll_rsag_halving_block(int vrank, int pof2, size_t count);
+
+/* In the binomial gather that reverses the halving, at level k (partner
+ * vrank ^ 2^k) a vrank sends its window and leaves when its partner is on
+ * the root's side: both share the bits >= k with vroot. */
+bool mca_coll_rsag_gather_sends(int vrank, int vroot, int level);
+
+/* Rotation that makes `root` rank 0 of a binomial tree over p ranks. */
+int mca_coll_rsag_rotate(int rank, int root, int p);
+int mca_coll_rsag_unrotate(int vrank, int root, int p);
+
+/* Binomial tree rooted at 0: the parent of vrank (> 0) is vrank with its
+ * lowest set bit cleared; the children of vrank are vrank + 2^k for every
+ * 2^k below that bit (every 2^k for vrank 0) with vrank + 2^k < p. */
+int mca_coll_rsag_binomial_parent(int vrank);
+/* Exclusive upper bound of the child distances of vrank: lowest set bit of
+ * vrank, or the first power of two >= p for vrank 0. */
+int mca_coll_rsag_binomial_child_limit(int vrank, int p);
+
+#endif /* MCA_COLL_RSAG_INDEX_H */

@@ -1,0 +1,100 @@
+/*
+ * Building blocks of Rabenseifner's algorithms, shared by
+ * coll_rsag_allreduce_rabenseifner.c and coll_rsag_reduce_rabenseifner.c.
+ *
+ *  mca_coll_rsag_fold_balanced      step 1: p -> p' without an idle half
+ *  mca_coll_rsag_halving_rs         step 2: reduce-scatter, recursive halving
+ *  mca_coll_rsag_doubling_allgather step 3 of allreduce: the halving walked back
+ *
+ * `work` is the vector being reduced (count elements, user layout); `tmp`
+ * receives at most ceil(count/2) elements, always at its start.  The ops
+ * are applied as tmp (op) work, so these phases need a commutative op.
+ */
+#include "ompi_config.h"
+
+#include "ompi/constants.h"
+
+#include "coll_rsag.h"
+
+int mca_coll_rsag_fold_balanced(char *work, char *tmp, size_t count,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                int tag, struct ompi_communicator_t *comm)
+{
+    int rank = ompi_comm_rank(comm);
+    int size = ompi_comm_size(comm);
+    int extra = size - mca_coll_rsag_pof2_floor(size);
+    mca_coll_rsag_range_t whole = { 0, count }, lower, upper, keep, give;
+    ptrdiff_t lb, extent;
+    bool even = (0 == rank % 2);
+    int peer = even ? rank + 1 : rank - 1;
+    int err;
+
+    if (rank >= 2 * extra) {
+        return OMPI_SUCCESS;
+    }
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    mca_coll_rsag_split_halves(whole, &lower, &upper);
+    keep = even ? lower : upper;
+    give = even ? upper : lower;
+
+    /* Both halves are reduced at once: even ranks the lower, odd the upper. */
+    err = mca_coll_rsag_sendrecv(mca_coll_rsag_elem(work, give.off, extent), give.cnt, peer,
+                                 tmp, keep.cnt, peer, dtype, tag, comm);
+    if (OMPI_SUCCESS != err) {
+        return err;
+    }
+    ompi_op_reduce(op, tmp, mca_coll_rsag_elem(work, keep.off, extent), keep.cnt, dtype);
+
+    /* The odd rank hands its reduced half over and leaves the group. */
+    if (even) {
+        return mca_coll_rsag_recv(mca_coll_rsag_elem(work, upper.off, extent), upper.cnt,
+                                  dtype, peer, tag, comm);
+    }
+    return mca_coll_rsag_send(mca_coll_rsag_elem(work, upper.off, extent), upper.cnt, dtype,
+                              peer, tag, comm);
+}
+
+int mca_coll_rsag_halving_rs(char *work, char *tmp, const mca_coll_rsag_halving_step_t *steps,
+                             int nsteps, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                             int tag, struct ompi_communicator_t *comm)
+{
+    int size = ompi_comm_size(comm);
+    ptrdiff_t lb, extent;
+
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    for (int k = 0; k < nsteps; ++k) {
+        const mca_coll_rsag_halving_step_t *s = &steps[k];
+        int peer = mca_coll_rsag_fold_rank(s->peer, size);
+        int err = mca_coll_rsag_sendrecv(mca_coll_rsag_elem(work, s->give.off, extent),
+                                         s->give.cnt, peer, tmp, s->keep.cnt, peer, dtype,
+                                         tag, comm);
+        if (OMPI_SUCCESS != err) {
+            return err;
+        }
+        ompi_op_reduce(op, tmp, mca_coll_rsag_elem(work, s->keep.off, extent), s->keep.cnt,
+                       dtype);
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_coll_rsag_doubling_allgather(char *work, const mca_coll_rsag_halving_step_t *steps,
+                                     int nsteps, struct ompi_datatype_t *dtype, int tag,
+                                     struct ompi_communicator_t *comm)
+{
+    int size = ompi_comm_size(comm);
+    ptrdiff_t lb, extent;
+
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    for (int k = nsteps - 1; k >= 0; --k) {
+        const mca_coll_rsag_halving_step_t *s = &steps[k];
+        int peer = mca_coll_rsag_fold_rank(s->peer, size);
+        int err = mca_coll_rsag_sendrecv(mca_coll_rsag_elem(work, s->keep.off, extent),
+                                         s->keep.cnt, peer,
+                                         mca_coll_rsag_elem(work, s->give.off, extent),
+                                         s->give.cnt, peer, dtype, tag, comm);
+        if (OMPI_SUCCESS != err) {
+            return err;
+        }
+    }
+    return OMPI_SUCCESS;
+}

@@ -1,0 +1,121 @@
+/*
+ * MPI_Reduce by a binomial tree.
+ *
+ * Idea: number the ranks so that the tree root is vrank 0.  At distance
+ * 2^k (k = 0, 1, ...) a vrank whose bit k is set sends its partial result
+ * to vrank - 2^k and is done; the others receive from vrank + 2^k (if it
+ * exists) and combine.  After ceil(log2 p) steps vrank 0 holds the result.
+ *
+ *   p = 6 (vranks)   distance 1: 1->0  3->2  5->4
+ *                    distance 2: 2->0  (6 does not exist for 4)
+ *                    distance 4: 4->0
+ *
+ * Order: vrank v holds the combination of vranks [v, v + 2^k) and
+ * receives [v + 2^k, ...), so each combine is (lower) op (higher).  For a
+ * commutative op the tree is rotated to put the root at vrank 0; for a
+ * non-commutative op vrank = rank, so the order is the rank order, and
+ * rank 0 forwards the result to the root when the root is not 0.
+ *
+ * Cost: ceil(log2 p) (alpha + n beta + n gamma)
+ *       (+ alpha + n beta for the forward: non-commutative op, root != 0).
+ *       Best for small n: the root receives log2 p whole vectors.
+ * Restrictions: none.
+ * Memory: leaves none; the root at most one temporary of count elements
+ *       (it works in recvbuf); other inner vranks two.
+ */
+#include "ompi_config.h"
+
+#include "ompi/constants.h"
+#include "ompi/mca/coll/base/coll_tags.h"
+
+#include "coll_rsag.h"
+
+/* A buffer of the pair that does not hold the partial result, allocated
+ * on first use. */
+static int mca_coll_rsag_binomial_spare(char *bufs[2], mca_coll_rsag_tmp_t tmps[2],
+                                        const char *acc, size_t count,
+                                        struct ompi_datatype_t *dtype, char **spare)
+{
+    int i = (bufs[0] == acc) ? 1 : 0;
+
+    if (NULL == bufs[i]) {
+        int err = mca_coll_rsag_tmp_alloc(&tmps[i], count, dtype);
+        if (OMPI_SUCCESS != err) {
+            return err;
+        }
+        bufs[i] = tmps[i].buf;
+    }
+    *spare = bufs[i];
+    return OMPI_SUCCESS;
+}
+
+int mca_coll_rsag_reduce_binomial(const void *sbuf, void *rbuf, int count,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                  int root, struct ompi_communicator_t *comm,
+                                  mca_coll_base_module_t *module)
+{
+    const int tag = MCA_COLL_BASE_TAG_REDUCE;
+    int rank = ompi_comm_rank(comm);
+    int size = ompi_comm_size(comm);
+    bool commute = ompi_op_is_commute(op);
+    int tree_root = commute ? root : 0;
+    int vrank = mca_coll_rsag_rotate(rank, tree_root, size);
+    int limit = mca_coll_rsag_binomial_child_limit(vrank, size);
+    size_t n = (size_t) count;
+    mca_coll_rsag_tmp_t tmps[2] = { { NULL, NULL }, { NULL, NULL } };
+    /* The root accumulates in recvbuf; others in temporaries. */
+    char *bufs[2] = { rank == root ? (char *) rbuf : NULL, NULL };
+    const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
+    char *acc = (char *) input;
+    int err = OMPI_SUCCESS;
+
+    if (1 == size) {
+        err = mca_coll_rsag_copy(dtype, n, rbuf, input);
+        goto cleanup;
+    }
+    if (0 == count) {
+        goto cleanup;
+    }
+
+    /* Children first (vrank + 2^k below my lowest set bit), then the parent. */
+    for (int mask = 1; mask < limit && vrank + mask < size; mask <<= 1) {
+        int child = mca_coll_rsag_unrotate(vrank + mask, tree_root, size);
+        char *in;
+
+        err = mca_coll_rsag_binomial_spare(bufs, tmps, acc, n, dtype, &in);
+        if (OMPI_SUCCESS != err) {
+            goto cleanup;
+        }
+        err = mca_coll_rsag_recv(in, n, dtype, child, tag, comm);
+        if (OMPI_SUCCESS != err) {
+            goto cleanup;
+        }
+        /* The child's part comes from higher vranks: acc (op) in, into in
+         * (acc may be the read-only send buffer). */
+        acc = mca_coll_rsag_reduce_ordered(op, dtype, n, in, acc, false);
+    }
+    if (vrank > 0) {
+        int parent = mca_coll_rsag_unrotate(mca_coll_rsag_binomial_parent(vrank), tree_root,
+                                            size);
+        err = mca_coll_rsag_send(acc, n, dtype, parent, tag, comm);
+        if (OMPI_SUCCESS != err) {
+            goto cleanup;
+        }
+    }
+
+    /* Non-commutative op with root != 0: rank 0 forwards the result. */
+    if (tree_root != root) {
+        if (0 == vrank) {
+            err = mca_coll_rsag_send(acc, n, dtype, root, tag, comm);
+        } else if (rank == root) {
+            err = mca_coll_rsag_recv(rbuf, n, dtype, 0, tag, comm);
+        }
+    } else if (rank == root && acc != (char *) rbuf) {
+        err = mca_coll_rsag_copy(dtype, n, rbuf, acc);
+    }
+
+cleanup:
+    mca_coll_rsag_tmp_free(&tmps[0]);
+    mca_coll_rsag_tmp_free(&tmps[1]);
+    return err;
+}

@@ -1,0 +1,133 @@
+/*
+ * Algorithm selection; see coll_rsag_select.h.
+ *
+ * Rules, in order:
+ *  1. A forced algorithm (coll_rsag_<coll>_algorithm != auto) is used when
+ *     the call meets its restrictions.
+ *  2. Otherwise `auto`: among the applicable algorithms, the one with the
+ *     largest coll_rsag_<coll>_<alg>_min_bytes that is <= the message size
+ *     (later table rows win ties).  A forced algorithm that does not apply
+ *     falls back to this rule, never to a linear algorithm.
+ *  3. If no algorithm of ours applies (a datatype whose extent is not
+ *     positive, or thresholds that leave this size uncovered), delegate to
+ *     the previous module.
+ */
+#include "coll_rsag_select.h"
+#include "coll_rsag_index.h"
+
+#define MCA_COLL_RSAG_ALG_DESC(coll, ALG, id, name, desc, restr, min_bytes, fn) \
+    { id, name, desc, restr, min_bytes },
+#define MCA_COLL_RSAG_ALG_TABLE(ID, name, mpi_name, LIST) \
+    static const mca_coll_rsag_alg_desc_t ID##_algs[] = { LIST(MCA_COLL_RSAG_ALG_DESC) };
+MCA_COLL_RSAG_COLLECTIVES(MCA_COLL_RSAG_ALG_TABLE)
+#undef MCA_COLL_RSAG_ALG_TABLE
+#undef MCA_COLL_RSAG_ALG_DESC
+
+#define MCA_COLL_RSAG_COLL_DESC(ID, name, mpi_name, LIST) \
+    [MCA_COLL_RSAG_##ID] = { name, mpi_name, ID##_algs, (int) (sizeof(ID##_algs) / sizeof(ID##_algs[0])) },
+const mca_coll_rsag_coll_desc_t mca_coll_rsag_colls[MCA_COLL_RSAG_NUM_COLLS] = {
+    MCA_COLL_RSAG_COLLECTIVES(MCA_COLL_RSAG_COLL_DESC)
+};
+#undef MCA_COLL_RSAG_COLL_DESC
+
+const mca_coll_rsag_alg_desc_t *mca_coll_rsag_alg(mca_coll_rsag_coll_t coll, int id)
+{
+    if (coll < 0 || coll >= MCA_COLL_RSAG_NUM_COLLS || id < 1
+        || id > mca_coll_rsag_colls[coll].nalgs) {
+        return NULL;
+    }
+    return &mca_coll_rsag_colls[coll].algs[id - 1];
+}
+
+const char *mca_coll_rsag_alg_name(mca_coll_rsag_coll_t coll, int id)
+{
+    const mca_coll_rsag_alg_desc_t *alg = mca_coll_rsag_alg(coll, id);
+    if (MCA_COLL_RSAG_AUTO == id) {
+        return "auto";
+    }
+    return (NULL == alg) ? "?" : alg->name;
+}
+
+unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
+                             const mca_coll_rsag_call_t *call)
+{
+    unsigned unmet = 0;
+
+    if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_COMMUTATIVE) && !call->commutative) {
+        unmet |= MCA_COLL_RSAG_NEEDS_COMMUTATIVE;
+    }
+    if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2)
+        && (call->comm_size < 1
+            || call->count < (size_t) mca_coll_rsag_pof2_floor(call->comm_size))) {
+        unmet |= MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2;
+    }
+    return unmet;
+}
+
+mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
+                                              const mca_coll_rsag_call_t *call,
+                                              const mca_coll_rsag_tuning_t *tuning)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    mca_coll_rsag_decision_t d = { MCA_COLL_RSAG_DELEGATE, MCA_COLL_RSAG_REASON_AUTO, 0 };
+    const mca_coll_rsag_alg_desc_t *forced = mca_coll_rsag_alg(coll, tuning->forced);
+    size_t best_min = 0;
+
+    if (!call->dtype_supported) {
+        d.reason = MCA_COLL_RSAG_REASON_DATATYPE;
+        return d;
+    }
+    if (NULL != forced) {
+        d.unmet = mca_coll_rsag_unmet(forced, call);
+        if (0 == d.unmet) {
+            d.alg = forced->id;
+            d.reason = MCA_COLL_RSAG_REASON_FORCED;
+            return d;
+        }
+        d.reason = MCA_COLL_RSAG_REASON_FALLBACK;
+    }
+
+    for (int i = 0; i < desc->nalgs; ++i) {
+        const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
+        size_t min = tuning->min_bytes[alg->id];
+
+        if (0 != mca_coll_rsag_unmet(alg, call) || min > call->bytes) {
+            continue;
+        }
+        if (MCA_COLL_RSAG_DELEGATE == d.alg || min >= best_min) {
+            d.alg = alg->id;
+            best_min = min;
+        }
+    }
+    if (MCA_COLL_RSAG_DELEGATE == d.alg) {
+        d.reason = MCA_COLL_RSAG_REASON_NONE;
+    }
+    return d;
+}
+
+const char *mca_coll_rsag_restriction_text(unsigned bits)
+{
+    switch (bits & (MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2)) {
+    case 0:
+        return "none";
+    case MCA_COLL_RSAG_NEEDS_COMMUTATIVE:
+        return "commutative op";
+    case MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2:
+        return "count >= p'";
+    default:
+        return "commutative op, count >= p'";
+    }
+}
+
+void mca_coll_rsag_tuning_defaults(mca_coll_rsag_coll_t coll, mca_coll_rsag_tuning_t *tuning)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+
+    tuning->forced = MCA_COLL_RSAG_AUTO;
+    for (int id = 0; id <= MCA_COLL_RSAG_MAX_ALGS; ++id) {
+        tuning->min_bytes[id] = 0;
+    }
+    for (int i = 0; i < desc->nalgs; ++i) {
+        tuning->min_bytes[desc->algs[i].id] = desc->algs[i].default_min_bytes;
+    }
+}
