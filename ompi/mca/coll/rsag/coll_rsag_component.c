@@ -102,7 +102,11 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
                                          MCA_BASE_VAR_SCOPE_ALL_EQ, &tuning->forced);
     OBJ_RELEASE(algorithms);
     if (rc < 0) {
-        return rc;
+        /* Open MPI has already named the valid values; keep rsag in the
+         * job rather than drop the component over one bad setting. */
+        tuning->forced = MCA_COLL_RSAG_AUTO;
+        opal_output(0, "coll:rsag: ignoring the invalid coll_rsag_%s_algorithm setting; "
+                       "using auto", desc->name);
     }
 
     for (int i = 0; i < desc->nalgs; ++i) {
