@@ -161,6 +161,13 @@ int mca_coll_rsag_fold_balanced(char *work, char *tmp, size_t count,
 int mca_coll_rsag_halving_rs(char *work, char *tmp, const mca_coll_rsag_halving_step_t *steps,
                              int nsteps, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                              int tag, struct ompi_communicator_t *comm);
+/* Steps 1 and 2: fold, then reduce-scatter along this rank's halving
+ * schedule (returned in steps / *nsteps; *nsteps = 0 on a folded-away
+ * rank, which holds nothing afterwards). */
+int mca_coll_rsag_rabenseifner_rs(char *work, char *tmp, size_t count,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag,
+                                  struct ompi_communicator_t *comm,
+                                  mca_coll_rsag_halving_step_t *steps, int *nsteps);
 /* Allgather by recursive doubling: the halving steps walked backwards. */
 int mca_coll_rsag_doubling_allgather(char *work, const mca_coll_rsag_halving_step_t *steps,
                                      int nsteps, struct ompi_datatype_t *dtype, int tag,

@@ -37,8 +37,7 @@ int mca_coll_rsag_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count
     const int tag = MCA_COLL_BASE_TAG_ALLREDUCE;
     int rank = ompi_comm_rank(comm);
     int size = ompi_comm_size(comm);
-    int pof2 = mca_coll_rsag_pof2_floor(size);
-    int extra = size - pof2;
+    int extra = size - mca_coll_rsag_pof2_floor(size);
     int vrank = mca_coll_rsag_fold_vrank(rank, size);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
     mca_coll_rsag_tmp_t tmp = { NULL, NULL };
@@ -59,23 +58,15 @@ int mca_coll_rsag_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count
         goto cleanup;
     }
 
-    /* (1) balanced folding onto p' vranks */
-    err = mca_coll_rsag_fold_balanced(rbuf, tmp.buf, n, dtype, op, tag, comm);
+    /* (1) balanced folding onto p' vranks, (2) reduce-scatter */
+    err = mca_coll_rsag_rabenseifner_rs(rbuf, tmp.buf, n, dtype, op, tag, comm, steps, &nsteps);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-
-    if (vrank >= 0) {
-        /* (2) reduce-scatter and (3) allgather among the vranks */
-        nsteps = mca_coll_rsag_halving_schedule(vrank, pof2, n, steps);
-        err = mca_coll_rsag_halving_rs(rbuf, tmp.buf, steps, nsteps, dtype, op, tag, comm);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
-        err = mca_coll_rsag_doubling_allgather(rbuf, steps, nsteps, dtype, tag, comm);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
+    /* (3) allgather among the vranks (nsteps = 0 on folded-away ranks) */
+    err = mca_coll_rsag_doubling_allgather(rbuf, steps, nsteps, dtype, tag, comm);
+    if (OMPI_SUCCESS != err) {
+        goto cleanup;
     }
 
     /* (4) the folded odd ranks get the whole result */

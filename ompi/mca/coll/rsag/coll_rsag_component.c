@@ -57,6 +57,18 @@ mca_coll_rsag_component_t mca_coll_rsag_component = {
     .output = -1,
 };
 
+/* An MPI_T counter (class COUNTER, read-only, always running) on `value`. */
+static void rsag_register_counter(const char *name, const char *help, unsigned long long *value)
+{
+    (void) mca_base_component_pvar_register(&mca_coll_rsag_component.super.collm_version, name,
+                                            help, OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_COUNTER,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MCA_BASE_VAR_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY
+                                                | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            NULL, NULL, NULL, value);
+}
+
 /* Register coll_rsag_<coll>_algorithm (enum built from the table) and one
  * threshold and one MPI_T counter per algorithm, plus the delegation
  * counter. */
@@ -129,27 +141,13 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
         snprintf(name, sizeof(name), "%s_%s_calls", desc->name, alg->name);
         snprintf(help, sizeof(help), "Number of %s calls done by rsag's %s algorithm",
                  desc->mpi_name, alg->name);
-        (void) mca_base_component_pvar_register(c, name, help, OPAL_INFO_LVL_4,
-                                                MCA_BASE_PVAR_CLASS_COUNTER,
-                                                MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-                                                MCA_BASE_VAR_BIND_NO_OBJECT,
-                                                MCA_BASE_PVAR_FLAG_READONLY
-                                                    | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-                                                NULL, NULL, NULL,
-                                                &mca_coll_rsag_component.calls[coll][alg->id]);
+        rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][alg->id]);
     }
 
     snprintf(name, sizeof(name), "%s_delegated_calls", desc->name);
     snprintf(help, sizeof(help),
              "Number of %s calls rsag handed to the previous coll module", desc->mpi_name);
-    (void) mca_base_component_pvar_register(c, name, help, OPAL_INFO_LVL_4,
-                                            MCA_BASE_PVAR_CLASS_COUNTER,
-                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-                                            MCA_BASE_VAR_BIND_NO_OBJECT,
-                                            MCA_BASE_PVAR_FLAG_READONLY
-                                                | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-                                            NULL, NULL, NULL,
-                                            &mca_coll_rsag_component.calls[coll][0]);
+    rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][0]);
     return OPAL_SUCCESS;
 }
 

@@ -5,6 +5,8 @@
  *  mca_coll_rsag_fold_balanced      step 1: p -> p' without an idle half
  *  mca_coll_rsag_halving_rs         step 2: reduce-scatter, recursive halving
  *  mca_coll_rsag_doubling_allgather step 3 of allreduce: the halving walked back
+ *  mca_coll_rsag_rabenseifner_rs    steps 1 and 2 together, as both algorithms
+ *                                   begin
  *
  * `work` is the vector being reduced (count elements, user layout); `tmp`
  * receives at most ceil(count/2) elements, always at its start.  The ops
@@ -97,4 +99,22 @@ int mca_coll_rsag_doubling_allgather(char *work, const mca_coll_rsag_halving_ste
         }
     }
     return OMPI_SUCCESS;
+}
+
+int mca_coll_rsag_rabenseifner_rs(char *work, char *tmp, size_t count,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag,
+                                  struct ompi_communicator_t *comm,
+                                  mca_coll_rsag_halving_step_t *steps, int *nsteps)
+{
+    int size = ompi_comm_size(comm);
+    int vrank = mca_coll_rsag_fold_vrank(ompi_comm_rank(comm), size);
+    int err = mca_coll_rsag_fold_balanced(work, tmp, count, dtype, op, tag, comm);
+
+    *nsteps = 0;
+    if (OMPI_SUCCESS != err || vrank < 0) {
+        return err;
+    }
+    *nsteps = mca_coll_rsag_halving_schedule(vrank, mca_coll_rsag_pof2_floor(size), count,
+                                             steps);
+    return mca_coll_rsag_halving_rs(work, tmp, steps, *nsteps, dtype, op, tag, comm);
 }

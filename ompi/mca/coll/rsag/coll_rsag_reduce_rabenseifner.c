@@ -88,19 +88,10 @@ int mca_coll_rsag_reduce_rabenseifner(const void *sbuf, void *rbuf, int count,
         goto cleanup;
     }
 
-    /* (1) balanced folding onto p' vranks */
-    err = mca_coll_rsag_fold_balanced(work, tmp.buf, n, dtype, op, tag, comm);
+    /* (1) balanced folding onto p' vranks, (2) reduce-scatter */
+    err = mca_coll_rsag_rabenseifner_rs(work, tmp.buf, n, dtype, op, tag, comm, steps, &nsteps);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
-    }
-
-    /* (2) reduce-scatter among the vranks */
-    if (vrank >= 0) {
-        nsteps = mca_coll_rsag_halving_schedule(vrank, pof2, n, steps);
-        err = mca_coll_rsag_halving_rs(work, tmp.buf, steps, nsteps, dtype, op, tag, comm);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
     }
 
     /* A folded-away odd root takes over vrank 0's block and role. */
