@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Run the demo: MPI_Allreduce and MPI_Reduce on 4 ranks, with rsag's
+# decisions printed (coll_rsag_verbose 1) and its MPI_T call counters read
+# back by the program.  Uses whatever mca_coll_rsag Open MPI finds (its
+# pkglibdir or ~/.openmpi/components); extra arguments go to mpirun.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+np=${RSAG_DEMO_NP:-4}
+args=()
+[ "$(id -u)" -eq 0 ] && args+=(--allow-run-as-root)
+[ "$(nproc)" -lt "$np" ] && args+=(--oversubscribe)
+echo "+ mpirun ${args[*]} --mca coll_rsag_verbose 1 $* -np $np contrib/rsag_demo"
+exec mpirun "${args[@]}" --mca coll_rsag_verbose 1 "$@" -np "$np" "$here/rsag_demo"

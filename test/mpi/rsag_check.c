@@ -1,0 +1,2093 @@
+/*
+ * rsag_check.c -- independent correctness test for the coll/rsag component.
+ *
+ * One mpirun runs the whole matrix (the component's own unit tests cover the
+ * pure parts; this program checks results through the MPI API):
+ *
+ *   communicators  MPI_COMM_WORLD, a dup of it, split by rank%2, and a split
+ *                  with reversed rank order
+ *   collectives    MPI_Allreduce, MPI_Reduce, MPI_Reduce_scatter_block,
+ *                  MPI_Reduce_scatter (a collective whose control variable
+ *                  coll_rsag_<coll>_algorithm does not exist is skipped)
+ *   algorithms     every item of that enum control variable (auto first),
+ *                  written with MPI_T_cvar_write before the cases
+ *                  (--algorithms current: left alone, only read)
+ *   datatypes      the predefined integer, floating point, complex, C_BOOL,
+ *                  BYTE and MINLOC/MAXLOC pair types; derived types with
+ *                  holes (vector), a resized extent, lb = -8 and a negative
+ *                  true lower bound (hindexed), built on int, double and a
+ *                  2 x uint64 "affine map" element
+ *   ops            every predefined op the type allows; a commutative user op
+ *                  (sum) and a non-commutative one (composition of affine maps
+ *                  x -> a*x+b mod 2^64, checked in rank order).  Open MPI
+ *                  rejects predefined ops on derived types (MPI_ERR_OP), so
+ *                  derived types are reduced with the user ops.
+ *   counts         0 1 2 p-1 p p+1 p'-1 p' p'+1 2p'+1 7 13 31 257 1021 4099
+ *                  and 2^20+3 (int/double sum, not with --quick)
+ *   MPI_IN_PLACE, every root of MPI_Reduce (--quick: 0, 1, p-1, p/2),
+ *   NULL or a real recvbuf on non-roots, even / single-rank / random
+ *   recvcounts (with zeros) for MPI_Reduce_scatter.
+ *
+ * Every rank regenerates every rank's input from (seed, case, rank, element),
+ * so it knows the exact expected result of its own output: values are small
+ * integers (floating point sums and products are exact), integer overflow
+ * wraps as in the type's width.  Besides the values, a case checks that the
+ * call returned MPI_SUCCESS, that sendbuf was not modified and that no byte of
+ * recvbuf outside the type map (holes, 64 guard bytes on both sides) changed.
+ *
+ * Proof that rsag ran: around every tested call all MPI_T counters
+ * coll_rsag_<coll>_<alg>_calls and coll_rsag_<coll>_delegated_calls are read.
+ * Exactly one must move, by one, and belong to the tested collective; all
+ * ranks must agree on it; when the forced algorithm applies (an algorithm
+ * named *rabenseifner* needs a commutative op and count >= p') it must be its
+ * counter (or "delegated", for a non-commutative op); "delegated" is a failure
+ * for a commutative op.  No counter at all: rsag is not loaded, every case
+ * fails.
+ *
+ * Usage: mpirun -np N rsag_check [--quick] [--seed N] [--group G[,G]]
+ *                               [--algorithms all|current] [--coll LIST]
+ *                               [--timeout SEC] [--verbose]
+ *   --group main (default) | smallint | ulong | all: smallint and ulong hold
+ *     the cases broken in Open MPI 4.1.4 itself (see case_group()).
+ * Hidden, for testing the checker itself:
+ *   --no-rsag          do not check counters (runs against coll/tuned)
+ *   --cvar-prefix PFX  enumerate PFX_<coll>_algorithm instead of coll_rsag_...
+ *   --max-print N      failure lines printed per rank (default 20)
+ *
+ * Output: one line per failing case on the failing rank (first 20), then on
+ * world rank 0 per-algorithm and per-counter case counts and, last,
+ *   rsag_check: np=<p> cases=<n> passed=<a> failed=<b> delegated=<d>
+ * Exit status 0 iff failed == 0.  Bookkeeping uses MPI_Gather/MPI_Bcast, not
+ * the collectives under test.
+ */
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <mpi.h>
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define GUARD     64      /* sentinel bytes before and after every buffer */
+#define SENT      0xA5    /* sentinel byte value */
+#define MAXALG    32
+#define NCOLL     4
+#define MAXPRINT  20
+#define MAXCTR    (NCOLL * (MAXALG + 1))
+#define NAMELEN   256
+#define LARGE_COUNT ((1 << 20) + 3)
+
+enum { COLL_ALLREDUCE, COLL_REDUCE, COLL_RSB, COLL_RS };
+static const char *coll_names[NCOLL] = {
+    "allreduce", "reduce", "reduce_scatter_block", "reduce_scatter"
+};
+
+/* ------------------------------------------------------------------------ */
+/* options                                                                  */
+
+static struct {
+    int quick;
+    unsigned long long seed;
+    int group_main, group_small, group_ulong;
+    int alg_current;
+    int coll_sel[NCOLL];
+    int verbose;
+    int norsag;
+    int timeout;
+    int max_print;
+    char cvar_prefix[128];
+} opt;
+
+/* ------------------------------------------------------------------------ */
+/* element descriptions                                                     */
+
+enum { CAT_INT, CAT_FLT, CAT_CPLX, CAT_BOOL, CAT_BYTE, CAT_PAIR, CAT_AFF };
+enum { FK_FLOAT, FK_DOUBLE, FK_LDOUBLE };
+
+typedef struct {
+    const char *name;
+    MPI_Datatype dt;
+    int cat;
+    int size;        /* ints: width in bytes; floats: size; pairs: value size */
+    int sgn;         /* ints / integer pair values: signed */
+    int fk;          /* float kind for FLT, CPLX components and float pair values */
+    int pval_int;    /* pair: the value is an integer */
+    size_t idx_off;  /* pair: offset of the int index */
+    size_t esz;      /* bytes one element occupies (what a derived type maps) */
+} edesc;
+
+/* one element value, wide enough for every kind */
+typedef struct {
+    uint64_t u, u2;   /* ints (normalized to the type width), bool, affine a/b */
+    double re, im;    /* floats, complex, pair values */
+    int idx;          /* pair index */
+} val_t;
+
+/* the datatype under test: a predefined type or a derived layout of a base */
+typedef struct {
+    char name[96];
+    MPI_Datatype dt;
+    const edesc *el;
+    int nel;                 /* elements per item */
+    MPI_Aint off[4];         /* element offsets inside an item (type-map order) */
+    MPI_Aint lb, ext, tlb, text;
+    int derived;             /* created by us: check that holes stay untouched */
+    int plain;               /* a predefined datatype (or the affine contiguous) */
+} ttype;
+
+enum {
+    OP_SUM, OP_PROD, OP_MAX, OP_MIN, OP_LAND, OP_LOR, OP_LXOR, OP_BAND, OP_BOR,
+    OP_BXOR, OP_MINLOC, OP_MAXLOC, OP_USUM, OP_UAFF, NOPS
+};
+
+typedef struct {
+    const char *name;
+    MPI_Op op;
+    int commute;
+} opdesc;
+
+static opdesc ops[NOPS];
+
+enum { E_SCHAR, E_UCHAR, E_SHORT, E_USHORT, E_INT, E_UNSIGNED, E_LONG, E_ULONG,
+       E_LLONG, E_ULLONG, E_I8, E_I16, E_I32, E_I64, E_U8, E_U16, E_U32, E_U64,
+       E_FLOAT, E_DOUBLE, E_LDOUBLE, E_CFLOAT, E_CDOUBLE, E_BOOL, E_BYTE,
+       E_FLOAT_INT, E_DOUBLE_INT, E_LONG_INT, E_2INT, E_SHORT_INT, E_LDOUBLE_INT,
+       E_AFF, NELEM };
+
+static edesc elems[NELEM];
+
+#define MAXTYPES 64
+static ttype types[MAXTYPES];
+static int ntypes;
+
+typedef struct { float v; int i; } pair_float_int;
+typedef struct { double v; int i; } pair_double_int;
+typedef struct { long v; int i; } pair_long_int;
+typedef struct { int v; int i; } pair_2int;
+typedef struct { short v; int i; } pair_short_int;
+typedef struct { long double v; int i; } pair_ldouble_int;
+
+static void set_int(int e, const char *name, MPI_Datatype dt, int size, int sgn)
+{
+    edesc *d = &elems[e];
+    d->name = name; d->dt = dt; d->cat = CAT_INT; d->size = size; d->sgn = sgn;
+    d->esz = (size_t)size;
+}
+
+static void set_flt(int e, const char *name, MPI_Datatype dt, int cat, int fk, size_t esz)
+{
+    edesc *d = &elems[e];
+    d->name = name; d->dt = dt; d->cat = cat; d->fk = fk; d->esz = esz;
+    d->size = (int)(cat == CAT_CPLX ? esz / 2 : esz);
+}
+
+static void set_pair(int e, const char *name, MPI_Datatype dt, int pval_int, int size,
+                     int fk, size_t idx_off, size_t esz)
+{
+    edesc *d = &elems[e];
+    d->name = name; d->dt = dt; d->cat = CAT_PAIR; d->pval_int = pval_int;
+    d->sgn = 1; d->size = size; d->fk = fk; d->idx_off = idx_off; d->esz = esz;
+}
+
+static void init_elems(void)
+{
+    set_int(E_SCHAR, "MPI_SIGNED_CHAR", MPI_SIGNED_CHAR, sizeof(signed char), 1);
+    set_int(E_UCHAR, "MPI_UNSIGNED_CHAR", MPI_UNSIGNED_CHAR, sizeof(unsigned char), 0);
+    set_int(E_SHORT, "MPI_SHORT", MPI_SHORT, sizeof(short), 1);
+    set_int(E_USHORT, "MPI_UNSIGNED_SHORT", MPI_UNSIGNED_SHORT, sizeof(unsigned short), 0);
+    set_int(E_INT, "MPI_INT", MPI_INT, sizeof(int), 1);
+    set_int(E_UNSIGNED, "MPI_UNSIGNED", MPI_UNSIGNED, sizeof(unsigned), 0);
+    set_int(E_LONG, "MPI_LONG", MPI_LONG, sizeof(long), 1);
+    set_int(E_ULONG, "MPI_UNSIGNED_LONG", MPI_UNSIGNED_LONG, sizeof(unsigned long), 0);
+    set_int(E_LLONG, "MPI_LONG_LONG", MPI_LONG_LONG, sizeof(long long), 1);
+    set_int(E_ULLONG, "MPI_UNSIGNED_LONG_LONG", MPI_UNSIGNED_LONG_LONG,
+            sizeof(unsigned long long), 0);
+    set_int(E_I8, "MPI_INT8_T", MPI_INT8_T, 1, 1);
+    set_int(E_I16, "MPI_INT16_T", MPI_INT16_T, 2, 1);
+    set_int(E_I32, "MPI_INT32_T", MPI_INT32_T, 4, 1);
+    set_int(E_I64, "MPI_INT64_T", MPI_INT64_T, 8, 1);
+    set_int(E_U8, "MPI_UINT8_T", MPI_UINT8_T, 1, 0);
+    set_int(E_U16, "MPI_UINT16_T", MPI_UINT16_T, 2, 0);
+    set_int(E_U32, "MPI_UINT32_T", MPI_UINT32_T, 4, 0);
+    set_int(E_U64, "MPI_UINT64_T", MPI_UINT64_T, 8, 0);
+    set_flt(E_FLOAT, "MPI_FLOAT", MPI_FLOAT, CAT_FLT, FK_FLOAT, sizeof(float));
+    set_flt(E_DOUBLE, "MPI_DOUBLE", MPI_DOUBLE, CAT_FLT, FK_DOUBLE, sizeof(double));
+    set_flt(E_LDOUBLE, "MPI_LONG_DOUBLE", MPI_LONG_DOUBLE, CAT_FLT, FK_LDOUBLE,
+            sizeof(long double));
+    set_flt(E_CFLOAT, "MPI_C_FLOAT_COMPLEX", MPI_C_FLOAT_COMPLEX, CAT_CPLX, FK_FLOAT,
+            2 * sizeof(float));
+    set_flt(E_CDOUBLE, "MPI_C_DOUBLE_COMPLEX", MPI_C_DOUBLE_COMPLEX, CAT_CPLX, FK_DOUBLE,
+            2 * sizeof(double));
+    elems[E_BOOL] = (edesc){ .name = "MPI_C_BOOL", .dt = MPI_C_BOOL, .cat = CAT_BOOL,
+                             .size = sizeof(_Bool), .esz = sizeof(_Bool) };
+    elems[E_BYTE] = (edesc){ .name = "MPI_BYTE", .dt = MPI_BYTE, .cat = CAT_BYTE,
+                             .size = 1, .esz = 1 };
+    set_pair(E_FLOAT_INT, "MPI_FLOAT_INT", MPI_FLOAT_INT, 0, sizeof(float), FK_FLOAT,
+             offsetof(pair_float_int, i), sizeof(pair_float_int));
+    set_pair(E_DOUBLE_INT, "MPI_DOUBLE_INT", MPI_DOUBLE_INT, 0, sizeof(double), FK_DOUBLE,
+             offsetof(pair_double_int, i), sizeof(pair_double_int));
+    set_pair(E_LONG_INT, "MPI_LONG_INT", MPI_LONG_INT, 1, sizeof(long), 0,
+             offsetof(pair_long_int, i), sizeof(pair_long_int));
+    set_pair(E_2INT, "MPI_2INT", MPI_2INT, 1, sizeof(int), 0,
+             offsetof(pair_2int, i), sizeof(pair_2int));
+    set_pair(E_SHORT_INT, "MPI_SHORT_INT", MPI_SHORT_INT, 1, sizeof(short), 0,
+             offsetof(pair_short_int, i), sizeof(pair_short_int));
+    set_pair(E_LDOUBLE_INT, "MPI_LONG_DOUBLE_INT", MPI_LONG_DOUBLE_INT, 0,
+             sizeof(long double), FK_LDOUBLE, offsetof(pair_ldouble_int, i),
+             sizeof(pair_ldouble_int));
+    /* affine map x -> a*x + b (mod 2^64): two uint64, for the non-commutative op */
+    MPI_Datatype aff;
+    MPI_Type_contiguous(2, MPI_UINT64_T, &aff);
+    MPI_Type_commit(&aff);
+    elems[E_AFF] = (edesc){ .name = "affine(2xMPI_UINT64_T)", .dt = aff, .cat = CAT_AFF,
+                            .size = 16, .esz = 16 };
+}
+
+/* ------------------------------------------------------------------------ */
+/* datatypes under test                                                     */
+
+static void finish_type(ttype *t)
+{
+    MPI_Type_get_extent(t->dt, &t->lb, &t->ext);
+    MPI_Type_get_true_extent(t->dt, &t->tlb, &t->text);
+}
+
+static ttype *add_plain(int e)
+{
+    ttype *t = &types[ntypes++];
+    memset(t, 0, sizeof(*t));
+    snprintf(t->name, sizeof(t->name), "%s", elems[e].name);
+    t->dt = elems[e].dt;
+    t->el = &elems[e];
+    t->nel = 1;
+    t->off[0] = 0;
+    t->plain = 1;
+    t->derived = (e == E_AFF);
+    finish_type(t);
+    return t;
+}
+
+static void add_derived(int e)
+{
+    const edesc *el = &elems[e];
+    MPI_Aint x = (MPI_Aint)el->esz;
+    MPI_Datatype base = el->dt, tmp;
+    ttype *t;
+
+    /* vector of 3 blocks of 1, stride 2: holes between the elements */
+    t = &types[ntypes++];
+    memset(t, 0, sizeof(*t));
+    snprintf(t->name, sizeof(t->name), "vector(3,1,2,%s)", el->name);
+    MPI_Type_vector(3, 1, 2, base, &t->dt);
+    t->nel = 3; t->off[0] = 0; t->off[1] = 2 * x; t->off[2] = 4 * x;
+
+    /* one element, extent resized to 3 elements: a hole after the data */
+    t = &types[ntypes++];
+    memset(t, 0, sizeof(*t));
+    snprintf(t->name, sizeof(t->name), "resized(%s,lb=0,extent=%ld)", el->name,
+             (long)(3 * x));
+    MPI_Type_create_resized(base, 0, 3 * x, &t->dt);
+    t->nel = 1; t->off[0] = 0;
+
+    /* lower bound -8: the hole of item 0 is below the buffer origin */
+    t = &types[ntypes++];
+    memset(t, 0, sizeof(*t));
+    snprintf(t->name, sizeof(t->name), "resized(%s,lb=-8,extent=%ld)", el->name,
+             (long)(x + 8));
+    MPI_Type_create_resized(base, -8, x + 8, &t->dt);
+    t->nel = 1; t->off[0] = 0;
+
+    /* hindexed with a negative displacement: true lb < 0, type map not in
+     * address order, a hole of one element between the blocks */
+    t = &types[ntypes++];
+    memset(t, 0, sizeof(*t));
+    snprintf(t->name, sizeof(t->name), "hindexed({1,2},{0,%ld},%s)", (long)(-3 * x),
+             el->name);
+    {
+        int bl[2] = { 1, 2 };
+        MPI_Aint dp[2] = { 0, -3 * x };
+        MPI_Type_create_hindexed(2, bl, dp, base, &tmp);
+        t->dt = tmp;
+    }
+    t->nel = 3; t->off[0] = 0; t->off[1] = -3 * x; t->off[2] = -2 * x;
+
+    for (ttype *d = t - 3; d <= t; d++) {
+        d->el = el;
+        d->derived = 1;
+        MPI_Type_commit(&d->dt);
+        finish_type(d);
+    }
+}
+
+static void init_types(void)
+{
+    for (int e = 0; e < NELEM; e++)
+        add_plain(e);
+    add_derived(E_INT);
+    add_derived(E_DOUBLE);
+    add_derived(E_AFF);
+}
+
+static const ttype *type_of_handle(MPI_Datatype dt)
+{
+    for (int i = 0; i < ntypes; i++)
+        if (types[i].dt == dt)
+            return &types[i];
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* user ops                                                                 */
+
+static void user_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    const ttype *t = type_of_handle(*dt);
+    if (t == NULL || (t->el != &elems[E_INT] && t->el != &elems[E_DOUBLE])) {
+        fprintf(stderr, "rsag_check: user_sum called with an unknown datatype\n");
+        MPI_Abort(MPI_COMM_WORLD, 99);
+        return;
+    }
+    int is_int = (t->el == &elems[E_INT]);
+    for (int k = 0; k < *len; k++) {
+        for (int j = 0; j < t->nel; j++) {
+            MPI_Aint o = (MPI_Aint)k * t->ext + t->off[j];
+            char *a = (char *)in + o, *b = (char *)inout + o;
+            if (is_int) {
+                int x, y;
+                memcpy(&x, a, sizeof x);
+                memcpy(&y, b, sizeof y);
+                y = (int)((long long)x + (long long)y);
+                memcpy(b, &y, sizeof y);
+            } else {
+                double x, y;
+                memcpy(&x, a, sizeof x);
+                memcpy(&y, b, sizeof y);
+                y = x + y;
+                memcpy(b, &y, sizeof y);
+            }
+        }
+    }
+}
+
+/* (u op v)(x) = v(u(x)): inoutvec = invec op inoutvec, associative, not commutative */
+static void user_affine(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    const ttype *t = type_of_handle(*dt);
+    if (t == NULL || t->el != &elems[E_AFF]) {
+        fprintf(stderr, "rsag_check: user_affine called with an unknown datatype\n");
+        MPI_Abort(MPI_COMM_WORLD, 99);
+        return;
+    }
+    for (int k = 0; k < *len; k++) {
+        for (int j = 0; j < t->nel; j++) {
+            MPI_Aint o = (MPI_Aint)k * t->ext + t->off[j];
+            uint64_t u[2], v[2], w[2];
+            memcpy(u, (char *)in + o, sizeof u);
+            memcpy(v, (char *)inout + o, sizeof v);
+            w[0] = v[0] * u[0];
+            w[1] = v[0] * u[1] + v[1];
+            memcpy((char *)inout + o, w, sizeof w);
+        }
+    }
+}
+
+static void init_ops(void)
+{
+    ops[OP_SUM] = (opdesc){ "MPI_SUM", MPI_SUM, 1 };
+    ops[OP_PROD] = (opdesc){ "MPI_PROD", MPI_PROD, 1 };
+    ops[OP_MAX] = (opdesc){ "MPI_MAX", MPI_MAX, 1 };
+    ops[OP_MIN] = (opdesc){ "MPI_MIN", MPI_MIN, 1 };
+    ops[OP_LAND] = (opdesc){ "MPI_LAND", MPI_LAND, 1 };
+    ops[OP_LOR] = (opdesc){ "MPI_LOR", MPI_LOR, 1 };
+    ops[OP_LXOR] = (opdesc){ "MPI_LXOR", MPI_LXOR, 1 };
+    ops[OP_BAND] = (opdesc){ "MPI_BAND", MPI_BAND, 1 };
+    ops[OP_BOR] = (opdesc){ "MPI_BOR", MPI_BOR, 1 };
+    ops[OP_BXOR] = (opdesc){ "MPI_BXOR", MPI_BXOR, 1 };
+    ops[OP_MINLOC] = (opdesc){ "MPI_MINLOC", MPI_MINLOC, 1 };
+    ops[OP_MAXLOC] = (opdesc){ "MPI_MAXLOC", MPI_MAXLOC, 1 };
+    ops[OP_USUM] = (opdesc){ "user_sum(commutative)", MPI_OP_NULL, 1 };
+    ops[OP_UAFF] = (opdesc){ "user_affine(non-commutative)", MPI_OP_NULL, 0 };
+    MPI_Op_create(user_sum, 1, &ops[OP_USUM].op);
+    MPI_Op_create(user_affine, 0, &ops[OP_UAFF].op);
+}
+
+/* is op allowed for the type (MPI 3.1, 5.9.2)?  Open MPI rejects predefined
+ * ops on derived datatypes (MPI_ERR_OP), so derived layouts get the user ops. */
+static int op_valid(const ttype *t, int op)
+{
+    const edesc *el = t->el;
+    if (op == OP_USUM)
+        return el == &elems[E_INT] || el == &elems[E_DOUBLE];
+    if (op == OP_UAFF)
+        return el == &elems[E_AFF];
+    if (!t->plain)
+        return 0;
+    switch (el->cat) {
+    case CAT_INT:  return op <= OP_BXOR;
+    case CAT_FLT:  return op <= OP_MIN;
+    case CAT_CPLX: return op == OP_SUM || op == OP_PROD;
+    case CAT_BOOL: return op == OP_LAND || op == OP_LOR || op == OP_LXOR;
+    case CAT_BYTE: return op == OP_BAND || op == OP_BOR || op == OP_BXOR;
+    case CAT_PAIR: return op == OP_MINLOC || op == OP_MAXLOC;
+    default:       return 0;
+    }
+}
+
+/* Cases known to be broken in Open MPI 4.1.4 itself get their own groups,
+ * off by default:
+ *   smallint: SUM on 8/16-bit integers (op/avx, Open MPI bug #8045: wrong from
+ *             count 16 for 8-bit, from count 8 for 16-bit, also in
+ *             MPI_Reduce_local; correct with --mca op ^avx).  PROD, MAX, ... on
+ *             the same types are correct and stay in "main".
+ *   ulong:    MIN/MAX on MPI_UNSIGNED_LONG compared as signed (Open MPI
+ *             #10525/#10648, fixed after 4.1.4; not op/avx) */
+enum { G_MAIN, G_SMALLINT, G_ULONG };
+
+static int case_group(const ttype *t, int op)
+{
+    if (t->plain && t->el->cat == CAT_INT && t->el->size <= 2 && op == OP_SUM)
+        return G_SMALLINT;
+    if (t->plain && t->el == &elems[E_ULONG] && (op == OP_MIN || op == OP_MAX))
+        return G_ULONG;
+    return G_MAIN;
+}
+
+/* ------------------------------------------------------------------------ */
+/* element load / store / arithmetic                                        */
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+static inline uint64_t int_mask(int size)
+{
+    return size >= 8 ? ~0ULL : ((1ULL << (8 * size)) - 1);
+}
+
+static inline uint64_t norm_int(int size, int sgn, uint64_t u)
+{
+    if (size >= 8)
+        return u;
+    u &= int_mask(size);
+    if (sgn && ((u >> (8 * size - 1)) & 1))
+        u |= ~int_mask(size);
+    return u;
+}
+
+static void st_int(void *p, int size, uint64_t u)
+{
+    switch (size) {
+    case 1: { uint8_t v = (uint8_t)u; memcpy(p, &v, 1); break; }
+    case 2: { uint16_t v = (uint16_t)u; memcpy(p, &v, 2); break; }
+    case 4: { uint32_t v = (uint32_t)u; memcpy(p, &v, 4); break; }
+    default: memcpy(p, &u, 8); break;
+    }
+}
+
+static uint64_t ld_int(const void *p, int size, int sgn)
+{
+    switch (size) {
+    case 1: { uint8_t v; memcpy(&v, p, 1); return norm_int(1, sgn, v); }
+    case 2: { uint16_t v; memcpy(&v, p, 2); return norm_int(2, sgn, v); }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return norm_int(4, sgn, v); }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static void st_flt(void *p, int fk, double x)
+{
+    if (fk == FK_FLOAT) { float f = (float)x; memcpy(p, &f, sizeof f); }
+    else if (fk == FK_DOUBLE) { memcpy(p, &x, sizeof x); }
+    else { long double l = x; memcpy(p, &l, sizeof l); }
+}
+
+static double ld_flt(const void *p, int fk)
+{
+    if (fk == FK_FLOAT) { float f; memcpy(&f, p, sizeof f); return f; }
+    if (fk == FK_DOUBLE) { double d; memcpy(&d, p, sizeof d); return d; }
+    long double l;
+    memcpy(&l, p, sizeof l);
+    return (double)l;
+}
+
+static void store_elem(const edesc *el, char *p, const val_t *v)
+{
+    switch (el->cat) {
+    case CAT_INT: case CAT_BYTE: st_int(p, el->size, v->u); break;
+    case CAT_FLT: st_flt(p, el->fk, v->re); break;
+    case CAT_CPLX:
+        st_flt(p, el->fk, v->re);
+        st_flt(p + el->size, el->fk, v->im);
+        break;
+    case CAT_BOOL: { _Bool b = (v->u != 0); memcpy(p, &b, sizeof b); break; }
+    case CAT_PAIR:
+        if (el->pval_int)
+            st_int(p, el->size, (uint64_t)(int64_t)v->re);
+        else
+            st_flt(p, el->fk, v->re);
+        memcpy(p + el->idx_off, &v->idx, sizeof(int));
+        break;
+    case CAT_AFF:
+        memcpy(p, &v->u, 8);
+        memcpy(p + 8, &v->u2, 8);
+        break;
+    }
+}
+
+static val_t load_elem(const edesc *el, const char *p)
+{
+    val_t v;
+    memset(&v, 0, sizeof v);
+    switch (el->cat) {
+    case CAT_INT: case CAT_BYTE: v.u = ld_int(p, el->size, el->sgn); break;
+    case CAT_FLT: v.re = ld_flt(p, el->fk); break;
+    case CAT_CPLX:
+        v.re = ld_flt(p, el->fk);
+        v.im = ld_flt(p + el->size, el->fk);
+        break;
+    case CAT_BOOL: { unsigned char c; memcpy(&c, p, 1); v.u = c; break; }
+    case CAT_PAIR:
+        if (el->pval_int)
+            v.re = (double)(int64_t)ld_int(p, el->size, 1);
+        else
+            v.re = ld_flt(p, el->fk);
+        memcpy(&v.idx, p + el->idx_off, sizeof(int));
+        break;
+    case CAT_AFF:
+        memcpy(&v.u, p, 8);
+        memcpy(&v.u2, p + 8, 8);
+        break;
+    }
+    return v;
+}
+
+static int val_eq(const edesc *el, const val_t *a, const val_t *b)
+{
+    switch (el->cat) {
+    case CAT_INT: case CAT_BYTE: case CAT_BOOL: return a->u == b->u;
+    case CAT_FLT: return a->re == b->re;
+    case CAT_CPLX: return a->re == b->re && a->im == b->im;
+    case CAT_PAIR: return a->re == b->re && a->idx == b->idx;
+    case CAT_AFF: return a->u == b->u && a->u2 == b->u2;
+    }
+    return 0;
+}
+
+static void val_fmt(const edesc *el, const val_t *v, char *s, size_t n)
+{
+    switch (el->cat) {
+    case CAT_INT: case CAT_BYTE:
+        if (el->sgn) snprintf(s, n, "%lld", (long long)(int64_t)v->u);
+        else snprintf(s, n, "%llu", (unsigned long long)v->u);
+        break;
+    case CAT_BOOL: snprintf(s, n, "%llu", (unsigned long long)v->u); break;
+    case CAT_FLT: snprintf(s, n, "%.17g", v->re); break;
+    case CAT_CPLX: snprintf(s, n, "(%.17g,%.17g)", v->re, v->im); break;
+    case CAT_PAIR: snprintf(s, n, "(%.17g,%d)", v->re, v->idx); break;
+    case CAT_AFF:
+        snprintf(s, n, "(a=%#llx,b=%#llx)", (unsigned long long)v->u,
+                 (unsigned long long)v->u2);
+        break;
+    }
+}
+
+/* the input of comm rank r (hash base hb) at element e of the input vector */
+static val_t gen_val(const edesc *el, int op, uint64_t hb, uint64_t e, int p)
+{
+    uint64_t h = mix64(hb + e), h2 = mix64(h ^ 0x5bd1e995ULL);
+    uint64_t q = 2 + e % (uint64_t)(2 * p + 1);   /* density of logical zeros */
+    val_t v;
+    memset(&v, 0, sizeof v);
+    switch (el->cat) {
+    case CAT_INT: case CAT_BYTE: {
+        uint64_t u;
+        switch (op) {
+        case OP_SUM:
+            if (h % 13 == 0) {      /* near the top of the range: sums wrap */
+                uint64_t top = el->sgn ? (int_mask(el->size) >> 1) : int_mask(el->size);
+                u = top - (h2 % 4);
+            } else {
+                u = (uint64_t)((int64_t)((h >> 8) % 41) - 20);
+            }
+            break;
+        case OP_PROD: {
+            static const int64_t pv[4] = { 1, 1, 2, -1 };
+            u = (uint64_t)pv[h % 4];
+            break;
+        }
+        case OP_LAND: case OP_LOR: case OP_LXOR:
+            u = (h % q == 0) ? 0 : 1 + h2 % 5;
+            break;
+        case OP_BAND: u = h | h2 | (h2 >> 17); break;
+        case OP_BOR: u = h & h2 & (h2 >> 13); break;
+        case OP_USUM: u = (uint64_t)((int64_t)(h % 2001) - 1000); break;
+        default: u = h; break;   /* MAX, MIN, BXOR: full range */
+        }
+        v.u = norm_int(el->size, el->sgn, u);
+        break;
+    }
+    case CAT_FLT:
+        switch (op) {
+        case OP_PROD: {
+            static const double pv[4] = { 1, 1, 2, -1 };
+            v.re = pv[h % 4];
+            break;
+        }
+        case OP_MAX: case OP_MIN: v.re = (double)((int64_t)(h % 2001) - 1000); break;
+        default: v.re = (double)((int64_t)(h % 101) - 50); break;
+        }
+        break;
+    case CAT_CPLX:
+        if (op == OP_PROD) {
+            static const double pr[8] = { 1, -1, 0, 0, 1, 1, 1, 1 };
+            static const double pi[8] = { 0, 0, 1, -1, 1, 0, 0, 0 };
+            v.re = pr[h % 8];
+            v.im = pi[h % 8];
+        } else {
+            v.re = (double)((int64_t)(h % 41) - 20);
+            v.im = (double)((int64_t)(h2 % 41) - 20);
+        }
+        break;
+    case CAT_BOOL:
+        v.u = (h % q == 0) ? 0 : 1;
+        break;
+    case CAT_PAIR:
+        v.re = (double)((int64_t)(h % 5) - 2);        /* few values: ties */
+        v.idx = (int)(h2 % 9) - 2;                    /* ties on the index too */
+        break;
+    case CAT_AFF:
+        v.u = h;
+        v.u2 = h2;
+        break;
+    }
+    return v;
+}
+
+/* a = a op b, a from the lower rank */
+static void combine(const edesc *el, int op, val_t *a, const val_t *b)
+{
+    switch (el->cat) {
+    case CAT_INT: case CAT_BYTE: case CAT_BOOL: {
+        int size = el->cat == CAT_BOOL ? 8 : el->size;
+        int sgn = el->cat == CAT_BOOL ? 0 : el->sgn;
+        uint64_t x = a->u, y = b->u, r = 0;
+        switch (op) {
+        case OP_SUM: case OP_USUM: r = x + y; break;
+        case OP_PROD: r = x * y; break;
+        case OP_MAX:
+            r = sgn ? ((int64_t)x >= (int64_t)y ? x : y) : (x >= y ? x : y);
+            break;
+        case OP_MIN:
+            r = sgn ? ((int64_t)x <= (int64_t)y ? x : y) : (x <= y ? x : y);
+            break;
+        case OP_LAND: r = (x != 0) && (y != 0); break;
+        case OP_LOR: r = (x != 0) || (y != 0); break;
+        case OP_LXOR: r = (x != 0) != (y != 0); break;
+        case OP_BAND: r = x & y; break;
+        case OP_BOR: r = x | y; break;
+        case OP_BXOR: r = x ^ y; break;
+        }
+        a->u = norm_int(size, sgn, r);
+        break;
+    }
+    case CAT_FLT:
+        switch (op) {
+        case OP_SUM: case OP_USUM: a->re += b->re; break;
+        case OP_PROD: a->re *= b->re; break;
+        case OP_MAX: if (b->re > a->re) a->re = b->re; break;
+        case OP_MIN: if (b->re < a->re) a->re = b->re; break;
+        }
+        break;
+    case CAT_CPLX:
+        if (op == OP_PROD) {
+            double re = a->re * b->re - a->im * b->im;
+            double im = a->re * b->im + a->im * b->re;
+            a->re = re;
+            a->im = im;
+        } else {
+            a->re += b->re;
+            a->im += b->im;
+        }
+        break;
+    case CAT_PAIR: {
+        int better = (op == OP_MINLOC) ? (b->re < a->re) : (b->re > a->re);
+        if (better) {
+            a->re = b->re;
+            a->idx = b->idx;
+        } else if (b->re == a->re && b->idx < a->idx) {
+            a->idx = b->idx;
+        }
+        break;
+    }
+    case CAT_AFF: {
+        uint64_t na = b->u * a->u, nb = b->u * a->u2 + b->u2;
+        a->u = na;
+        a->u2 = nb;
+        break;
+    }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* MPI_T: control variables (forced algorithm) and counters                 */
+
+typedef struct {
+    int value;
+    char name[NAMELEN];
+    int ctr;             /* index into ctrs[] of its counter, -1 for auto */
+} alginfo;
+
+typedef struct {
+    int selected;        /* asked for on the command line */
+    int run;             /* tested in this run */
+    int have_cvar;
+    int cvar_idx;
+    MPI_T_cvar_handle ch;
+    int orig_val;
+    int nalg;
+    alginfo alg[MAXALG];
+    int deleg_ctr;
+    int nrun;
+    int run_alg[MAXALG]; /* indices into alg[], -1 = "default" (cvar absent) */
+    int ctr_missing;     /* some of its counters do not exist */
+} collinfo;
+
+typedef struct {
+    char name[2 * NAMELEN];
+    int coll;
+    int alg;             /* index into collinfo.alg, -1 = delegated */
+    int found;
+    MPI_T_pvar_handle h;
+} ctrinfo;
+
+static collinfo colls[NCOLL];
+static ctrinfo ctrs[MAXCTR];
+static int nctr;
+static int mpit_ok;
+static int rsag_loaded;
+static MPI_T_pvar_session session;
+static int world_rank, world_size;
+static unsigned long long ctr_before[MAXCTR], ctr_after[MAXCTR];
+
+static const char *mpit_err(int rc)
+{
+    switch (rc) {
+    case MPI_T_ERR_INVALID_NAME: return "MPI_T_ERR_INVALID_NAME";
+    case MPI_T_ERR_INVALID_INDEX: return "MPI_T_ERR_INVALID_INDEX";
+    case MPI_T_ERR_INVALID_HANDLE: return "MPI_T_ERR_INVALID_HANDLE";
+    case MPI_T_ERR_CVAR_SET_NOT_NOW: return "MPI_T_ERR_CVAR_SET_NOT_NOW";
+    case MPI_T_ERR_CVAR_SET_NEVER: return "MPI_T_ERR_CVAR_SET_NEVER";
+    case MPI_T_ERR_NOT_INITIALIZED: return "MPI_T_ERR_NOT_INITIALIZED";
+    case MPI_T_ERR_INVALID: return "MPI_T_ERR_INVALID";
+    default: return "MPI_T error";
+    }
+}
+
+static void r0printf(const char *fmt, ...)
+{
+    if (world_rank != 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+}
+
+static int add_counter(int coll, int alg, const char *name)
+{
+    ctrinfo *k = &ctrs[nctr];
+    memset(k, 0, sizeof *k);
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->coll = coll;
+    k->alg = alg;
+    int idx, rc = MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx);
+    if (rc == MPI_SUCCESS) {
+        char nm[NAMELEN], desc[1024];
+        int nlen = sizeof nm, dlen = sizeof desc, verb, vclass, bind, ro, cont, atom;
+        MPI_Datatype dt;
+        MPI_T_enum et;
+        rc = MPI_T_pvar_get_info(idx, nm, &nlen, &verb, &vclass, &dt, &et, desc, &dlen,
+                                 &bind, &ro, &cont, &atom);
+        if (rc != MPI_SUCCESS || dt != MPI_UNSIGNED_LONG_LONG ||
+            bind != MPI_T_BIND_NO_OBJECT) {
+            r0printf("rsag_check: ERROR: pvar %s: get_info rc=%d, datatype %s, bind %d "
+                     "(want unsigned long long, MPI_T_BIND_NO_OBJECT)\n", name, rc,
+                     dt == MPI_UNSIGNED_LONG_LONG ? "ok" : "WRONG", bind);
+        } else {
+            int cnt = 0;
+            rc = MPI_T_pvar_handle_alloc(session, idx, NULL, &k->h, &cnt);
+            if (rc == MPI_SUCCESS && cnt == 1) {
+                if (!cont)
+                    MPI_T_pvar_start(session, k->h);
+                k->found = 1;
+            } else {
+                r0printf("rsag_check: ERROR: pvar %s: handle_alloc rc=%d count=%d\n",
+                         name, rc, cnt);
+            }
+        }
+    }
+    return nctr++;
+}
+
+static void setup_collinfo(int ci)
+{
+    collinfo *c = &colls[ci];
+    char name[2 * NAMELEN];
+    c->have_cvar = 0;
+    c->nalg = 0;
+    c->deleg_ctr = -1;
+    if (!mpit_ok)
+        return;
+    snprintf(name, sizeof name, "%s_%s_algorithm", opt.cvar_prefix, coll_names[ci]);
+    if (MPI_T_cvar_get_index(name, &c->cvar_idx) == MPI_SUCCESS) {
+        char nm[NAMELEN], desc[2048];
+        int nlen = sizeof nm, dlen = sizeof desc, verb, bind, scope, cnt;
+        MPI_Datatype dt;
+        MPI_T_enum et;
+        int rc = MPI_T_cvar_get_info(c->cvar_idx, nm, &nlen, &verb, &dt, &et, desc, &dlen,
+                                     &bind, &scope);
+        if (rc != MPI_SUCCESS || dt != MPI_INT || et == MPI_T_ENUM_NULL) {
+            r0printf("rsag_check: ERROR: cvar %s is not an int enum (rc=%d)\n", name, rc);
+        } else if (bind != MPI_T_BIND_NO_OBJECT) {
+            r0printf("rsag_check: ERROR: cvar %s is bound to an object (%d)\n", name, bind);
+        } else if ((rc = MPI_T_cvar_handle_alloc(c->cvar_idx, NULL, &c->ch, &cnt))
+                   != MPI_SUCCESS || cnt != 1) {
+            r0printf("rsag_check: ERROR: cvar %s: handle_alloc rc=%d\n", name, rc);
+        } else {
+            int num = 0;
+            char ename[NAMELEN];
+            int elen = sizeof ename;
+            MPI_T_enum_get_info(et, &num, ename, &elen);
+            alginfo tmp[MAXALG];
+            int n = 0;
+            for (int i = 0; i < num && n < MAXALG; i++) {
+                alginfo *a = &tmp[n];
+                int len = sizeof a->name;
+                if (MPI_T_enum_get_item(et, i, &a->value, a->name, &len) == MPI_SUCCESS)
+                    n++;
+            }
+            /* value 0 ("auto") first, then in enum order */
+            for (int i = 0; i < n; i++)
+                if (tmp[i].value == 0)
+                    c->alg[c->nalg++] = tmp[i];
+            for (int i = 0; i < n; i++)
+                if (tmp[i].value != 0)
+                    c->alg[c->nalg++] = tmp[i];
+            MPI_T_cvar_read(c->ch, &c->orig_val);
+            c->have_cvar = 1;
+        }
+    }
+    /* counters: one per non-auto algorithm plus delegated */
+    for (int a = 0; a < c->nalg; a++) {
+        c->alg[a].ctr = -1;
+        if (c->alg[a].value == 0 || strcmp(c->alg[a].name, "auto") == 0)
+            continue;
+        snprintf(name, sizeof name, "coll_rsag_%s_%s_calls", coll_names[ci], c->alg[a].name);
+        c->alg[a].ctr = add_counter(ci, a, name);
+        if (!ctrs[c->alg[a].ctr].found)
+            c->ctr_missing = 1;
+    }
+    snprintf(name, sizeof name, "coll_rsag_%s_delegated_calls", coll_names[ci]);
+    c->deleg_ctr = add_counter(ci, -1, name);
+    if (!ctrs[c->deleg_ctr].found)
+        c->ctr_missing = 1;
+}
+
+static int read_counters(unsigned long long *v)
+{
+    for (int k = 0; k < nctr; k++) {
+        v[k] = 0;
+        if (ctrs[k].found && MPI_T_pvar_read(session, ctrs[k].h, &v[k]) != MPI_SUCCESS)
+            return -1;
+    }
+    return 0;
+}
+
+static int write_cvar(int ci, int value)
+{
+    collinfo *c = &colls[ci];
+    int rc = MPI_T_cvar_write(c->ch, &value);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int back = -1;
+    MPI_T_cvar_read(c->ch, &back);
+    return back == value ? MPI_SUCCESS : MPI_T_ERR_INVALID;
+}
+
+/* ------------------------------------------------------------------------ */
+/* cases                                                                    */
+
+typedef struct {
+    const char *cname;
+    MPI_Comm comm;
+    int p, me, pp;         /* size, rank, largest power of two <= p */
+    int coll;
+    int ai;                /* forced algorithm (index into alg[]), -1 = none */
+    const char *aname;
+    const ttype *t;
+    int op;
+    int count;
+    int root;
+    int inplace;
+    int nullrecv;          /* reduce: non-roots pass recvbuf = NULL */
+    int rspat;             /* reduce_scatter: recvcounts pattern */
+    uint64_t salt;
+} casedesc;
+
+static const char *rspat_names[3] = { "even", "one-rank", "random" };
+
+/* per-block results: (moved counter + 1) | failed << 20 */
+#define RES_FAIL (1 << 20)
+static int *blk_res;
+static size_t blk_n, blk_cap;
+
+static struct {
+    unsigned long long cases, passed, failed, delegated;
+    unsigned long long per_ctr[MAXCTR];
+    unsigned long long per_forced[NCOLL][MAXALG + 1];
+    unsigned long long per_forced_failed[NCOLL][MAXALG + 1];
+} tally;
+
+static int printed;
+static int skipped_self;
+static unsigned long long skipped_stock;
+static char cur_desc[1024];
+static volatile sig_atomic_t in_case;
+
+static void describe(const casedesc *cd, char *s, size_t n)
+{
+    char root[32] = "-", extra[64] = "";
+    if (cd->coll == COLL_REDUCE) {
+        snprintf(root, sizeof root, "%d", cd->root);
+        snprintf(extra, sizeof extra, " nonroot_recvbuf=%s", cd->nullrecv ? "NULL" : "buf");
+    } else if (cd->coll == COLL_RS) {
+        snprintf(extra, sizeof extra, " recvcounts=%s", rspat_names[cd->rspat]);
+    }
+    snprintf(s, n, "comm=%s(np=%d) coll=%s alg=%s type=%s op=%s count=%d root=%s "
+             "inplace=%d%s", cd->cname, cd->p, coll_names[cd->coll], cd->aname,
+             cd->t->name, ops[cd->op].name, cd->count, root, cd->inplace, extra);
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    char msg[1400];
+    int n = snprintf(msg, sizeof msg, "rsag_check: rank %d: TIMEOUT after %d s%s%s\n",
+                     world_rank, opt.timeout, in_case ? " in case " : "",
+                     in_case ? cur_desc : "");
+    if (n > 0) {
+        ssize_t w = write(2, msg, (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg - 1));
+        (void)w;
+    }
+    _exit(3);
+}
+
+typedef struct {
+    unsigned char *base;
+    char *origin;
+    size_t total;
+    long nitems;
+} buf_t;
+
+static int buf_alloc(buf_t *b, const ttype *t, long nitems)
+{
+    size_t span = nitems > 0 ? (size_t)(nitems - 1) * (size_t)t->ext + (size_t)t->text : 0;
+    b->total = span + 2 * GUARD;
+    b->nitems = nitems;
+    b->base = malloc(b->total);
+    if (b->base == NULL)
+        return -1;
+    memset(b->base, SENT, b->total);
+    b->origin = (char *)b->base + GUARD - t->tlb;
+    return 0;
+}
+
+static void buf_fill(buf_t *b, const casedesc *cd, uint64_t hb)
+{
+    const ttype *t = cd->t;
+    for (long i = 0; i < b->nitems; i++)
+        for (int j = 0; j < t->nel; j++) {
+            val_t v = gen_val(t->el, cd->op, hb, (uint64_t)i * t->nel + j, cd->p);
+            store_elem(t->el, b->origin + i * t->ext + t->off[j], &v);
+        }
+}
+
+/* bytes outside the data of the type map must still hold the sentinel;
+ * returns the offset (from the buffer origin) of the first bad byte or 0 */
+static int check_holes(const buf_t *b, const ttype *t, long *bad_off)
+{
+    size_t span = b->total - 2 * GUARD;
+    if (!t->derived) {
+        for (size_t i = 0; i < GUARD; i++) {
+            if (b->base[i] != SENT) {
+                *bad_off = (long)((char *)b->base + i - b->origin);
+                return 1;
+            }
+            if (b->base[GUARD + span + i] != SENT) {
+                *bad_off = (long)((char *)b->base + GUARD + span + i - b->origin);
+                return 1;
+            }
+        }
+        return 0;
+    }
+    unsigned char *mask = calloc(b->total, 1);
+    if (mask == NULL)
+        return 0;
+    size_t o0 = (size_t)(b->origin - (char *)b->base);
+    for (long i = 0; i < b->nitems; i++)
+        for (int j = 0; j < t->nel; j++)
+            memset(mask + o0 + (size_t)(i * t->ext + t->off[j]), 1, t->el->esz);
+    int bad = 0;
+    for (size_t i = 0; i < b->total; i++) {
+        if (!mask[i] && b->base[i] != SENT) {
+            *bad_off = (long)i - (long)o0;
+            bad = 1;
+            break;
+        }
+    }
+    free(mask);
+    return bad;
+}
+
+static void make_rcounts(const casedesc *cd, int *rc)
+{
+    int p = cd->p, n = cd->count;
+    if (cd->rspat == 0) {
+        for (int i = 0; i < p; i++)
+            rc[i] = n / p + (i < n % p);
+    } else if (cd->rspat == 1) {
+        int who = (int)(cd->salt % (uint64_t)p);
+        for (int i = 0; i < p; i++)
+            rc[i] = (i == who) ? n : 0;
+    } else {
+        /* p - 1 random cut points in [0, n] (duplicates give zero counts) */
+        int *cut = malloc(sizeof(int) * (size_t)(p + 1));
+        cut[0] = 0;
+        cut[p] = n;
+        for (int i = 1; i < p; i++)
+            cut[i] = (int)(mix64(cd->salt + (uint64_t)i) % (uint64_t)(n + 1));
+        for (int i = 2; i < p; i++)           /* insertion sort of cut[1..p-1] */
+            for (int j = i; j > 1 && cut[j - 1] > cut[j]; j--) {
+                int x = cut[j]; cut[j] = cut[j - 1]; cut[j - 1] = x;
+            }
+        for (int i = 0; i < p; i++)
+            rc[i] = cut[i + 1] - cut[i];
+        free(cut);
+    }
+}
+
+static int forced_applies(const casedesc *cd, long n_items)
+{
+    const char *a = colls[cd->coll].alg[cd->ai].name;
+    if (strstr(a, "rabenseifner") != NULL)
+        return ops[cd->op].commute && n_items >= cd->pp;
+    return 1;
+}
+
+typedef struct {
+    int failed;
+    char why[600];
+} verdict;
+
+static void fail(verdict *v, const char *fmt, ...)
+{
+    if (v->failed)
+        return;   /* keep the first problem */
+    v->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->why, sizeof v->why, fmt, ap);
+    va_end(ap);
+}
+
+/* check which counter moved; returns the moved counter or -1 */
+static int check_counters(const casedesc *cd, long n_items, verdict *v)
+{
+    collinfo *c = &colls[cd->coll];
+    int moved = -1, nmoved = 0;
+    char list[400] = "";
+    size_t ll = 0;
+    for (int k = 0; k < nctr; k++) {
+        if (!ctrs[k].found)
+            continue;
+        unsigned long long d = ctr_after[k] - ctr_before[k];
+        if (d != 0) {
+            nmoved++;
+            if (d == 1 && ctrs[k].coll == cd->coll && moved < 0)
+                moved = k;
+            else
+                moved = -2;
+            if (ll < sizeof list - 1)
+                ll += (size_t)snprintf(list + ll, sizeof list - ll, "%s%s+%llu",
+                                       ll ? "," : "", ctrs[k].name, d);
+        }
+    }
+    if (c->ctr_missing) {
+        fail(v, "counter mismatch: some coll_rsag_%s_*_calls pvars do not exist",
+             coll_names[cd->coll]);
+        return moved >= 0 ? moved : -1;
+    }
+    if (nmoved == 0 && n_items == 0) {
+        /* Open MPI's API layer returns before any coll module when there
+         * is nothing to reduce (count 0, all recvcounts 0). */
+        return -1;
+    }
+    if (nmoved == 0) {
+        fail(v, "counter mismatch: no coll_rsag_%s_*_calls counter moved (rsag not used?)",
+             coll_names[cd->coll]);
+        return -1;
+    }
+    if (nmoved != 1 || moved < 0) {
+        fail(v, "counter mismatch: expected exactly one coll_rsag_%s_* counter +1, moved: %s",
+             coll_names[cd->coll], list);
+        return -1;
+    }
+    int comm = ops[cd->op].commute;
+    if (moved == c->deleg_ctr) {
+        if (comm)
+            fail(v, "counter mismatch: delegated a commutative op (%s)", ctrs[moved].name);
+        return moved;
+    }
+    if (cd->ai >= 0 && c->alg[cd->ai].ctr >= 0) {
+        int want = c->alg[cd->ai].ctr;
+        if (forced_applies(cd, n_items) && moved != want)
+            fail(v, "counter mismatch: forced %s applies but %s moved (expected %s)",
+                 c->alg[cd->ai].name, ctrs[moved].name, ctrs[want].name);
+    }
+    return moved;
+}
+
+static void record(const casedesc *cd, const verdict *v, int moved, int quiet)
+{
+    if (v->failed && !quiet && printed < opt.max_print) {
+        printed++;
+        char d[1024];
+        describe(cd, d, sizeof d);
+        printf("rsag_check: FAIL rank=%d %s: %s\n", world_rank, d, v->why);
+        if (printed == opt.max_print)
+            printf("rsag_check: rank %d: further failures not printed\n", world_rank);
+        fflush(stdout);
+    }
+    if (blk_n == blk_cap) {
+        blk_cap = blk_cap ? 2 * blk_cap : 1024;
+        blk_res = realloc(blk_res, blk_cap * sizeof(int));
+        if (blk_res == NULL) {
+            fprintf(stderr, "rsag_check: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    blk_res[blk_n++] = (moved + 1) | (v->failed ? RES_FAIL : 0);
+}
+
+/* Expected results of the >= 1M-element cases are cached (they use a fixed
+ * salt, so the same input data for a given type, op and communicator size):
+ * folding p inputs of 1M elements on every rank is the dominant cost. */
+static struct {
+    const ttype *t;
+    int op, p;
+    long n;
+    uint64_t salt, hb0;
+    uint64_t *v;
+} xcache[2];
+static int xcache_next;
+
+static const uint64_t *expected_cached(const casedesc *cd, long nin, const uint64_t *hb)
+{
+    const ttype *t = cd->t;
+    const edesc *el = t->el;
+    if (nin < (1L << 20) || !t->plain || (el->cat != CAT_INT && el->cat != CAT_FLT))
+        return NULL;
+    for (int i = 0; i < 2; i++)
+        if (xcache[i].v && xcache[i].t == t && xcache[i].op == cd->op &&
+            xcache[i].p == cd->p && xcache[i].n == nin && xcache[i].salt == cd->salt &&
+            xcache[i].hb0 == hb[0])
+            return xcache[i].v;
+    int i = xcache_next;
+    xcache_next = (xcache_next + 1) % 2;
+    free(xcache[i].v);
+    xcache[i].v = malloc(sizeof(uint64_t) * (size_t)nin);
+    if (xcache[i].v == NULL)
+        return NULL;
+    xcache[i].t = t;
+    xcache[i].op = cd->op;
+    xcache[i].p = cd->p;
+    xcache[i].n = nin;
+    xcache[i].salt = cd->salt;
+    xcache[i].hb0 = hb[0];
+    for (long e = 0; e < nin; e++) {
+        val_t exp = gen_val(el, cd->op, hb[0], (uint64_t)e, cd->p);
+        for (int r = 1; r < cd->p; r++) {
+            val_t x = gen_val(el, cd->op, hb[r], (uint64_t)e, cd->p);
+            combine(el, cd->op, &exp, &x);
+        }
+        if (el->cat == CAT_INT)
+            xcache[i].v[e] = exp.u;
+        else
+            memcpy(&xcache[i].v[e], &exp.re, sizeof(double));
+    }
+    return xcache[i].v;
+}
+
+static void run_case(casedesc *cd)
+{
+    const ttype *t = cd->t;
+    const edesc *el = t->el;
+    int p = cd->p, me = cd->me, coll = cd->coll;
+    verdict v = { 0, "" };
+    int *rcounts = NULL;
+    long nin, nout, outoff = 0;
+    int is_root = (coll != COLL_REDUCE) || me == cd->root;
+
+    describe(cd, cur_desc, sizeof cur_desc);
+    if (!opt.norsag && !rsag_loaded) {
+        /* nothing to prove: every case fails, without calling into stock
+         * Open MPI (which crashes on some of them, see run_block) */
+        fail(&v, "rsag not loaded");
+        record(cd, &v, -1, 1);
+        return;
+    }
+    in_case = 1;
+
+    switch (coll) {
+    case COLL_RSB:
+        nin = (long)cd->count * p;
+        nout = cd->count;
+        outoff = (long)me * cd->count;
+        break;
+    case COLL_RS:
+        rcounts = malloc(sizeof(int) * (size_t)p);
+        make_rcounts(cd, rcounts);
+        nin = cd->count;
+        nout = rcounts[me];
+        for (int i = 0; i < me; i++)
+            outoff += rcounts[i];
+        break;
+    default:
+        nin = nout = cd->count;
+        break;
+    }
+
+    /* hash bases of every rank's input */
+    uint64_t *hb = malloc(sizeof(uint64_t) * (size_t)p);
+    uint64_t s0 = mix64(opt.seed ^ mix64(cd->salt));
+    for (int r = 0; r < p; r++)
+        hb[r] = mix64(s0 + 0x632be59bd9b4e019ULL * (uint64_t)(r + 1));
+
+    int use_send = !(cd->inplace && is_root);
+    buf_t sb = { 0 }, rb = { 0 };
+    unsigned char *scopy = NULL;
+    int have_rb = 0;
+    if (use_send) {
+        if (buf_alloc(&sb, t, nin) != 0)
+            goto oom;
+        buf_fill(&sb, cd, hb[me]);
+        scopy = malloc(sb.total);
+        if (scopy == NULL)
+            goto oom;
+        memcpy(scopy, sb.base, sb.total);
+    }
+    if (is_root) {
+        if (buf_alloc(&rb, t, cd->inplace ? nin : nout) != 0)
+            goto oom;
+        have_rb = 1;
+        if (cd->inplace)
+            buf_fill(&rb, cd, hb[me]);
+    } else if (!cd->nullrecv) {
+        if (buf_alloc(&rb, t, nout) != 0)
+            goto oom;
+        have_rb = 1;
+    }
+
+    void *sendp = use_send ? (void *)sb.origin : MPI_IN_PLACE;
+    void *recvp = have_rb ? (void *)rb.origin : NULL;
+    int check_ctr = !opt.norsag;
+    if (check_ctr && read_counters(ctr_before) != 0)
+        fail(&v, "MPI_T_pvar_read failed");
+
+    int rc = MPI_SUCCESS;
+    MPI_Op mop = ops[cd->op].op;
+    switch (coll) {
+    case COLL_ALLREDUCE:
+        rc = MPI_Allreduce(sendp, recvp, cd->count, t->dt, mop, cd->comm);
+        break;
+    case COLL_REDUCE:
+        rc = MPI_Reduce(sendp, recvp, cd->count, t->dt, mop, cd->root, cd->comm);
+        break;
+    case COLL_RSB:
+        rc = MPI_Reduce_scatter_block(sendp, recvp, cd->count, t->dt, mop, cd->comm);
+        break;
+    case COLL_RS:
+        rc = MPI_Reduce_scatter(sendp, recvp, rcounts, t->dt, mop, cd->comm);
+        break;
+    }
+
+    int moved = -1;
+    if (check_ctr) {
+        if (read_counters(ctr_after) != 0)
+            fail(&v, "MPI_T_pvar_read failed");
+        else
+            moved = check_counters(cd, coll == COLL_RSB ? nin : cd->count, &v);
+    }
+
+    if (rc != MPI_SUCCESS) {
+        char es[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, es, &len);
+        fail(&v, "returned error %d (%s)", rc, es);
+    }
+
+    /* results */
+    if (is_root && rc == MPI_SUCCESS) {
+        long bad = -1, nbad = 0;
+        val_t got_bad, exp_bad;
+        const uint64_t *xc = expected_cached(cd, nin, hb);
+        for (long i = 0; i < nout; i++) {
+            for (int j = 0; j < t->nel; j++) {
+                uint64_t e = (uint64_t)(outoff + i) * t->nel + j;
+                val_t exp;
+                if (xc != NULL) {
+                    memset(&exp, 0, sizeof exp);
+                    if (el->cat == CAT_INT)
+                        exp.u = xc[e];
+                    else
+                        memcpy(&exp.re, &xc[e], sizeof(double));
+                } else {
+                    exp = gen_val(el, cd->op, hb[0], e, p);
+                    for (int r = 1; r < p; r++) {
+                        val_t x = gen_val(el, cd->op, hb[r], e, p);
+                        combine(el, cd->op, &exp, &x);
+                    }
+                }
+                val_t got = load_elem(el, rb.origin + i * t->ext + t->off[j]);
+                if (!val_eq(el, &got, &exp)) {
+                    if (nbad++ == 0) {
+                        bad = i * t->nel + j;
+                        got_bad = got;
+                        exp_bad = exp;
+                    }
+                }
+            }
+        }
+        if (nbad) {
+            char gs[128], xs[128];
+            val_fmt(el, &got_bad, gs, sizeof gs);
+            val_fmt(el, &exp_bad, xs, sizeof xs);
+            fail(&v, "wrong result: %ld of %ld elements differ, first at element %ld "
+                 "(item %ld): got %s expected %s", nbad, nout * t->nel, bad,
+                 bad / t->nel, gs, xs);
+        }
+    }
+    if (is_root) {
+        long off;
+        if (check_holes(&rb, t, &off))
+            fail(&v, "recvbuf byte at offset %ld outside the type map was overwritten "
+                 "(holes/guards)", off);
+    }
+    if (use_send && memcmp(scopy, sb.base, sb.total) != 0) {
+        size_t i = 0;
+        while (scopy[i] == sb.base[i])
+            i++;
+        fail(&v, "sendbuf modified (byte offset %ld from origin)",
+             (long)((char *)sb.base + i - sb.origin));
+    }
+
+    record(cd, &v, moved, 0);
+
+    free(sb.base);
+    free(rb.base);
+    free(scopy);
+    free(hb);
+    free(rcounts);
+    in_case = 0;
+    return;
+
+oom:
+    fprintf(stderr, "rsag_check: rank %d: out of memory in %s\n", world_rank, cur_desc);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+/* ------------------------------------------------------------------------ */
+/* the matrix                                                               */
+
+enum { CLS_CORE, CLS_OPS, CLS_DERIV, CLS_OTHER };
+
+static int classify(const ttype *t, int op)
+{
+    const edesc *el = t->el;
+    int intdbl = (el == &elems[E_INT] || el == &elems[E_DOUBLE]);
+    if (!t->plain)
+        return CLS_DERIV;
+    if ((intdbl && (op == OP_SUM || op == OP_USUM)) || el == &elems[E_AFF])
+        return CLS_CORE;
+    if (intdbl)
+        return CLS_OPS;
+    return CLS_OTHER;
+}
+
+/* the op the quick run uses for a type outside INT/DOUBLE */
+static int natural_op(const ttype *t, int op)
+{
+    switch (t->el->cat) {
+    case CAT_INT: case CAT_FLT: case CAT_CPLX: return op == OP_SUM;
+    case CAT_BYTE: return op == OP_BXOR;
+    default: return 1;     /* bool: 3 logical ops, pairs: MINLOC and MAXLOC */
+    }
+}
+
+static int add_count(int *list, int n, int c)
+{
+    if (c < 0)
+        return n;
+    for (int i = 0; i < n; i++)
+        if (list[i] == c)
+            return n;
+    list[n] = c;
+    return n + 1;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    MPI_Comm comm;
+    const char *name;
+    int p, me, pp;
+    int counts[32], ncounts;       /* the full count list */
+    int qroots[4], nqroots;
+} commctx;
+
+static void run_block(commctx *cx, int coll, int ai)
+{
+    const collinfo *c = &colls[coll];
+    unsigned long rot = 0, k = 0;
+    casedesc cd;
+    memset(&cd, 0, sizeof cd);
+    cd.cname = cx->name;
+    cd.comm = cx->comm;
+    cd.p = cx->p;
+    cd.me = cx->me;
+    cd.pp = cx->pp;
+    cd.coll = coll;
+    cd.ai = ai;
+    cd.aname = ai >= 0 ? c->alg[ai].name : "default";
+
+    int p = cx->p, pp = cx->pp;
+    int sub_full[8], nsub_full = 0, sub_quick[4], nsub_quick = 0;
+    int small_full[12], nsmall_full = 0, small_quick[6], nsmall_quick = 0;
+    int deriv_quick[6], nderiv_quick = 0;
+    nsub_full = add_count(sub_full, nsub_full, 1);
+    nsub_full = add_count(sub_full, nsub_full, p);
+    nsub_full = add_count(sub_full, nsub_full, pp + 1);
+    nsub_full = add_count(sub_full, nsub_full, 2 * pp + 1);
+    nsub_full = add_count(sub_full, nsub_full, 31);
+    nsub_full = add_count(sub_full, nsub_full, 1021);
+    nsub_quick = add_count(sub_quick, nsub_quick, 1);
+    nsub_quick = add_count(sub_quick, nsub_quick, pp + 1);
+    nsub_quick = add_count(sub_quick, nsub_quick, 31);
+    nsmall_full = add_count(small_full, nsmall_full, 1);
+    nsmall_full = add_count(small_full, nsmall_full, 7);
+    nsmall_full = add_count(small_full, nsmall_full, 8);
+    nsmall_full = add_count(small_full, nsmall_full, 15);
+    nsmall_full = add_count(small_full, nsmall_full, 16);
+    nsmall_full = add_count(small_full, nsmall_full, 17);
+    nsmall_full = add_count(small_full, nsmall_full, 31);
+    nsmall_full = add_count(small_full, nsmall_full, 257);
+    nsmall_full = add_count(small_full, nsmall_full, 1021);
+    nsmall_quick = add_count(small_quick, nsmall_quick, 1);
+    nsmall_quick = add_count(small_quick, nsmall_quick, 8);
+    nsmall_quick = add_count(small_quick, nsmall_quick, 16);
+    nsmall_quick = add_count(small_quick, nsmall_quick, 17);
+    nsmall_quick = add_count(small_quick, nsmall_quick, 257);
+    nderiv_quick = add_count(deriv_quick, nderiv_quick, 0);
+    nderiv_quick = add_count(deriv_quick, nderiv_quick, 1);
+    nderiv_quick = add_count(deriv_quick, nderiv_quick, pp);
+    nderiv_quick = add_count(deriv_quick, nderiv_quick, 2 * pp + 1);
+    nderiv_quick = add_count(deriv_quick, nderiv_quick, 31);
+
+    for (int ti = 0; ti < ntypes; ti++) {
+        const ttype *t = &types[ti];
+        for (int op = 0; op < NOPS; op++) {
+            if (!op_valid(t, op))
+                continue;
+            int grp = case_group(t, op), small = (grp == G_SMALLINT);
+            if ((grp == G_MAIN && !opt.group_main) || (small && !opt.group_small) ||
+                (grp == G_ULONG && !opt.group_ulong))
+                continue;
+            int cls = classify(t, op);
+            const int *cl;
+            int ncl;
+            int both_inplace, all_roots = 0, large = 0;
+            int one_count = -1;     /* quick: only one count of the list */
+            if (small) {
+                cl = opt.quick ? small_quick : small_full;
+                ncl = opt.quick ? nsmall_quick : nsmall_full;
+                both_inplace = 0;
+            } else if (cls == CLS_CORE || cls == CLS_OPS) {
+                cl = cx->counts;
+                ncl = cx->ncounts;
+                both_inplace = !opt.quick || cls == CLS_CORE;
+                all_roots = cls == CLS_CORE &&
+                            ((t->el == &elems[E_INT] && op == OP_SUM) ||
+                             t->el == &elems[E_AFF]);
+                large = !opt.quick && op == OP_SUM;
+            } else if (cls == CLS_DERIV) {
+                cl = opt.quick ? deriv_quick : cx->counts;
+                ncl = opt.quick ? nderiv_quick : cx->ncounts;
+                both_inplace = !opt.quick;
+            } else {
+                cl = opt.quick ? sub_quick : sub_full;
+                ncl = opt.quick ? nsub_quick : nsub_full;
+                both_inplace = 0;
+                if (opt.quick && !natural_op(t, op))
+                    one_count = (int)(k++ % (unsigned long)ncl);
+            }
+            for (int ci = 0; ci < ncl + (large ? 1 : 0); ci++) {
+                if (one_count >= 0 && ci != one_count)
+                    continue;
+                int count = ci < ncl ? cl[ci] : LARGE_COUNT;
+                if (coll == COLL_RSB && count == LARGE_COUNT)
+                    count = LARGE_COUNT / p + 1;
+                int ipsel = (int)(rot % 2);
+                for (int ip = 0; ip < 2; ip++) {
+                    if (!both_inplace && ip != ipsel)
+                        continue;
+                    int nroots = 1;
+                    if (coll == COLL_REDUCE && all_roots && ci < ncl)
+                        nroots = opt.quick ? cx->nqroots : p;
+                    for (int ri = 0; ri < nroots; ri++) {
+                        cd.t = t;
+                        cd.op = op;
+                        cd.count = count;
+                        cd.inplace = ip;
+                        if (coll == COLL_REDUCE) {
+                            if (nroots > 1)
+                                cd.root = opt.quick ? cx->qroots[ri] : ri;
+                            else if (opt.quick)
+                                cd.root = cx->qroots[rot % (unsigned long)cx->nqroots];
+                            else
+                                cd.root = (int)(rot % (unsigned long)p);
+                        } else {
+                            cd.root = 0;
+                        }
+                        cd.nullrecv = (int)((rot / 2) % 2);
+                        cd.rspat = (int)(rot % 3);
+                        cd.salt = ((uint64_t)coll << 56) ^ ((uint64_t)(ai + 1) << 48) ^
+                                  (uint64_t)blk_n;
+                        if (ci == ncl)      /* large: same data every time, see xcache */
+                            cd.salt = 0x4c41524745ULL;
+                        /* stock Open MPI 4.1.4 (coll/tuned ring allreduce) frees an
+                         * invalid pointer for a datatype with a negative true lower
+                         * bound; only --no-rsag runs against it on purpose */
+                        if (opt.norsag && coll == COLL_ALLREDUCE && t->tlb < 0 &&
+                            (long)count * (long)t->ext >= 4096) {
+                            skipped_stock++;
+                            rot++;
+                            continue;
+                        }
+                        run_case(&cd);
+                        rot++;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* gather the per-case results of a block to comm rank 0 and tally there */
+static void finish_block(commctx *cx, int coll, int ai)
+{
+    int n = (int)blk_n;
+    int *all = NULL;
+    if (n == 0)
+        return;
+    if (cx->me == 0) {
+        all = malloc(sizeof(int) * (size_t)n * (size_t)cx->p);
+        if (all == NULL) {
+            fprintf(stderr, "rsag_check: out of memory\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    MPI_Gather(blk_res, n, MPI_INT, all, n, MPI_INT, 0, cx->comm);
+    if (cx->me == 0) {
+        int fslot = ai >= 0 ? ai : MAXALG;
+        for (int i = 0; i < n; i++) {
+            int failed = 0, disagree = 0;
+            int m0 = (all[i] & (RES_FAIL - 1)) - 1;
+            for (int r = 0; r < cx->p; r++) {
+                int x = all[(size_t)r * (size_t)n + (size_t)i];
+                if (x & RES_FAIL)
+                    failed = 1;
+                if ((x & (RES_FAIL - 1)) - 1 != m0 && !opt.norsag && rsag_loaded &&
+                    !disagree) {
+                    disagree = 1;
+                    if (printed < opt.max_print) {
+                        int m1 = (x & (RES_FAIL - 1)) - 1;
+                        printed++;
+                        printf("rsag_check: FAIL comm=%s coll=%s alg=%s case #%d: ranks "
+                               "disagree on the algorithm: rank 0 %s, rank %d %s\n",
+                               cx->name, coll_names[coll],
+                               ai >= 0 ? colls[coll].alg[ai].name : "default", i,
+                               m0 >= 0 ? ctrs[m0].name : "(none)", r,
+                               m1 >= 0 ? ctrs[m1].name : "(none)");
+                    }
+                }
+            }
+            failed |= disagree;
+            tally.cases++;
+            tally.per_forced[coll][fslot]++;
+            if (failed) {
+                tally.failed++;
+                tally.per_forced_failed[coll][fslot]++;
+            } else {
+                tally.passed++;
+            }
+            if (m0 >= 0) {
+                tally.per_ctr[m0]++;
+                if (m0 == colls[coll].deleg_ctr)
+                    tally.delegated++;
+            }
+        }
+        free(all);
+    }
+}
+
+static int comm_setup(commctx *cx, MPI_Comm comm, const char *name)
+{
+    cx->comm = comm;
+    cx->name = name;
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    MPI_Comm_size(comm, &cx->p);
+    MPI_Comm_rank(comm, &cx->me);
+    int p = cx->p, pp = 1;
+    while (pp * 2 <= p)
+        pp *= 2;
+    cx->pp = pp;
+    int base[] = { 0, 1, 2, p - 1, p, p + 1, pp - 1, pp, pp + 1, 2 * pp + 1,
+                   7, 13, 31, 257, 1021, 4099 };
+    int n = 0;
+    for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+        n = add_count(cx->counts, n, base[i]);
+    qsort(cx->counts, (size_t)n, sizeof(int), cmp_int);
+    cx->ncounts = n;
+    int q = 0;
+    q = add_count(cx->qroots, q, 0);
+    q = add_count(cx->qroots, q, 1 % p);
+    q = add_count(cx->qroots, q, p - 1);
+    q = add_count(cx->qroots, q, p / 2);
+    cx->nqroots = q;
+    return 0;
+}
+
+/* Does rsag serve collective ci on this (size 1) communicator?  Probe once
+ * with one int and look at its counters. */
+static int rsag_owns(commctx *cx, int ci)
+{
+    int in = 1, out = 0, one = 1;
+    if (read_counters(ctr_before) != 0)
+        return 1;
+    switch (ci) {
+    case COLL_ALLREDUCE: MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, cx->comm); break;
+    case COLL_REDUCE: MPI_Reduce(&in, &out, 1, MPI_INT, MPI_SUM, 0, cx->comm); break;
+    case COLL_RSB: MPI_Reduce_scatter_block(&in, &out, 1, MPI_INT, MPI_SUM, cx->comm); break;
+    default: MPI_Reduce_scatter(&in, &out, &one, MPI_INT, MPI_SUM, cx->comm); break;
+    }
+    if (read_counters(ctr_after) != 0)
+        return 1;
+    for (int k = 0; k < nctr; k++)
+        if (ctrs[k].found && ctrs[k].coll == ci && ctr_after[k] != ctr_before[k])
+            return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void usage(void)
+{
+    r0printf("usage: rsag_check [--quick] [--seed N] [--group main|smallint|ulong|all]\n"
+             "                  [--algorithms all|current] [--coll allreduce,reduce,"
+             "reduce_scatter_block,reduce_scatter]\n"
+             "                  [--timeout SEC] [--verbose]\n");
+}
+
+static int parse_args(int argc, char **argv)
+{
+    opt.seed = 1;
+    opt.max_print = MAXPRINT;
+    opt.group_main = 1;
+    snprintf(opt.cvar_prefix, sizeof opt.cvar_prefix, "coll_rsag");
+    for (int i = 0; i < NCOLL; i++)
+        opt.coll_sel[i] = 1;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i], *val = NULL;
+        char key[64];
+        char *eq = strchr(a, '=');
+        if (eq != NULL && (size_t)(eq - a) < sizeof key) {
+            memcpy(key, a, (size_t)(eq - a));
+            key[eq - a] = 0;
+            val = eq + 1;
+        } else {
+            snprintf(key, sizeof key, "%s", a);
+        }
+        int needs = !strcmp(key, "--seed") || !strcmp(key, "--group") ||
+                    !strcmp(key, "--algorithms") || !strcmp(key, "--coll") ||
+                    !strcmp(key, "--timeout") || !strcmp(key, "--cvar-prefix") ||
+                    !strcmp(key, "--max-print");
+        if (needs && val == NULL) {
+            if (i + 1 >= argc) {
+                r0printf("rsag_check: %s needs a value\n", key);
+                return -1;
+            }
+            val = argv[++i];
+        }
+        if (!strcmp(key, "--quick")) {
+            opt.quick = 1;
+        } else if (!strcmp(key, "--verbose")) {
+            opt.verbose = 1;
+        } else if (!strcmp(key, "--no-rsag")) {
+            opt.norsag = 1;
+        } else if (!strcmp(key, "--seed")) {
+            char *end;
+            opt.seed = strtoull(val, &end, 0);
+            if (*end) {
+                r0printf("rsag_check: bad --seed '%s'\n", val);
+                return -1;
+            }
+        } else if (!strcmp(key, "--timeout")) {
+            opt.timeout = atoi(val);
+        } else if (!strcmp(key, "--max-print")) {
+            opt.max_print = atoi(val);
+        } else if (!strcmp(key, "--cvar-prefix")) {
+            snprintf(opt.cvar_prefix, sizeof opt.cvar_prefix, "%s", val);
+        } else if (!strcmp(key, "--group")) {
+            char buf[128];
+            snprintf(buf, sizeof buf, "%s", val);
+            opt.group_main = opt.group_small = opt.group_ulong = 0;
+            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+                if (!strcmp(tok, "main")) opt.group_main = 1;
+                else if (!strcmp(tok, "smallint")) opt.group_small = 1;
+                else if (!strcmp(tok, "ulong")) opt.group_ulong = 1;
+                else if (!strcmp(tok, "all"))
+                    opt.group_main = opt.group_small = opt.group_ulong = 1;
+                else { r0printf("rsag_check: bad --group '%s'\n", tok); return -1; }
+            }
+        } else if (!strcmp(key, "--algorithms")) {
+            if (!strcmp(val, "all")) opt.alg_current = 0;
+            else if (!strcmp(val, "current")) opt.alg_current = 1;
+            else { r0printf("rsag_check: bad --algorithms '%s'\n", val); return -1; }
+        } else if (!strcmp(key, "--coll")) {
+            for (int c = 0; c < NCOLL; c++)
+                opt.coll_sel[c] = 0;
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", val);
+            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+                int found = 0;
+                for (int c = 0; c < NCOLL; c++)
+                    if (!strcmp(tok, coll_names[c])) {
+                        opt.coll_sel[c] = 1;
+                        found = 1;
+                    }
+                if (!found) {
+                    r0printf("rsag_check: unknown collective '%s'\n", tok);
+                    return -1;
+                }
+            }
+        } else if (!strcmp(key, "--help") || !strcmp(key, "-h")) {
+            usage();
+            return 1;
+        } else {
+            r0printf("rsag_check: unknown option '%s'\n", a);
+            usage();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static const char *alg_label(int coll, int ai)
+{
+    return ai >= 0 ? colls[coll].alg[ai].name : "default";
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+
+    int pa = parse_args(argc, argv);
+    if (pa != 0) {
+        MPI_Finalize();
+        return pa > 0 ? 0 : 2;
+    }
+    if (opt.timeout > 0) {
+        signal(SIGALRM, on_alarm);
+        alarm((unsigned)opt.timeout);
+    }
+    double t0 = MPI_Wtime();
+
+    init_elems();
+    init_types();
+    init_ops();
+
+    /* sanity: the C structs of the pair types match MPI's extents */
+    for (int e = E_FLOAT_INT; e <= E_LDOUBLE_INT; e++) {
+        MPI_Aint lb, ext;
+        MPI_Type_get_extent(elems[e].dt, &lb, &ext);
+        if ((size_t)ext != elems[e].esz)
+            r0printf("rsag_check: warning: %s extent %ld != sizeof struct %zu\n",
+                     elems[e].name, (long)ext, elems[e].esz);
+    }
+
+    int provided;
+    mpit_ok = (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS);
+    if (mpit_ok && MPI_T_pvar_session_create(&session) != MPI_SUCCESS)
+        mpit_ok = 0;
+
+    for (int ci = 0; ci < NCOLL; ci++) {
+        colls[ci].selected = opt.coll_sel[ci];
+        setup_collinfo(ci);
+    }
+    for (int k = 0; k < nctr; k++)
+        if (ctrs[k].found)
+            rsag_loaded = 1;
+
+    char groups[64];
+    snprintf(groups, sizeof groups, "%s%s%s", opt.group_main ? ",main" : "",
+             opt.group_small ? ",smallint" : "", opt.group_ulong ? ",ulong" : "");
+    r0printf("rsag_check: seed=%llu np=%d mode=%s group=%s algorithms=%s%s\n",
+             opt.seed, world_size, opt.quick ? "quick" : "full", groups + 1,
+             opt.alg_current ? "current" : "all",
+             opt.norsag ? " (--no-rsag: counters NOT checked)" : "");
+    if (!opt.norsag && !rsag_loaded) {
+        r0printf("rsag_check: ERROR: coll/rsag is not loaded: none of the MPI_T performance "
+                 "variables coll_rsag_<coll>_<alg>_calls / coll_rsag_<coll>_delegated_calls "
+                 "exists%s. Check 'ompi_info | grep rsag' and the --mca coll selection. "
+                 "Every case counts as failed (none is run).\n",
+                 mpit_ok ? "" : " (MPI_T could not be initialized)");
+    }
+
+    /* which collectives and algorithms run */
+    for (int ci = 0; ci < NCOLL; ci++) {
+        collinfo *c = &colls[ci];
+        c->run = 0;
+        c->nrun = 0;
+        if (!c->selected)
+            continue;
+        if (!c->have_cvar) {
+            if (rsag_loaded && !opt.norsag) {
+                r0printf("rsag_check: skipping %s: control variable %s_%s_algorithm "
+                         "does not exist\n", coll_names[ci], opt.cvar_prefix, coll_names[ci]);
+                continue;
+            }
+            c->run = 1;
+            c->nrun = 1;
+            c->run_alg[0] = -1;
+            continue;
+        }
+        c->run = 1;
+        if (opt.alg_current) {
+            int cur = c->orig_val, a;
+            for (a = 0; a < c->nalg; a++)
+                if (c->alg[a].value == cur)
+                    break;
+            if (a == c->nalg) {
+                r0printf("rsag_check: ERROR: %s_%s_algorithm has value %d which is not in "
+                         "its enum\n", opt.cvar_prefix, coll_names[ci], cur);
+                a = -1;
+            }
+            c->run_alg[c->nrun++] = a;
+        } else {
+            for (int a = 0; a < c->nalg; a++)
+                c->run_alg[c->nrun++] = a;
+        }
+        if (opt.verbose && world_rank == 0) {
+            int chk = rsag_loaded && !opt.norsag;
+            printf("rsag_check: %s algorithms:", coll_names[ci]);
+            for (int a = 0; a < c->nalg; a++)
+                printf(" %s=%d%s", c->alg[a].name, c->alg[a].value,
+                       chk && c->alg[a].ctr >= 0 && !ctrs[c->alg[a].ctr].found ?
+                       "(no pvar!)" : "");
+            printf("%s\n", !chk || ctrs[c->deleg_ctr].found ? "" : " (no delegated pvar!)");
+        }
+        if (c->ctr_missing && rsag_loaded && !opt.norsag)
+            r0printf("rsag_check: ERROR: some coll_rsag_%s_*_calls pvars do not exist; its "
+                     "cases will fail\n", coll_names[ci]);
+    }
+
+    /* communicators */
+    MPI_Comm dup, split, rsplit;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &split);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, world_size - world_rank, &rsplit);
+    commctx cxs[4];
+    comm_setup(&cxs[0], MPI_COMM_WORLD, "world");
+    comm_setup(&cxs[1], dup, "dup(world)");
+    comm_setup(&cxs[2], split, world_rank % 2 ? "split(rank%2=1)" : "split(rank%2=0)");
+    comm_setup(&cxs[3], rsplit, "split(reversed)");
+
+    unsigned long long setup_failures = 0;
+    for (int x = 0; x < 4; x++) {
+        commctx *cx = &cxs[x];
+        char skipped[256] = "";
+        for (int ci = 0; ci < NCOLL; ci++) {
+            collinfo *c = &colls[ci];
+            if (!c->run)
+                continue;
+            if (cx->p == 1 && !opt.norsag && rsag_loaded && !rsag_owns(cx, ci)) {
+                /* coll/self (priority 75) owns size-1 communicators unless it is
+                 * left out (--mca coll ^self): nothing of rsag to test there */
+                size_t l = strlen(skipped);
+                snprintf(skipped + l, sizeof skipped - l, " %s", coll_names[ci]);
+                skipped_self = 1;
+                continue;
+            }
+            for (int ri = 0; ri < c->nrun; ri++) {
+                int ai = c->run_alg[ri];
+                if (ai >= 0 && !opt.alg_current) {
+                    int rc = write_cvar(ci, c->alg[ai].value);
+                    if (rc != MPI_SUCCESS) {
+                        if (cx->me == 0 && world_rank == 0)
+                            printf("rsag_check: FAIL: MPI_T_cvar_write(%s_%s_algorithm=%s) "
+                                   "failed: %s (needs MCA_BASE_VAR_FLAG_SETTABLE and a "
+                                   "writable scope); skipping its cases\n",
+                                   opt.cvar_prefix, coll_names[ci], c->alg[ai].name,
+                                   mpit_err(rc));
+                        if (cx->me == 0)
+                            setup_failures++;
+                        continue;
+                    }
+                }
+                double tb = MPI_Wtime();
+                blk_n = 0;
+                run_block(cx, ci, ai);
+                finish_block(cx, ci, ai);
+                if (opt.verbose && cx->me == 0)
+                    printf("rsag_check: [world rank %d] %s %s alg=%s: %zu cases, %.2f s\n",
+                           world_rank, cx->name, coll_names[ci], alg_label(ci, ai), blk_n,
+                           MPI_Wtime() - tb);
+                fflush(stdout);
+            }
+        }
+        if (skipped[0] && (opt.verbose || world_rank == 0))
+            printf("rsag_check: [world rank %d] %s (size 1): rsag is not the module for%s "
+                   "(coll/self owns size-1 communicators; --mca coll ^self to include "
+                   "them): skipped\n", world_rank, cx->name, skipped);
+    }
+
+    /* restore the control variables */
+    if (!opt.alg_current)
+        for (int ci = 0; ci < NCOLL; ci++)
+            if (colls[ci].have_cvar && colls[ci].run)
+                write_cvar(ci, colls[ci].orig_val);
+
+    /* world totals (MPI_Gather: not one of the collectives under test) */
+    enum { NBASE = 6 };
+    size_t nv = NBASE + MAXCTR + 2 * NCOLL * (MAXALG + 1);
+    unsigned long long *mine = calloc(nv, sizeof *mine), *all = NULL;
+    mine[0] = tally.cases + setup_failures;
+    mine[1] = tally.passed;
+    mine[2] = tally.failed + setup_failures;
+    mine[3] = tally.delegated;
+    mine[4] = setup_failures;
+    mine[5] = skipped_stock;
+    memcpy(mine + NBASE, tally.per_ctr, sizeof tally.per_ctr);
+    memcpy(mine + NBASE + MAXCTR, tally.per_forced, sizeof tally.per_forced);
+    memcpy(mine + NBASE + MAXCTR + NCOLL * (MAXALG + 1), tally.per_forced_failed,
+           sizeof tally.per_forced_failed);
+    if (world_rank == 0)
+        all = calloc(nv * (size_t)world_size, sizeof *all);
+    MPI_Gather(mine, (int)nv, MPI_UNSIGNED_LONG_LONG, all, (int)nv, MPI_UNSIGNED_LONG_LONG,
+               0, MPI_COMM_WORLD);
+    unsigned long long failed_total = 0;
+    if (world_rank == 0) {
+        for (int r = 1; r < world_size; r++)
+            for (size_t i = 0; i < nv; i++)
+                all[i] += all[(size_t)r * nv + i];
+        unsigned long long *pf = all + NBASE + MAXCTR;
+        unsigned long long *pff = pf + NCOLL * (MAXALG + 1);
+        for (int ci = 0; ci < NCOLL; ci++) {
+            if (!colls[ci].run)
+                continue;
+            for (int ri = 0; ri < colls[ci].nrun; ri++) {
+                int ai = colls[ci].run_alg[ri];
+                int slot = ai >= 0 ? ai : MAXALG;
+                printf("rsag_check: forced %s=%s: %llu cases, %llu failed\n",
+                       coll_names[ci], alg_label(ci, ai),
+                       pf[ci * (MAXALG + 1) + slot], pff[ci * (MAXALG + 1) + slot]);
+            }
+        }
+        if (!opt.norsag && rsag_loaded) {
+            for (int k = 0; k < nctr; k++)
+                if (ctrs[k].found && colls[ctrs[k].coll].run)
+                    printf("rsag_check: ran under %s: %llu cases\n", ctrs[k].name,
+                           all[NBASE + k]);
+        } else {
+            printf("rsag_check: algorithm counters not checked%s\n",
+                   opt.norsag ? " (--no-rsag)" : " (rsag not loaded)");
+        }
+        if (all[5])
+            printf("rsag_check: --no-rsag: skipped %llu allreduce calls (counted per rank) "
+                   "with a negative true lower bound >= 4 KB: stock Open MPI 4.1.4 "
+                   "(tuned ring allreduce) crashes on them\n", all[5]);
+        if (all[4])
+            printf("rsag_check: %llu algorithm settings could not be forced (counted as "
+                   "failed)\n", all[4]);
+        failed_total = all[2];
+        if (all[0] == 0) {
+            printf("rsag_check: ERROR: no case ran%s\n",
+                   skipped_self ? " (size-1 communicators belong to coll/self: run with "
+                   "--mca coll ^self, or --mca coll rsag,basic,libnbc)" : "");
+            failed_total = 1;   /* nothing ran at all: still a failure */
+        }
+        printf("rsag_check: time %.1f s\n", MPI_Wtime() - t0);
+        printf("rsag_check: np=%d cases=%llu passed=%llu failed=%llu delegated=%llu\n",
+               world_size, all[0], all[1], failed_total, all[3]);
+        fflush(stdout);
+    }
+    MPI_Bcast(&failed_total, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+
+    free(mine);
+    free(all);
+    free(blk_res);
+    free(xcache[0].v);
+    free(xcache[1].v);
+    MPI_Comm_free(&dup);
+    MPI_Comm_free(&split);
+    MPI_Comm_free(&rsplit);
+    for (int k = 0; k < nctr; k++)
+        if (ctrs[k].found)
+            MPI_T_pvar_handle_free(session, &ctrs[k].h);
+    for (int ci = 0; ci < NCOLL; ci++)
+        if (colls[ci].have_cvar)
+            MPI_T_cvar_handle_free(&colls[ci].ch);
+    if (mpit_ok) {
+        MPI_T_pvar_session_free(&session);
+        MPI_T_finalize();
+    }
+    MPI_Op_free(&ops[OP_USUM].op);
+    MPI_Op_free(&ops[OP_UAFF].op);
+    for (int i = 0; i < ntypes; i++)
+        if (types[i].derived && types[i].el != &elems[E_AFF])
+            MPI_Type_free(&types[i].dt);
+    for (int i = 0; i < ntypes; i++)
+        if (types[i].derived && types[i].el == &elems[E_AFF] && !types[i].plain)
+            MPI_Type_free(&types[i].dt);
+    MPI_Type_free(&elems[E_AFF].dt);
+    MPI_Finalize();
+    return failed_total == 0 ? 0 : 1;
+}

@@ -1,0 +1,175 @@
+/*
+ * rsag_lifecycle: module life cycle checks.
+ *
+ *  churn   1000 MPI_Comm_dup / MPI_Comm_split + a reduction + free cycles:
+ *          every communicator gets an rsag module that retains the previous
+ *          modules and must release them; resident memory may not grow by
+ *          more than a small bound once warm.
+ *  inter   an intercommunicator: rsag declines it in query, reductions
+ *          still work (done by another component) and rsag counts nothing.
+ *
+ * Prints "rsag_lifecycle: <check> PASS|FAIL ..." per check on rank 0;
+ * exit status 0 iff all pass.
+ */
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static long rss_kb(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (NULL != f) {
+        if (2 != fscanf(f, "%ld %ld", &pages, &resident)) {
+            resident = 0;
+        }
+        fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* rsag's MPI_T counters.  A counter handle reads the count since the
+ * handle was allocated, so the handles are allocated once, up front. */
+#define MAX_COUNTERS 64
+static MPI_T_pvar_handle counters[MAX_COUNTERS];
+static bool is_allreduce[MAX_COUNTERS];
+static int ncounters;
+
+static void find_counters(MPI_T_pvar_session session)
+{
+    int num = 0;
+
+    MPI_T_pvar_get_num(&num);
+    for (int i = 0; i < num && ncounters < MAX_COUNTERS; ++i) {
+        char name[128], desc[256];
+        int nl = sizeof(name), dl = sizeof(desc), verb, cls, bind, ro, cont, atomic, count;
+        MPI_Datatype dt;
+        MPI_T_enum et;
+
+        if (MPI_SUCCESS != MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &et, desc, &dl,
+                                               &bind, &ro, &cont, &atomic)
+            || 0 != strncmp(name, "coll_rsag_", 10) || MPI_T_PVAR_CLASS_COUNTER != cls) {
+            continue;
+        }
+        is_allreduce[ncounters] = 0 == strncmp(name, "coll_rsag_allreduce_", 20);
+        MPI_T_pvar_handle_alloc(session, i, NULL, &counters[ncounters], &count);
+        if (!cont) {
+            MPI_T_pvar_start(session, counters[ncounters]);
+        }
+        ++ncounters;
+    }
+}
+
+/* Calls rsag counted on this rank (every algorithm, delegated included;
+ * every collective, or MPI_Allreduce only); -1 if rsag is not loaded. */
+static long long rsag_calls(MPI_T_pvar_session session, bool allreduce_only)
+{
+    long long total = 0;
+
+    for (int i = 0; i < ncounters; ++i) {
+        unsigned long long v = 0;
+        if (allreduce_only && !is_allreduce[i]) {
+            continue;
+        }
+        MPI_T_pvar_read(session, counters[i], &v);
+        total += (long long) v;
+    }
+    return ncounters > 0 ? total : -1;
+}
+
+static void cycle(int i)
+{
+    MPI_Comm c;
+    int rank, in = 1, out = 0;
+
+    if (i % 2) {
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    } else {
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &c);
+    }
+    MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, c);
+    MPI_Reduce(&in, &out, 1, MPI_INT, MPI_SUM, 0, c);
+    MPI_Comm_free(&c);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size, provided, failed = 0;
+    MPI_T_pvar_session session;
+
+    MPI_Init(&argc, &argv);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_T_pvar_session_create(&session);
+    find_counters(session);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+    /* churn */
+    {
+        long before, after, growth, max_growth;
+        long long calls0 = rsag_calls(session, false), calls1;
+        const long bound_kb = 512;
+
+        for (int i = 0; i < 200; ++i) {
+            cycle(i);
+        }
+        before = rss_kb();
+        for (int i = 0; i < 1000; ++i) {
+            cycle(i);
+        }
+        after = rss_kb();
+        calls1 = rsag_calls(session, false);
+        growth = after - before;
+        MPI_Allreduce(&growth, &max_growth, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+        if (0 == rank) {
+            bool ok = max_growth <= bound_kb && calls0 >= 0 && calls1 > calls0;
+            printf("rsag_lifecycle: churn %s: 1000 dup/split+reduce+free cycles, RSS growth "
+                   "%ld KiB (bound %ld KiB), rsag calls %lld\n",
+                   ok ? "PASS" : "FAIL", max_growth, bound_kb, calls1 - calls0);
+            failed |= !ok;
+        }
+    }
+
+    /* inter: rsag must decline, the reduction must still be right */
+    if (size >= 2) {
+        MPI_Comm half, inter;
+        int color = rank % 2, in = rank, out = -1, expect = 0, ok, allok;
+        long long c0, c1;
+
+        MPI_Comm_split(MPI_COMM_WORLD, color, rank, &half);
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - color, 7, &inter);
+        /* coll/inter reduces inside each group's local intracommunicator
+         * (where rsag may work), but the intercommunicator's own
+         * MPI_Allreduce slot must not be rsag's. */
+        c0 = rsag_calls(session, true);
+        MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, inter);
+        c1 = rsag_calls(session, true);
+        /* An intercommunicator allreduce gives each group the other group's sum. */
+        for (int r = 0; r < size; ++r) {
+            expect += (r % 2 != color) ? r : 0;
+        }
+        ok = (out == expect) && (c1 == c0);
+        MPI_Allreduce(&ok, &allok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+        if (0 == rank) {
+            printf("rsag_lifecycle: inter %s: intercommunicator allreduce %s, rsag counted %lld "
+                   "MPI_Allreduce calls on it (must be 0)\n",
+                   allok ? "PASS" : "FAIL", out == expect ? "right" : "WRONG", c1 - c0);
+            failed |= !allok;
+        }
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&half);
+    }
+
+    for (int i = 0; i < ncounters; ++i) {
+        MPI_T_pvar_handle_free(session, &counters[i]);
+    }
+    MPI_T_pvar_session_free(&session);
+    MPI_T_finalize();
+    MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return failed ? 1 : 0;
+}
