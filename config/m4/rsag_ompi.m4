@@ -104,6 +104,20 @@ AC_DEFUN([RSAG_CHECK_OMPI_HEADERS], [
   CPPFLAGS="$rsag_save_CPPFLAGS"
 ])
 
+# RSAG_NO_UNDEFINED: libtool's -no-undefined only declares the intent; with
+# GNU ld, -z defs makes an unresolved symbol (e.g. a missing -lopen-pal) a
+# link error instead of a failure when Open MPI dlopens the component.
+AC_DEFUN([RSAG_NO_UNDEFINED], [
+  AC_MSG_CHECKING([whether the linker accepts -Wl,-z,defs])
+  rsag_save_LDFLAGS="$LDFLAGS"
+  LDFLAGS="$LDFLAGS -Wl,-z,defs"
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])],
+    [AC_MSG_RESULT([yes]); RSAG_LDFLAGS_DEFS="-Wl,-z,defs"],
+    [AC_MSG_RESULT([no]); RSAG_LDFLAGS_DEFS=""])
+  LDFLAGS="$rsag_save_LDFLAGS"
+  AC_SUBST([RSAG_LDFLAGS_DEFS])
+])
+
 # RSAG_COMPONENT_DIR: where `make install` puts mca_coll_rsag.so.
 AC_DEFUN([RSAG_COMPONENT_DIR], [
   AC_ARG_WITH([ompi-component-dir],
