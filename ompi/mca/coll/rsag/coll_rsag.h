@@ -124,14 +124,21 @@ static inline char *mca_coll_rsag_elem(const void *buf, size_t index, ptrdiff_t 
 int mca_coll_rsag_copy(struct ompi_datatype_t *dtype, size_t count, void *dst,
                        const void *src);
 
-/* Combine two partial results in rank order: lower (op) upper, where `in`
+/* Combine two partial results in rank order, lower (op) upper, where `in`
  * holds the lower ranks' part when in_is_lower.  The result lands in
- * `inout` when in_is_lower, otherwise in `in` (computed in place there,
- * saving a copy; the caller swaps the roles of its buffers).  Returns the
- * buffer holding the result.  Every op, commutative or not, is applied in
- * the same order on every rank, so all ranks get bit-identical results. */
+ * `inout`, except for a non-commutative op with `in` from higher ranks:
+ * then it is computed in place in `in` (saving a copy) and the caller
+ * swaps the roles of its buffers.  Returns the buffer holding the result.
+ * Each elementary predefined op is commutative bit for bit, so every rank
+ * of a symmetric algorithm gets bit-identical results. */
 void *mca_coll_rsag_reduce_ordered(struct ompi_op_t *op, struct ompi_datatype_t *dtype,
                                    size_t count, void *in, void *inout, bool in_is_lower);
+
+/* target = lower (op) upper, with target distinct from both: the first
+ * reduction of an algorithm reads the (read-only) send buffer and writes
+ * the receive buffer, which saves copying the send buffer first. */
+void mca_coll_rsag_reduce3(struct ompi_op_t *op, struct ompi_datatype_t *dtype, size_t count,
+                           const void *lower, const void *upper, void *target);
 
 /* Blocking exchange with one peer through the PML. */
 int mca_coll_rsag_sendrecv(const void *sbuf, size_t scount, int dst,
@@ -144,27 +151,29 @@ int mca_coll_rsag_recv(void *buf, size_t count, struct ompi_datatype_t *dtype,
                        int src, int tag, struct ompi_communicator_t *comm);
 
 /*
- * Phases of Rabenseifner's algorithms (coll_rsag_phases.c).  `work` holds
- * count elements in user layout; `tmp` holds ceil(count/2).  Commutative
- * ops only.
+ * Phases of Rabenseifner's algorithms (coll_rsag_phases.c).  `input` is
+ * this rank's contribution (read only; may be `work` itself when in
+ * place), `work` holds count elements in user layout and receives the
+ * first reduction, `tmp` holds ceil(count/2).  Commutative ops only.
  */
 
 /* Step 1, balanced folding of p onto p' (seed 000): in each pair
  * (2i, 2i+1) below 2r the even rank reduces the lower half and the odd
  * rank the upper half at the same time; the odd rank then sends its half
  * to the even rank and leaves.  No-op on ranks >= 2r. */
-int mca_coll_rsag_fold_balanced(char *work, char *tmp, size_t count,
+int mca_coll_rsag_fold_balanced(const char *input, char *work, char *tmp, size_t count,
                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                 int tag, struct ompi_communicator_t *comm);
 /* Step 2, reduce-scatter by recursive halving along `steps`
  * (mca_coll_rsag_halving_schedule of this rank's vrank). */
-int mca_coll_rsag_halving_rs(char *work, char *tmp, const mca_coll_rsag_halving_step_t *steps,
-                             int nsteps, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                             int tag, struct ompi_communicator_t *comm);
+int mca_coll_rsag_halving_rs(const char *input, char *work, char *tmp,
+                             const mca_coll_rsag_halving_step_t *steps, int nsteps,
+                             struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag,
+                             struct ompi_communicator_t *comm);
 /* Steps 1 and 2: fold, then reduce-scatter along this rank's halving
  * schedule (returned in steps / *nsteps; *nsteps = 0 on a folded-away
  * rank, which holds nothing afterwards). */
-int mca_coll_rsag_rabenseifner_rs(char *work, char *tmp, size_t count,
+int mca_coll_rsag_rabenseifner_rs(const char *input, char *work, char *tmp, size_t count,
                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag,
                                   struct ompi_communicator_t *comm,
                                   mca_coll_rsag_halving_step_t *steps, int *nsteps);

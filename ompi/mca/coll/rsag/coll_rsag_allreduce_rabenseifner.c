@@ -20,7 +20,8 @@
  *       p != p' adds 3 alpha + 2 n beta + n/2 gamma (steps 1 and 4).
  * Restrictions: commutative op (windows are reduced as received),
  *       count >= p' (every vrank owns at least one element).
- * Memory: one temporary of ceil(count/2) elements.
+ * Memory: one temporary of ceil(count/2) elements.  The send buffer is
+ *       never copied: the first reduction reads it and writes recvbuf.
  */
 #include "ompi_config.h"
 
@@ -41,16 +42,15 @@ int mca_coll_rsag_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count
     int vrank = mca_coll_rsag_fold_vrank(rank, size);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
     mca_coll_rsag_tmp_t tmp = { NULL, NULL };
+    const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
     size_t n = (size_t) count;
     int nsteps = 0, err = OMPI_SUCCESS;
 
-    if (MPI_IN_PLACE != sbuf) {
-        err = mca_coll_rsag_copy(dtype, n, rbuf, sbuf);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
+    if (1 == size) {
+        err = mca_coll_rsag_copy(dtype, n, rbuf, input);
+        goto cleanup;
     }
-    if (1 == size || 0 == count) {
+    if (0 == count) {
         goto cleanup;
     }
     err = mca_coll_rsag_tmp_alloc(&tmp, n - n / 2, dtype);
@@ -59,7 +59,8 @@ int mca_coll_rsag_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count
     }
 
     /* (1) balanced folding onto p' vranks, (2) reduce-scatter */
-    err = mca_coll_rsag_rabenseifner_rs(rbuf, tmp.buf, n, dtype, op, tag, comm, steps, &nsteps);
+    err = mca_coll_rsag_rabenseifner_rs(input, rbuf, tmp.buf, n, dtype, op, tag, comm, steps,
+                                        &nsteps);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }

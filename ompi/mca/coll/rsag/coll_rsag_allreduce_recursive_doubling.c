@@ -20,7 +20,9 @@
  * Cost: (log2 p' + 2e) alpha + (log2 p' + 2e) n beta + (log2 p' + e) n gamma,
  *       e = 1 if p is not a power of two, else 0.  Best for small n.
  * Restrictions: none.
- * Memory: one temporary of count elements (none when p = 1).
+ * Memory: one temporary of count elements (none on folded-away ranks).
+ *       The send buffer is never copied: the first combine reads it and
+ *       writes the receive buffer.
  */
 #include "ompi_config.h"
 
@@ -28,6 +30,28 @@
 #include "ompi/mca/coll/base/coll_tags.h"
 
 #include "coll_rsag.h"
+
+/* Fold `in` into the partial result `acc` in rank order and return where
+ * the result is.  While acc is still the caller's send buffer it is read
+ * only: the first combine writes the receive buffer instead (no copy of
+ * the send buffer is ever made).  *in becomes the free buffer. */
+static char *mca_coll_rsag_rd_combine(struct ompi_op_t *op, struct ompi_datatype_t *dtype,
+                                      size_t n, char *acc, char **in, bool in_is_lower,
+                                      const char *input, char *rbuf)
+{
+    char *result;
+
+    if (acc == input && input != rbuf) {
+        mca_coll_rsag_reduce3(op, dtype, n, in_is_lower ? *in : acc, in_is_lower ? acc : *in,
+                              rbuf);
+        return rbuf;
+    }
+    result = mca_coll_rsag_reduce_ordered(op, dtype, n, *in, acc, in_is_lower);
+    if (result != acc) {
+        *in = acc;
+    }
+    return result;
+}
 
 int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int count,
                                                struct ompi_datatype_t *dtype,
@@ -41,64 +65,55 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
     int pof2 = mca_coll_rsag_pof2_floor(size);
     int extra = size - pof2;
     int vrank = mca_coll_rsag_fold_vrank(rank, size);
+    const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
+    size_t n = (size_t) count;
     mca_coll_rsag_tmp_t tmp = { NULL, NULL };
-    char *acc = rbuf, *in;
+    char *acc = (char *) input, *in;
     int err = OMPI_SUCCESS;
 
-    if (MPI_IN_PLACE != sbuf) {
-        err = mca_coll_rsag_copy(dtype, (size_t) count, rbuf, sbuf);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
-    }
-    if (1 == size || 0 == count) {
+    if (1 == size) {
+        err = mca_coll_rsag_copy(dtype, n, rbuf, input);
         goto cleanup;
     }
-    err = mca_coll_rsag_tmp_alloc(&tmp, (size_t) count, dtype);
+    if (0 == count) {
+        goto cleanup;
+    }
+
+    /* Fold: odd ranks below 2r hand their vector to rank - 1 and get the
+     * result back at the end. */
+    if (vrank < 0) {
+        err = mca_coll_rsag_send(input, n, dtype, rank - 1, tag, comm);
+        if (OMPI_SUCCESS == err) {
+            err = mca_coll_rsag_recv(rbuf, n, dtype, rank - 1, tag, comm);
+        }
+        goto cleanup;
+    }
+    err = mca_coll_rsag_tmp_alloc(&tmp, n, dtype);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
     in = tmp.buf;
-
-    /* Fold: odd ranks below 2r hand their vector to rank - 1. */
-    if (vrank < 0) {
-        err = mca_coll_rsag_send(rbuf, (size_t) count, dtype, rank - 1, tag, comm);
-        if (OMPI_SUCCESS == err) {
-            err = mca_coll_rsag_recv(rbuf, (size_t) count, dtype, rank - 1, tag, comm);
-        }
-        goto cleanup;
-    }
     if (rank < 2 * extra) {
-        err = mca_coll_rsag_recv(in, (size_t) count, dtype, rank + 1, tag, comm);
+        err = mca_coll_rsag_recv(in, n, dtype, rank + 1, tag, comm);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
-        if (mca_coll_rsag_reduce_ordered(op, dtype, (size_t) count, in, acc, false) != acc) {
-            in = acc;
-            acc = tmp.buf;
-        }
+        acc = mca_coll_rsag_rd_combine(op, dtype, n, acc, &in, false, input, rbuf);
     }
 
     /* Recursive doubling among the p' vranks. */
     for (int mask = 1; mask < pof2; mask <<= 1) {
         int peer_vrank = vrank ^ mask;
         int peer = mca_coll_rsag_fold_rank(peer_vrank, size);
-        char *result;
 
-        err = mca_coll_rsag_sendrecv(acc, (size_t) count, peer, in, (size_t) count, peer,
-                                     dtype, tag, comm);
+        err = mca_coll_rsag_sendrecv(acc, n, peer, in, n, peer, dtype, tag, comm);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
-        result = mca_coll_rsag_reduce_ordered(op, dtype, (size_t) count, in, acc,
-                                              peer_vrank < vrank);
-        if (result != acc) {
-            in = acc;
-            acc = result;
-        }
+        acc = mca_coll_rsag_rd_combine(op, dtype, n, acc, &in, peer_vrank < vrank, input, rbuf);
     }
     if (acc != (char *) rbuf) {
-        err = mca_coll_rsag_copy(dtype, (size_t) count, rbuf, acc);
+        err = mca_coll_rsag_copy(dtype, n, rbuf, acc);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
@@ -106,7 +121,7 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
 
     /* Unfold: hand the result back to the odd neighbour. */
     if (rank < 2 * extra) {
-        err = mca_coll_rsag_send(rbuf, (size_t) count, dtype, rank + 1, tag, comm);
+        err = mca_coll_rsag_send(rbuf, n, dtype, rank + 1, tag, comm);
     }
 
 cleanup:

@@ -8,9 +8,12 @@
  *  mca_coll_rsag_rabenseifner_rs    steps 1 and 2 together, as both algorithms
  *                                   begin
  *
- * `work` is the vector being reduced (count elements, user layout); `tmp`
- * receives at most ceil(count/2) elements, always at its start.  The ops
- * are applied as tmp (op) work, so these phases need a commutative op.
+ * `input` is this rank's contribution (the send buffer, read only, or the
+ * work vector itself when in place); `work` is the vector being reduced
+ * (count elements, user layout); `tmp` receives at most ceil(count/2)
+ * elements, always at its start.  The first reduction reads input and
+ * writes work, so the send buffer is never copied.  The ops are applied as
+ * tmp (op) ours, so these phases need a commutative op.
  */
 #include "ompi_config.h"
 
@@ -18,7 +21,18 @@
 
 #include "coll_rsag.h"
 
-int mca_coll_rsag_fold_balanced(char *work, char *tmp, size_t count,
+/* dst = tmp (op) src over cnt elements, src being the input or dst. */
+static void mca_coll_rsag_reduce_into(struct ompi_op_t *op, struct ompi_datatype_t *dtype,
+                                      size_t cnt, const char *tmp, const char *src, char *dst)
+{
+    if (src == dst) {
+        ompi_op_reduce(op, (void *) tmp, dst, cnt, dtype);
+    } else {
+        mca_coll_rsag_reduce3(op, dtype, cnt, tmp, src, dst);
+    }
+}
+
+int mca_coll_rsag_fold_balanced(const char *input, char *work, char *tmp, size_t count,
                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                 int tag, struct ompi_communicator_t *comm)
 {
@@ -40,12 +54,13 @@ int mca_coll_rsag_fold_balanced(char *work, char *tmp, size_t count,
     give = even ? upper : lower;
 
     /* Both halves are reduced at once: even ranks the lower, odd the upper. */
-    err = mca_coll_rsag_sendrecv(mca_coll_rsag_elem(work, give.off, extent), give.cnt, peer,
+    err = mca_coll_rsag_sendrecv(mca_coll_rsag_elem(input, give.off, extent), give.cnt, peer,
                                  tmp, keep.cnt, peer, dtype, tag, comm);
     if (OMPI_SUCCESS != err) {
         return err;
     }
-    ompi_op_reduce(op, tmp, mca_coll_rsag_elem(work, keep.off, extent), keep.cnt, dtype);
+    mca_coll_rsag_reduce_into(op, dtype, keep.cnt, tmp, mca_coll_rsag_elem(input, keep.off, extent),
+                              mca_coll_rsag_elem(work, keep.off, extent));
 
     /* The odd rank hands its reduced half over and leaves the group. */
     if (even) {
@@ -56,7 +71,8 @@ int mca_coll_rsag_fold_balanced(char *work, char *tmp, size_t count,
                               peer, tag, comm);
 }
 
-int mca_coll_rsag_halving_rs(char *work, char *tmp, const mca_coll_rsag_halving_step_t *steps,
+int mca_coll_rsag_halving_rs(const char *input, char *work, char *tmp,
+                             const mca_coll_rsag_halving_step_t *steps,
                              int nsteps, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                              int tag, struct ompi_communicator_t *comm)
 {
@@ -64,17 +80,20 @@ int mca_coll_rsag_halving_rs(char *work, char *tmp, const mca_coll_rsag_halving_
     ptrdiff_t lb, extent;
 
     ompi_datatype_get_extent(dtype, &lb, &extent);
-    for (int k = 0; k < nsteps; ++k) {
+    const char *src = input;   /* work once the first step has reduced into it */
+
+    for (int k = 0; k < nsteps; ++k, src = work) {
         const mca_coll_rsag_halving_step_t *s = &steps[k];
         int peer = mca_coll_rsag_fold_rank(s->peer, size);
-        int err = mca_coll_rsag_sendrecv(mca_coll_rsag_elem(work, s->give.off, extent),
+        int err = mca_coll_rsag_sendrecv(mca_coll_rsag_elem(src, s->give.off, extent),
                                          s->give.cnt, peer, tmp, s->keep.cnt, peer, dtype,
                                          tag, comm);
         if (OMPI_SUCCESS != err) {
             return err;
         }
-        ompi_op_reduce(op, tmp, mca_coll_rsag_elem(work, s->keep.off, extent), s->keep.cnt,
-                       dtype);
+        mca_coll_rsag_reduce_into(op, dtype, s->keep.cnt, tmp,
+                                  mca_coll_rsag_elem(src, s->keep.off, extent),
+                                  mca_coll_rsag_elem(work, s->keep.off, extent));
     }
     return OMPI_SUCCESS;
 }
@@ -101,20 +120,23 @@ int mca_coll_rsag_doubling_allgather(char *work, const mca_coll_rsag_halving_ste
     return OMPI_SUCCESS;
 }
 
-int mca_coll_rsag_rabenseifner_rs(char *work, char *tmp, size_t count,
+int mca_coll_rsag_rabenseifner_rs(const char *input, char *work, char *tmp, size_t count,
                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag,
                                   struct ompi_communicator_t *comm,
                                   mca_coll_rsag_halving_step_t *steps, int *nsteps)
 {
+    int rank = ompi_comm_rank(comm);
     int size = ompi_comm_size(comm);
-    int vrank = mca_coll_rsag_fold_vrank(ompi_comm_rank(comm), size);
-    int err = mca_coll_rsag_fold_balanced(work, tmp, count, dtype, op, tag, comm);
+    int pof2 = mca_coll_rsag_pof2_floor(size);
+    int vrank = mca_coll_rsag_fold_vrank(rank, size);
+    int err = mca_coll_rsag_fold_balanced(input, work, tmp, count, dtype, op, tag, comm);
+    bool folded = rank < 2 * (size - pof2);
 
     *nsteps = 0;
     if (OMPI_SUCCESS != err || vrank < 0) {
         return err;
     }
-    *nsteps = mca_coll_rsag_halving_schedule(vrank, mca_coll_rsag_pof2_floor(size), count,
-                                             steps);
-    return mca_coll_rsag_halving_rs(work, tmp, steps, *nsteps, dtype, op, tag, comm);
+    *nsteps = mca_coll_rsag_halving_schedule(vrank, pof2, count, steps);
+    return mca_coll_rsag_halving_rs(folded ? work : input, work, tmp, steps, *nsteps, dtype, op,
+                                    tag, comm);
 }

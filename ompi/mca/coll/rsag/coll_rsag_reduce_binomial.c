@@ -90,9 +90,11 @@ int mca_coll_rsag_reduce_binomial(const void *sbuf, void *rbuf, int count,
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
-        /* The child's part comes from higher vranks: acc (op) in, into in
-         * (acc may be the read-only send buffer). */
-        acc = mca_coll_rsag_reduce_ordered(op, dtype, n, in, acc, false);
+        /* The child's part comes from higher vranks: in = acc (op) in.
+         * Always into the receive buffer: acc may be the read-only send
+         * buffer. */
+        ompi_op_reduce(op, acc, in, n, dtype);
+        acc = in;
     }
     if (vrank > 0) {
         int parent = mca_coll_rsag_unrotate(mca_coll_rsag_binomial_parent(vrank), tree_root,

@@ -30,7 +30,9 @@
  * Restrictions: commutative op, count >= p'.
  * Memory: the root works in recvbuf and needs ceil(count/2) elements;
  *       other ranks a work vector of count and ceil(count/2) more
- *       (seed bound: root count, others 2 count).
+ *       (seed bound: root count, others 2 count).  The send buffer is
+ *       never copied: the first reduction reads it and writes the work
+ *       vector.
  */
 #include "ompi_config.h"
 
@@ -54,6 +56,8 @@ int mca_coll_rsag_reduce_rabenseifner(const void *sbuf, void *rbuf, int count,
     int vroot = root_folded ? 0 : mca_coll_rsag_fold_vrank(root, size);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
     mca_coll_rsag_tmp_t work_tmp = { NULL, NULL }, tmp = { NULL, NULL };
+    const char *input = (rank == root && MPI_IN_PLACE == sbuf) ? (const char *) rbuf
+                                                               : (const char *) sbuf;
     size_t n = (size_t) count;
     ptrdiff_t lb, extent;
     char *work;
@@ -61,8 +65,8 @@ int mca_coll_rsag_reduce_rabenseifner(const void *sbuf, void *rbuf, int count,
 
     ompi_datatype_get_extent(dtype, &lb, &extent);
     if (1 == size || 0 == count) {
-        if (rank == root && MPI_IN_PLACE != sbuf) {
-            err = mca_coll_rsag_copy(dtype, n, rbuf, sbuf);
+        if (rank == root) {
+            err = mca_coll_rsag_copy(dtype, n, rbuf, input);
         }
         goto cleanup;
     }
@@ -77,19 +81,14 @@ int mca_coll_rsag_reduce_rabenseifner(const void *sbuf, void *rbuf, int count,
         }
         work = work_tmp.buf;
     }
-    if (MPI_IN_PLACE != sbuf) {
-        err = mca_coll_rsag_copy(dtype, n, work, sbuf);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
-    }
     err = mca_coll_rsag_tmp_alloc(&tmp, n - n / 2, dtype);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
 
     /* (1) balanced folding onto p' vranks, (2) reduce-scatter */
-    err = mca_coll_rsag_rabenseifner_rs(work, tmp.buf, n, dtype, op, tag, comm, steps, &nsteps);
+    err = mca_coll_rsag_rabenseifner_rs(input, work, tmp.buf, n, dtype, op, tag, comm, steps,
+                                        &nsteps);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }

@@ -5,6 +5,7 @@
  */
 #include "ompi_config.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 #include "mpi.h"
@@ -60,12 +61,29 @@ void *mca_coll_rsag_reduce_ordered(struct ompi_op_t *op, struct ompi_datatype_t 
     if (0 == count) {
         return inout;
     }
-    if (in_is_lower) {
+    if (in_is_lower || ompi_op_is_commute(op)) {
         ompi_op_reduce(op, in, inout, count, dtype);     /* inout = in (op) inout */
         return inout;
     }
     ompi_op_reduce(op, inout, in, count, dtype);         /* in = inout (op) in */
     return in;
+}
+
+void mca_coll_rsag_reduce3(struct ompi_op_t *op, struct ompi_datatype_t *dtype, size_t count,
+                           const void *lower, const void *upper, void *target)
+{
+    if (0 == count) {
+        return;
+    }
+    /* Open MPI's 3-buffer kernels exist for intrinsic ops on predefined
+     * types; its user-op fallback swaps the operands and only knows C
+     * callbacks, so user ops take a copy and an ordered 2-buffer reduce. */
+    if (ompi_op_is_intrinsic(op) && ompi_datatype_is_predefined(dtype) && count <= INT_MAX) {
+        ompi_3buff_op_reduce(op, (void *) lower, (void *) upper, target, (int) count, dtype);
+        return;
+    }
+    ompi_datatype_copy_content_same_ddt(dtype, count, target, (char *) upper);
+    ompi_op_reduce(op, (void *) lower, target, count, dtype);  /* target = lower (op) upper */
 }
 
 int mca_coll_rsag_sendrecv(const void *sbuf, size_t scount, int dst,
