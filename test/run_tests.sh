@@ -129,6 +129,9 @@ expect_in_log 'coll_rsag_priority" \(current value: "40"'
 expect_in_log 'coll_rsag_allreduce_algorithm.*'
 expect_in_log 'Valid values: 0:"auto", 1:"recursive_doubling", 2:"rabenseifner"'
 expect_in_log 'Valid values: 0:"auto", 1:"binomial", 2:"rabenseifner"'
+expect_in_log 'coll_rsag_reduce_scatter_block_algorithm.*'
+expect_in_log 'coll_rsag_reduce_scatter_algorithm.*'
+expect_in_log 'performance "coll_rsag_temporary_bytes"'
 expect_in_log 'coll_rsag_allreduce_rabenseifner_min_bytes'
 expect_in_log 'performance "coll_rsag_reduce_rabenseifner_calls"'
 
@@ -179,7 +182,7 @@ for np in 2 3 4 5 6 7 8 9 12 16; do
 done
 
 # --- every algorithm forced the way users force it: --mca -------------------
-for coll in allreduce reduce; do
+for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
     for alg in $(enum_values "$coll"); do
         run_test "mca-forced-$coll-$alg-np5" "${mpirun_cmd[@]}" \
             --mca "coll_rsag_${coll}_algorithm" "$alg" -np 5 "$check" \

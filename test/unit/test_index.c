@@ -190,6 +190,117 @@ static void test_binomial(void)
     }
 }
 
+
+/* Block layouts: even cuts differ by at most one element, the larger
+ * first; counts layouts are prefix sums; vblocks tile the vector in
+ * vrank order. */
+static void test_layouts(void)
+{
+    size_t displ[MAXP + 1];
+    int counts[MAXP];
+
+    for (int p = 1; p <= MAXP; p += (p < 20 ? 1 : 13)) {
+        for (size_t count = 0; count < 300; count += (count < 40 ? 1 : 37)) {
+            mca_coll_rsag_displs_even(count, p, displ);
+            CHECK(displ[0] == 0 && displ[p] == count, "even p=%d count=%zu", p, count);
+            for (int i = 0; i < p; ++i) {
+                size_t c = mca_coll_rsag_block(displ, i).cnt;
+                CHECK(c == count / p || c == count / p + 1, "even block size");
+                CHECK(i == 0 || c <= mca_coll_rsag_block(displ, i - 1).cnt, "larger first");
+            }
+        }
+        for (int i = 0; i < p; ++i) {
+            counts[i] = (i * 7 + 3) % 5;   /* zeros included */
+        }
+        counts[p - 1] = 0;
+        mca_coll_rsag_displs_counts(counts, p, displ);
+        for (int i = 0; i < p; ++i) {
+            CHECK(mca_coll_rsag_block(displ, i).cnt == (size_t) counts[i], "counts block %d", i);
+        }
+        /* vblocks */
+        {
+            int pof2 = mca_coll_rsag_pof2_floor(p);
+            size_t next = 0;
+            for (int v = 0; v < pof2; ++v) {
+                mca_coll_rsag_range_t vb = mca_coll_rsag_vblock(displ, p, v);
+                int r = mca_coll_rsag_fold_rank(v, p);
+                size_t expect = (size_t) counts[r]
+                                + ((r + 1 < p && mca_coll_rsag_fold_vrank(r + 1, p) < 0)
+                                       ? (size_t) counts[r + 1] : 0);
+                CHECK(vb.off == next && vb.cnt == expect, "p=%d vblock %d", p, v);
+                next = vb.off + vb.cnt;
+            }
+            CHECK(next == displ[p], "p=%d vblocks tile the vector", p);
+            CHECK(mca_coll_rsag_vblocks(displ, p, 0, pof2).cnt == displ[p], "all vblocks");
+        }
+    }
+}
+
+/* Distance halving over vblocks: partners agree on the window, split it,
+ * and each ends with its own vblock. */
+static void test_vhalving(void)
+{
+    for (int pof2 = 2; pof2 <= MAXP; pof2 *= 2) {
+        int lg = mca_coll_rsag_log2_floor(pof2);
+        for (int v = 0; v < pof2; ++v) {
+            int lo = 0, n = pof2;
+            for (int k = 0; k < lg; ++k) {
+                mca_coll_rsag_vstep_t s = mca_coll_rsag_vhalving_step(v, pof2, k);
+                mca_coll_rsag_vstep_t t = mca_coll_rsag_vhalving_step(s.peer, pof2, k);
+                CHECK(s.half == n / 2 && t.peer == v, "pof2=%d v=%d k=%d", pof2, v, k);
+                CHECK(s.keep_lo == t.give_lo && s.give_lo == t.keep_lo, "partners split");
+                CHECK(s.keep_lo <= v && v < s.keep_lo + s.half, "keeps the half holding v");
+                CHECK((s.keep_lo == lo || s.give_lo == lo)
+                          && (s.keep_lo == lo + s.half || s.give_lo == lo + s.half),
+                      "halves of the current window");
+                lo = s.keep_lo;
+                n = s.half;
+            }
+            CHECK(lo == v && n == 1, "pof2=%d v=%d ends with its vblock", pof2, v);
+        }
+    }
+}
+
+/* Priority order: a permutation of the window in aligned runs; the half
+ * the receiver forwards next comes first, in its next partner's order. */
+static void test_priority_order(void)
+{
+    static mca_coll_rsag_vrange_t runs[MAXP], far[MAXP];
+
+    for (int n = 1; n <= MAXP; n *= 2) {
+        for (int unit = 1; unit <= 2 * n; unit *= 2) {
+            for (int lo = 0; lo < 2 * n; lo += n) {
+                for (int u = lo; u < lo + n; ++u) {
+                    int cnt = mca_coll_rsag_priority_order(u, lo, n, unit, runs);
+                    int run = unit < n ? unit : n, next_lo, nfar;
+                    char seen[MAXP * 2] = { 0 };
+                    CHECK(cnt == n / run, "n=%d unit=%d runs=%d", n, unit, cnt);
+                    for (int i = 0; i < cnt; ++i) {
+                        CHECK(runs[i].n == run && runs[i].lo % run == 0, "aligned runs");
+                        for (int b = runs[i].lo; b < runs[i].lo + runs[i].n; ++b) {
+                            CHECK(b >= lo && b < lo + n && !seen[b], "permutation");
+                            seen[b] = 1;
+                        }
+                    }
+                    if (n > run) {
+                        /* first the far half, as u ^ n/2 wants it */
+                        next_lo = (u < lo + n / 2) ? lo + n / 2 : lo;
+                        nfar = mca_coll_rsag_priority_order(u ^ (n / 2), next_lo, n / 2, unit,
+                                                            far);
+                        CHECK(nfar == cnt / 2, "far runs");
+                        for (int i = 0; i < nfar; ++i) {
+                            CHECK(runs[i].lo == far[i].lo && runs[i].n == far[i].n,
+                                  "n=%d u=%d: far half first, in the next partner's order", n, u);
+                        }
+                        CHECK(runs[cnt - 1].lo <= u && u < runs[cnt - 1].lo + run,
+                              "own vblock last");
+                    }
+                }
+            }
+        }
+    }
+}
+
 int main(void)
 {
     static const size_t counts[] = { 0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64,
@@ -205,5 +316,8 @@ int main(void)
         }
     }
     test_binomial();
+    test_layouts();
+    test_vhalving();
+    test_priority_order();
     return unit_report("test_index");
 }

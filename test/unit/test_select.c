@@ -16,7 +16,8 @@ static mca_coll_rsag_call_t call_of(int p, size_t count, size_t type_size, bool 
 }
 
 /* Every table: ids 1..n in order, unique names other than "auto", and an
- * unrestricted algorithm with threshold 0 so auto always has a choice. */
+ * algorithm with threshold 0 whose only possible restriction is a
+ * commutative op, so auto has a choice for every commutative call. */
 static void test_tables(void)
 {
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
@@ -35,9 +36,10 @@ static void test_tables(void)
                 CHECK(strcmp(a->name, d->algs[j].name) != 0, "%s: duplicate name %s", d->name,
                       a->name);
             }
-            universal |= (0 == a->restrictions && 0 == a->default_min_bytes);
+            universal |= (0 == (a->restrictions & ~MCA_COLL_RSAG_NEEDS_COMMUTATIVE)
+                          && 0 == a->default_min_bytes);
         }
-        CHECK(universal, "%s has an unrestricted default algorithm", d->name);
+        CHECK(universal, "%s has a default algorithm for every commutative call", d->name);
         CHECK(mca_coll_rsag_alg((mca_coll_rsag_coll_t) coll, 0) == NULL
                   && mca_coll_rsag_alg((mca_coll_rsag_coll_t) coll, d->nalgs + 1) == NULL,
               "out-of-range ids");
@@ -149,7 +151,7 @@ static void test_delegation(mca_coll_rsag_coll_t coll, int small_alg)
     }
     c = call_of(4, 10, 4, true);
     d = mca_coll_rsag_select(coll, &c, &t);
-    CHECK(d.alg == MCA_COLL_RSAG_DELEGATE && d.reason == MCA_COLL_RSAG_REASON_NONE,
+    CHECK(d.alg == MCA_COLL_RSAG_DELEGATE && d.reason == MCA_COLL_RSAG_REASON_UNCOVERED,
           "uncovered size delegates");
     c = call_of(4, 1000, 4, true);
     d = mca_coll_rsag_select(coll, &c, &t);

@@ -42,25 +42,40 @@ typedef struct mca_coll_rsag_component_t {
     int output;                                    /* opal_output stream */
     mca_coll_rsag_tuning_t tuning[MCA_COLL_RSAG_NUM_COLLS];
 
+    size_t ring_segment_size;                      /* bytes; 0: whole blocks */
+    int priority_chunks;                           /* blocks per message, power of 2 */
+
     /* MPI_T counters coll_rsag_<coll>_<alg>_calls; [coll][0] counts calls
      * delegated to the previous module (coll_rsag_<coll>_delegated_calls). */
     unsigned long long calls[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1];
+    /* Temporary memory of the current call, and its peak
+     * (MPI_T coll_rsag_temporary_bytes: peak of the last call). */
+    unsigned long long tmp_bytes_now;
+    unsigned long long tmp_bytes_peak;
 } mca_coll_rsag_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_rsag_component_t mca_coll_rsag_component;
 
-/* The slot a module held before rsag, kept for delegation. */
+/* The slots rsag takes (coll_<name> in Open MPI's module and c_coll). */
+#define MCA_COLL_RSAG_SLOTS(S) S(allreduce) S(reduce) S(reduce_scatter_block) S(reduce_scatter)
+
+/* The function and module that held each slot before rsag, kept for
+ * delegation. */
 typedef struct mca_coll_rsag_previous_t {
-    mca_coll_base_module_allreduce_fn_t allreduce;
-    mca_coll_base_module_t *allreduce_module;
-    mca_coll_base_module_reduce_fn_t reduce;
-    mca_coll_base_module_t *reduce_module;
+#define MCA_COLL_RSAG_PREVIOUS_FIELDS(name)                                        \
+    mca_coll_base_module_##name##_fn_t name;                                       \
+    mca_coll_base_module_t *name##_module;
+    MCA_COLL_RSAG_SLOTS(MCA_COLL_RSAG_PREVIOUS_FIELDS)
+#undef MCA_COLL_RSAG_PREVIOUS_FIELDS
 } mca_coll_rsag_previous_t;
 
 typedef struct mca_coll_rsag_module_t {
     mca_coll_base_module_t super;
     mca_coll_rsag_previous_t previous;
     bool previous_retained;
+    /* Block layout of the current call (comm size + 1 offsets), allocated
+     * on first use and kept with the communicator. */
+    size_t *displ;
     /* Decisions already printed at MCA_COLL_RSAG_VERBOSE_DECISIONS: one bit
      * per message size class (log2 of bytes) for each (coll, alg, reason). */
     uint64_t reported[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
@@ -82,6 +97,18 @@ int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
                                struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                int root, struct ompi_communicator_t *comm,
                                mca_coll_base_module_t *module);
+int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
+                                             struct ompi_datatype_t *dtype,
+                                             struct ompi_op_t *op,
+                                             struct ompi_communicator_t *comm,
+                                             mca_coll_base_module_t *module);
+int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                       struct ompi_communicator_t *comm,
+                                       mca_coll_base_module_t *module);
+
+/* The module's layout cache, sized for the communicator (p + 1 offsets). */
+size_t *mca_coll_rsag_module_displ(mca_coll_rsag_module_t *m, int p);
 
 /* The algorithms: one file each, same signature as the slot they fill.
  * Callers guarantee the restrictions of the table row. */
@@ -98,6 +125,21 @@ MCA_COLL_RSAG_REDUCE_ALGORITHMS(MCA_COLL_RSAG_DECLARE_REDUCE)
 #undef MCA_COLL_RSAG_DECLARE_ALLREDUCE
 #undef MCA_COLL_RSAG_DECLARE_REDUCE
 
+/* Reduce-scatter algorithms serve both MPI_Reduce_scatter_block and
+ * MPI_Reduce_scatter over a block layout: block i = [displ[i], displ[i+1])
+ * of the input goes, reduced, to rank i's rbuf.  With MPI_IN_PLACE the
+ * input is rbuf (all blocks) and the result lands at its start. */
+typedef int (*mca_coll_rsag_rs_fn_t)(const void *sbuf, void *rbuf, const size_t *displ,
+                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                     struct ompi_communicator_t *comm,
+                                     mca_coll_rsag_module_t *module);
+#define MCA_COLL_RSAG_DECLARE_RS(coll, ALG, id, name, desc, restr, min, fn)        \
+    int fn(const void *sbuf, void *rbuf, const size_t *displ,                      \
+           struct ompi_datatype_t *dtype, struct ompi_op_t *op,                    \
+           struct ompi_communicator_t *comm, mca_coll_rsag_module_t *module);
+MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS(MCA_COLL_RSAG_DECLARE_RS)
+#undef MCA_COLL_RSAG_DECLARE_RS
+
 /*
  * Helpers shared by the algorithms (coll_rsag_util.c).
  */
@@ -108,7 +150,9 @@ MCA_COLL_RSAG_REDUCE_ALGORITHMS(MCA_COLL_RSAG_DECLARE_REDUCE)
 typedef struct mca_coll_rsag_tmp_t {
     char *raw;
     char *buf;
+    size_t bytes;
 } mca_coll_rsag_tmp_t;
+#define MCA_COLL_RSAG_TMP_INIT { NULL, NULL, 0 }
 
 int mca_coll_rsag_tmp_alloc(mca_coll_rsag_tmp_t *tmp, size_t count,
                             struct ompi_datatype_t *dtype);
@@ -139,6 +183,11 @@ void *mca_coll_rsag_reduce_ordered(struct ompi_op_t *op, struct ompi_datatype_t 
  * the receive buffer, which saves copying the send buffer first. */
 void mca_coll_rsag_reduce3(struct ompi_op_t *op, struct ompi_datatype_t *dtype, size_t count,
                            const void *lower, const void *upper, void *target);
+
+/* dst = tmp (op) src over cnt elements, where src is either dst itself or
+ * the (read-only) input at the same position: commutative ops. */
+void mca_coll_rsag_reduce_into(struct ompi_op_t *op, struct ompi_datatype_t *dtype,
+                               size_t cnt, const char *tmp, const char *src, char *dst);
 
 /* Blocking exchange with one peer through the PML. */
 int mca_coll_rsag_sendrecv(const void *sbuf, size_t scount, int dst,
@@ -177,6 +226,13 @@ int mca_coll_rsag_rabenseifner_rs(const char *input, char *work, char *tmp, size
                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag,
                                   struct ompi_communicator_t *comm,
                                   mca_coll_rsag_halving_step_t *steps, int *nsteps);
+/* End of a folding reduce-scatter: `work` holds this vrank's vblock
+ * reduced (displ layout); the rank's own block goes to rbuf and an even
+ * rank below 2r sends its odd neighbour's block to it (odd ranks below 2r
+ * just receive; their `work` is not read). */
+int mca_coll_rsag_rs_deliver(const char *work, void *rbuf, const size_t *displ,
+                             struct ompi_datatype_t *dtype, int tag,
+                             struct ompi_communicator_t *comm);
 /* Allgather by recursive doubling: the halving steps walked backwards. */
 int mca_coll_rsag_doubling_allgather(char *work, const mca_coll_rsag_halving_step_t *steps,
                                      int nsteps, struct ompi_datatype_t *dtype, int tag,

@@ -51,9 +51,27 @@
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
       16384, mca_coll_rsag_reduce_rabenseifner)
 
+/* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
+ * (one implementation over a block layout, coll_rsag_reduce_scatter_*.c),
+ * so one list serves both collectives. */
+#define MCA_COLL_RSAG_RS_ALGORITHMS(X, COLL)                                       \
+    X(COLL, RECURSIVE_HALVING, 1, "recursive_halving",                             \
+      "recursive halving over the rank blocks (distance halving), extra ranks "    \
+      "folded in with the balanced pre-step; commutative ops",                     \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, 0,                                          \
+      mca_coll_rsag_reduce_scatter_recursive_halving)
+#define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \
+    MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER_BLOCK)
+#define MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS(X)                                 \
+    MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER)
+
 /* The collectives rsag holds, in slot order. */
 #define MCA_COLL_RSAG_COLLECTIVES(C)                                               \
     C(ALLREDUCE, "allreduce", "MPI_Allreduce", MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS) \
-    C(REDUCE, "reduce", "MPI_Reduce", MCA_COLL_RSAG_REDUCE_ALGORITHMS)
+    C(REDUCE, "reduce", "MPI_Reduce", MCA_COLL_RSAG_REDUCE_ALGORITHMS)             \
+    C(REDUCE_SCATTER_BLOCK, "reduce_scatter_block", "MPI_Reduce_scatter_block",    \
+      MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS)                               \
+    C(REDUCE_SCATTER, "reduce_scatter", "MPI_Reduce_scatter",                      \
+      MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS)
 
 #endif /* MCA_COLL_RSAG_ALGORITHMS_H */

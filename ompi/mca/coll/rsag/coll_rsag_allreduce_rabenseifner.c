@@ -41,7 +41,7 @@ int mca_coll_rsag_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count
     int extra = size - mca_coll_rsag_pof2_floor(size);
     int vrank = mca_coll_rsag_fold_vrank(rank, size);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
-    mca_coll_rsag_tmp_t tmp = { NULL, NULL };
+    mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT;
     const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
     size_t n = (size_t) count;
     int nsteps = 0, err = OMPI_SUCCESS;

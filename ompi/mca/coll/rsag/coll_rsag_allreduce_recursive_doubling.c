@@ -67,7 +67,7 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
     int vrank = mca_coll_rsag_fold_vrank(rank, size);
     const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
     size_t n = (size_t) count;
-    mca_coll_rsag_tmp_t tmp = { NULL, NULL };
+    mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT;
     char *acc = (char *) input, *in;
     int err = OMPI_SUCCESS;
 

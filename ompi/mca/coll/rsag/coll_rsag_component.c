@@ -27,6 +27,8 @@
 /* Above coll/tuned (30) and coll/han (35 in Open MPI 5.0): installing the
  * component is enough for it to take the reductions. */
 #define MCA_COLL_RSAG_DEFAULT_PRIORITY 40
+#define MCA_COLL_RSAG_DEFAULT_RING_SEGMENT ((size_t) 256 * 1024)
+#define MCA_COLL_RSAG_DEFAULT_PRIORITY_CHUNKS 1
 
 static int rsag_register(void);
 static int rsag_open(void);
@@ -178,6 +180,41 @@ static int rsag_register(void)
                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
                                            MCA_BASE_VAR_SCOPE_LOCAL,
                                            &mca_coll_rsag_component.verbose);
+
+    mca_coll_rsag_component.ring_segment_size = MCA_COLL_RSAG_DEFAULT_RING_SEGMENT;
+    (void) mca_base_component_var_register(c, "allreduce_ring_segment_size",
+                                           "Segment size in bytes of the ring algorithms "
+                                           "(MPI_Allreduce ring and the reduce-scatter ring): "
+                                           "blocks are sent and reduced in segments of this "
+                                           "size, pipelined, so the temporary memory is four "
+                                           "segments; 0 sends whole blocks",
+                                           MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0,
+                                           MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                           MCA_BASE_VAR_SCOPE_ALL_EQ,
+                                           &mca_coll_rsag_component.ring_segment_size);
+
+    mca_coll_rsag_component.priority_chunks = MCA_COLL_RSAG_DEFAULT_PRIORITY_CHUNKS;
+    (void) mca_base_component_var_register(c, "priority_chunks",
+                                           "Blocks per message of the priority-aware "
+                                           "reduce-scatter (a power of two; others are "
+                                           "rounded down): 1 sends every rank block as its "
+                                           "own message as in the paper, larger values group "
+                                           "blocks into fewer, larger messages",
+                                           MCA_BASE_VAR_TYPE_INT, NULL, 0,
+                                           MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                           MCA_BASE_VAR_SCOPE_ALL_EQ,
+                                           &mca_coll_rsag_component.priority_chunks);
+
+    (void) mca_base_component_pvar_register(c, "temporary_bytes",
+                                            "Peak temporary memory (bytes) that rsag's last "
+                                            "collective call on this process allocated",
+                                            OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_LEVEL,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MCA_BASE_VAR_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY
+                                                | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            NULL, NULL, NULL,
+                                            &mca_coll_rsag_component.tmp_bytes_peak);
 
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         rc = rsag_register_collective((mca_coll_rsag_coll_t) coll);

@@ -111,3 +111,75 @@ int mca_coll_rsag_binomial_child_limit(int vrank, int p)
     }
     return vrank & -vrank;
 }
+
+void mca_coll_rsag_displs_even(size_t count, int p, size_t *displ)
+{
+    size_t base = count / (size_t) p, rest = count % (size_t) p;
+
+    for (int i = 0; i <= p; ++i) {
+        displ[i] = (size_t) i * base + ((size_t) i < rest ? (size_t) i : rest);
+    }
+}
+
+void mca_coll_rsag_displs_counts(const int *counts, int p, size_t *displ)
+{
+    displ[0] = 0;
+    for (int i = 0; i < p; ++i) {
+        displ[i + 1] = displ[i] + (size_t) counts[i];
+    }
+}
+
+mca_coll_rsag_range_t mca_coll_rsag_block(const size_t *displ, int i)
+{
+    mca_coll_rsag_range_t r = { displ[i], displ[i + 1] - displ[i] };
+    return r;
+}
+
+mca_coll_rsag_range_t mca_coll_rsag_vblocks(const size_t *displ, int p, int vlo, int vhi)
+{
+    int first = mca_coll_rsag_fold_rank(vlo, p);
+    int last = mca_coll_rsag_fold_rank(vhi - 1, p);
+    int extra = p - mca_coll_rsag_pof2_floor(p);
+    mca_coll_rsag_range_t r;
+
+    /* a vrank below r also stands for its odd neighbour */
+    if (vhi - 1 < extra) {
+        ++last;
+    }
+    r.off = displ[first];
+    r.cnt = displ[last + 1] - displ[first];
+    return r;
+}
+
+mca_coll_rsag_range_t mca_coll_rsag_vblock(const size_t *displ, int p, int vrank)
+{
+    return mca_coll_rsag_vblocks(displ, p, vrank, vrank + 1);
+}
+
+mca_coll_rsag_vstep_t mca_coll_rsag_vhalving_step(int vrank, int pof2, int k)
+{
+    mca_coll_rsag_vstep_t s;
+    int m = pof2 >> (k + 1);
+    int window_lo = vrank & ~(2 * m - 1);
+
+    s.peer = vrank ^ m;
+    s.half = m;
+    s.keep_lo = (vrank & m) ? window_lo + m : window_lo;
+    s.give_lo = (vrank & m) ? window_lo : window_lo + m;
+    return s;
+}
+
+int mca_coll_rsag_priority_order(int u, int lo, int n, int unit, mca_coll_rsag_vrange_t *out)
+{
+    int m = n / 2, nfar;
+    int far_lo = (u < lo + m) ? lo + m : lo;
+    int near_lo = (u < lo + m) ? lo : lo + m;
+
+    if (n <= unit || n <= 1) {
+        out[0].lo = lo;
+        out[0].n = n;
+        return 1;
+    }
+    nfar = mca_coll_rsag_priority_order(u ^ m, far_lo, m, unit, out);
+    return nfar + mca_coll_rsag_priority_order(u, near_lo, m, unit, out + nfar);
+}

@@ -80,4 +80,55 @@ int mca_coll_rsag_binomial_parent(int vrank);
  * vrank, or the first power of two >= p for vrank 0. */
 int mca_coll_rsag_binomial_child_limit(int vrank, int p);
 
+/*
+ * Block layouts.  A layout of p blocks is an array displ[0..p] of element
+ * offsets: block i is [displ[i], displ[i+1]).  Reduce-scatter algorithms
+ * leave block i on rank i; allreduce's ring cuts its vector the same way.
+ */
+
+/* count elements cut into p blocks as even as possible: the first
+ * count % p blocks get one element more. */
+void mca_coll_rsag_displs_even(size_t count, int p, size_t *displ);
+/* Prefix sums of MPI_Reduce_scatter's recvcounts (zeros allowed). */
+void mca_coll_rsag_displs_counts(const int *counts, int p, size_t *displ);
+/* Block i of a layout as a range. */
+mca_coll_rsag_range_t mca_coll_rsag_block(const size_t *displ, int i);
+/* The blocks of the ranks vrank stands for after folding (its own block,
+ * and its folded-away odd neighbour's when it has one): contiguous. */
+mca_coll_rsag_range_t mca_coll_rsag_vblock(const size_t *displ, int p, int vrank);
+/* vblocks [vlo, vhi) as one element range. */
+mca_coll_rsag_range_t mca_coll_rsag_vblocks(const size_t *displ, int p, int vlo, int vhi);
+
+/*
+ * Recursive halving over vblocks (the reduce-scatter algorithms): vranks
+ * 0..p'-1 each stand for a contiguous run of rank blocks, and at step k
+ * (0 <= k < log2 p') vrank v pairs with v ^ m, m = p' / 2^(k+1), inside
+ * the aligned window of 2m vblocks that holds v, keeping the half that
+ * holds v (distance halving).  After the last step v keeps only vblock v.
+ */
+typedef struct mca_coll_rsag_vstep_t {
+    int peer;      /* v ^ m */
+    int half;      /* m: vblocks in each half */
+    int keep_lo;   /* keep vblocks [keep_lo, keep_lo + m) */
+    int give_lo;   /* give vblocks [give_lo, give_lo + m) */
+} mca_coll_rsag_vstep_t;
+
+mca_coll_rsag_vstep_t mca_coll_rsag_vhalving_step(int vrank, int pof2, int k);
+
+/* A run of vblocks [lo, lo + n). */
+typedef struct mca_coll_rsag_vrange_t {
+    int lo;
+    int n;
+} mca_coll_rsag_vrange_t;
+
+/* The priority-aware schedule (seed 002).  A vrank u that receives the
+ * aligned window W = [lo, lo + n) (n a power of two, u inside W) needs
+ * its vblocks in this order: first the half of W not holding u, in the
+ * order u's next partner u ^ (n/2) needs it (u forwards that half next),
+ * then the half holding u, in u's own order.  Writes that order to out[],
+ * cut into aligned runs of `unit` vblocks (a power of two; a window of at
+ * most `unit` vblocks is one run), and returns the number of runs
+ * (at most n / min(unit, n)). */
+int mca_coll_rsag_priority_order(int u, int lo, int n, int unit, mca_coll_rsag_vrange_t *out);
+
 #endif /* MCA_COLL_RSAG_INDEX_H */

@@ -12,6 +12,7 @@
  */
 #include "ompi_config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "mpi.h"
@@ -31,6 +32,12 @@ static const mca_coll_base_module_allreduce_fn_t allreduce_fns[MCA_COLL_RSAG_MAX
 static const mca_coll_base_module_reduce_fn_t reduce_fns[MCA_COLL_RSAG_MAX_ALGS + 1] = {
     MCA_COLL_RSAG_REDUCE_ALGORITHMS(MCA_COLL_RSAG_FN_ENTRY)
 };
+static const mca_coll_rsag_rs_fn_t reduce_scatter_block_fns[MCA_COLL_RSAG_MAX_ALGS + 1] = {
+    MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(MCA_COLL_RSAG_FN_ENTRY)
+};
+static const mca_coll_rsag_rs_fn_t reduce_scatter_fns[MCA_COLL_RSAG_MAX_ALGS + 1] = {
+    MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS(MCA_COLL_RSAG_FN_ENTRY)
+};
 #undef MCA_COLL_RSAG_FN_ENTRY
 
 static void mca_coll_rsag_release_previous(mca_coll_rsag_module_t *m)
@@ -39,12 +46,12 @@ static void mca_coll_rsag_release_previous(mca_coll_rsag_module_t *m)
         return;
     }
     m->previous_retained = false;
-    if (NULL != m->previous.allreduce_module) {
-        OBJ_RELEASE(m->previous.allreduce_module);
+#define MCA_COLL_RSAG_RELEASE(name)                                                \
+    if (NULL != m->previous.name##_module) {                                       \
+        OBJ_RELEASE(m->previous.name##_module);                                    \
     }
-    if (NULL != m->previous.reduce_module) {
-        OBJ_RELEASE(m->previous.reduce_module);
-    }
+    MCA_COLL_RSAG_SLOTS(MCA_COLL_RSAG_RELEASE)
+#undef MCA_COLL_RSAG_RELEASE
     memset(&m->previous, 0, sizeof(m->previous));
 }
 
@@ -52,12 +59,23 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
 {
     memset(&m->previous, 0, sizeof(m->previous));
     m->previous_retained = false;
+    m->displ = NULL;
     memset(m->reported, 0, sizeof(m->reported));
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
 {
     mca_coll_rsag_release_previous(m);
+    free(m->displ);
+    m->displ = NULL;
+}
+
+size_t *mca_coll_rsag_module_displ(mca_coll_rsag_module_t *m, int p)
+{
+    if (NULL == m->displ) {
+        m->displ = malloc(((size_t) p + 1) * sizeof(size_t));
+    }
+    return m->displ;
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_rsag_module_t, mca_coll_base_module_t,
@@ -73,24 +91,24 @@ static int mca_coll_rsag_module_enable(mca_coll_base_module_t *module,
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
 
-    m->previous.allreduce = comm->c_coll->coll_allreduce;
-    m->previous.allreduce_module = comm->c_coll->coll_allreduce_module;
-    m->previous.reduce = comm->c_coll->coll_reduce;
-    m->previous.reduce_module = comm->c_coll->coll_reduce_module;
-    if (NULL != m->previous.allreduce_module) {
-        OBJ_RETAIN(m->previous.allreduce_module);
+#define MCA_COLL_RSAG_KEEP(name)                                                   \
+    m->previous.name = comm->c_coll->coll_##name;                                  \
+    m->previous.name##_module = comm->c_coll->coll_##name##_module;                \
+    if (NULL != m->previous.name##_module) {                                       \
+        OBJ_RETAIN(m->previous.name##_module);                                     \
     }
-    if (NULL != m->previous.reduce_module) {
-        OBJ_RETAIN(m->previous.reduce_module);
-    }
+    MCA_COLL_RSAG_SLOTS(MCA_COLL_RSAG_KEEP)
+#undef MCA_COLL_RSAG_KEEP
     m->previous_retained = true;
 
     opal_output_verbose(MCA_COLL_RSAG_VERBOSE_MODULE, mca_coll_rsag_component.output,
                         "coll:rsag: enabled on %s (cid %d, size %d); previous modules: "
-                        "allreduce %s, reduce %s",
+                        "allreduce %s, reduce %s, reduce_scatter_block %s, reduce_scatter %s",
                         comm->c_name, MCA_COLL_RSAG_COMM_CID(comm), ompi_comm_size(comm),
                         NULL != m->previous.allreduce ? "kept" : "none",
-                        NULL != m->previous.reduce ? "kept" : "none");
+                        NULL != m->previous.reduce ? "kept" : "none",
+                        NULL != m->previous.reduce_scatter_block ? "kept" : "none",
+                        NULL != m->previous.reduce_scatter ? "kept" : "none");
     return OMPI_SUCCESS;
 }
 
@@ -130,6 +148,8 @@ mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *com
     m->super.coll_module_disable = mca_coll_rsag_module_disable;
     m->super.coll_allreduce = mca_coll_rsag_allreduce_intra;
     m->super.coll_reduce = mca_coll_rsag_reduce_intra;
+    m->super.coll_reduce_scatter_block = mca_coll_rsag_reduce_scatter_block_intra;
+    m->super.coll_reduce_scatter = mca_coll_rsag_reduce_scatter_intra;
     return &m->super;
 }
 
@@ -161,6 +181,10 @@ static const char *mca_coll_rsag_reason_text(const mca_coll_rsag_decision_t *d,
     case MCA_COLL_RSAG_REASON_DATATYPE:
         return "datatype extent is not positive";
     case MCA_COLL_RSAG_REASON_NONE:
+        snprintf(buf, len, "every rsag algorithm needs %s",
+                 mca_coll_rsag_restriction_text(d->unmet));
+        return buf;
+    case MCA_COLL_RSAG_REASON_UNCOVERED:
         return "no rsag algorithm's *_min_bytes covers this size";
     default:
         return "auto";
@@ -169,7 +193,7 @@ static const char *mca_coll_rsag_reason_text(const mca_coll_rsag_decision_t *d,
 
 /* Describe the call, select, count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                int count, struct ompi_datatype_t *dtype,
+                                size_t count, struct ompi_datatype_t *dtype,
                                 struct ompi_op_t *op, struct ompi_communicator_t *comm)
 {
     mca_coll_rsag_call_t call;
@@ -181,12 +205,14 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     ompi_datatype_type_size(dtype, &type_size);
     ompi_datatype_get_extent(dtype, &lb, &extent);
     call.comm_size = ompi_comm_size(comm);
-    call.count = (size_t) count;
-    call.bytes = (size_t) count * type_size;
+    call.count = count;
+    call.bytes = count * type_size;
     call.commutative = ompi_op_is_commute(op);
     call.dtype_supported = extent > 0;
 
     d = mca_coll_rsag_select(coll, &call, &mca_coll_rsag_component.tuning[coll]);
+    mca_coll_rsag_component.tmp_bytes_now = 0;
+    mca_coll_rsag_component.tmp_bytes_peak = 0;
     __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][d.alg], 1ULL, __ATOMIC_RELAXED);
 
     size_class = mca_coll_rsag_size_class(call.bytes);
@@ -215,7 +241,7 @@ int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
                                   mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    int alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_ALLREDUCE, count, dtype, op, comm);
+    int alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_ALLREDUCE, (size_t) count, dtype, op, comm);
 
     if (MCA_COLL_RSAG_DELEGATE == alg) {
         if (NULL == m->previous.allreduce) {
@@ -233,7 +259,7 @@ int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
                                mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    int alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE, count, dtype, op, comm);
+    int alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE, (size_t) count, dtype, op, comm);
 
     if (MCA_COLL_RSAG_DELEGATE == alg) {
         if (NULL == m->previous.reduce) {
@@ -243,4 +269,56 @@ int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
                                   m->previous.reduce_module);
     }
     return reduce_fns[alg](sbuf, rbuf, count, dtype, op, root, comm, module);
+}
+
+int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
+                                             struct ompi_datatype_t *dtype,
+                                             struct ompi_op_t *op,
+                                             struct ompi_communicator_t *comm,
+                                             mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    int p = ompi_comm_size(comm);
+    size_t total = (size_t) rcount * (size_t) p;
+    int alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, total, dtype, op, comm);
+    size_t *displ;
+
+    if (MCA_COLL_RSAG_DELEGATE == alg) {
+        if (NULL == m->previous.reduce_scatter_block) {
+            return OMPI_ERR_NOT_SUPPORTED;
+        }
+        return m->previous.reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
+                                                m->previous.reduce_scatter_block_module);
+    }
+    displ = mca_coll_rsag_module_displ(m, p);
+    if (NULL == displ) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    mca_coll_rsag_displs_even(total, p, displ);
+    return reduce_scatter_block_fns[alg](sbuf, rbuf, displ, dtype, op, comm, m);
+}
+
+int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                       struct ompi_communicator_t *comm,
+                                       mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    int p = ompi_comm_size(comm);
+    size_t *displ = mca_coll_rsag_module_displ(m, p);
+    int alg;
+
+    if (NULL == displ) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    mca_coll_rsag_displs_counts(rcounts, p, displ);
+    alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE_SCATTER, displ[p], dtype, op, comm);
+    if (MCA_COLL_RSAG_DELEGATE == alg) {
+        if (NULL == m->previous.reduce_scatter) {
+            return OMPI_ERR_NOT_SUPPORTED;
+        }
+        return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
+                                          m->previous.reduce_scatter_module);
+    }
+    return reduce_scatter_fns[alg](sbuf, rbuf, displ, dtype, op, comm, m);
 }

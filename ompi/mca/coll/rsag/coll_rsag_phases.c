@@ -7,6 +7,8 @@
  *  mca_coll_rsag_doubling_allgather step 3 of allreduce: the halving walked back
  *  mca_coll_rsag_rabenseifner_rs    steps 1 and 2 together, as both algorithms
  *                                   begin
+ *  mca_coll_rsag_rs_deliver         end of the reduce-scatter algorithms that
+ *                                   fold: each rank's block to its rbuf
  *
  * `input` is this rank's contribution (the send buffer, read only, or the
  * work vector itself when in place); `work` is the vector being reduced
@@ -21,8 +23,7 @@
 
 #include "coll_rsag.h"
 
-/* dst = tmp (op) src over cnt elements, src being the input or dst. */
-static void mca_coll_rsag_reduce_into(struct ompi_op_t *op, struct ompi_datatype_t *dtype,
+void mca_coll_rsag_reduce_into(struct ompi_op_t *op, struct ompi_datatype_t *dtype,
                                       size_t cnt, const char *tmp, const char *src, char *dst)
 {
     if (src == dst) {
@@ -139,4 +140,29 @@ int mca_coll_rsag_rabenseifner_rs(const char *input, char *work, char *tmp, size
     *nsteps = mca_coll_rsag_halving_schedule(vrank, pof2, count, steps);
     return mca_coll_rsag_halving_rs(folded ? work : input, work, tmp, steps, *nsteps, dtype, op,
                                     tag, comm);
+}
+
+int mca_coll_rsag_rs_deliver(const char *work, void *rbuf, const size_t *displ,
+                             struct ompi_datatype_t *dtype, int tag,
+                             struct ompi_communicator_t *comm)
+{
+    int rank = ompi_comm_rank(comm);
+    int size = ompi_comm_size(comm);
+    int extra = size - mca_coll_rsag_pof2_floor(size);
+    mca_coll_rsag_range_t mine = mca_coll_rsag_block(displ, rank);
+    ptrdiff_t lb, extent;
+
+    ompi_datatype_get_extent(dtype, &lb, &extent);
+    if (rank < 2 * extra && 1 == rank % 2) {
+        return mca_coll_rsag_recv(rbuf, mine.cnt, dtype, rank - 1, tag, comm);
+    }
+    if (rank < 2 * extra) {
+        mca_coll_rsag_range_t odd = mca_coll_rsag_block(displ, rank + 1);
+        int err = mca_coll_rsag_send(mca_coll_rsag_elem(work, odd.off, extent), odd.cnt, dtype,
+                                     rank + 1, tag, comm);
+        if (OMPI_SUCCESS != err) {
+            return err;
+        }
+    }
+    return mca_coll_rsag_copy(dtype, mine.cnt, rbuf, mca_coll_rsag_elem(work, mine.off, extent));
 }

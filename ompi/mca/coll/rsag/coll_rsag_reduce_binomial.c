@@ -62,7 +62,7 @@ int mca_coll_rsag_reduce_binomial(const void *sbuf, void *rbuf, int count,
     int vrank = mca_coll_rsag_rotate(rank, tree_root, size);
     int limit = mca_coll_rsag_binomial_child_limit(vrank, size);
     size_t n = (size_t) count;
-    mca_coll_rsag_tmp_t tmps[2] = { { NULL, NULL }, { NULL, NULL } };
+    mca_coll_rsag_tmp_t tmps[2] = { MCA_COLL_RSAG_TMP_INIT, MCA_COLL_RSAG_TMP_INIT };
     /* The root accumulates in recvbuf; others in temporaries. */
     char *bufs[2] = { rank == root ? (char *) rbuf : NULL, NULL };
     const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;

@@ -55,7 +55,7 @@ int mca_coll_rsag_reduce_rabenseifner(const void *sbuf, void *rbuf, int count,
     bool root_folded = root < 2 * extra && 1 == root % 2;
     int vroot = root_folded ? 0 : mca_coll_rsag_fold_vrank(root, size);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
-    mca_coll_rsag_tmp_t work_tmp = { NULL, NULL }, tmp = { NULL, NULL };
+    mca_coll_rsag_tmp_t work_tmp = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
     const char *input = (rank == root && MPI_IN_PLACE == sbuf) ? (const char *) rbuf
                                                                : (const char *) sbuf;
     size_t n = (size_t) count;

@@ -9,8 +9,9 @@
  *     (later table rows win ties).  A forced algorithm that does not apply
  *     falls back to this rule, never to a linear algorithm.
  *  3. If no algorithm of ours applies (a datatype whose extent is not
- *     positive, or thresholds that leave this size uncovered), delegate to
- *     the previous module.
+ *     positive, an op that every algorithm of the collective needs to be
+ *     commutative, or thresholds that leave this size uncovered), delegate
+ *     to the previous module.
  */
 #include "coll_rsag_select.h"
 #include "coll_rsag_index.h"
@@ -72,6 +73,8 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
     mca_coll_rsag_decision_t d = { MCA_COLL_RSAG_DELEGATE, MCA_COLL_RSAG_REASON_AUTO, 0 };
     const mca_coll_rsag_alg_desc_t *forced = mca_coll_rsag_alg(coll, tuning->forced);
     size_t best_min = 0;
+    unsigned unmet_any = 0;
+    bool applicable = false;
 
     if (!call->dtype_supported) {
         d.reason = MCA_COLL_RSAG_REASON_DATATYPE;
@@ -90,8 +93,14 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
     for (int i = 0; i < desc->nalgs; ++i) {
         const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
         size_t min = tuning->min_bytes[alg->id];
+        unsigned unmet = mca_coll_rsag_unmet(alg, call);
 
-        if (0 != mca_coll_rsag_unmet(alg, call) || min > call->bytes) {
+        if (0 != unmet) {
+            unmet_any |= unmet;
+            continue;
+        }
+        applicable = true;
+        if (min > call->bytes) {
             continue;
         }
         if (MCA_COLL_RSAG_DELEGATE == d.alg || min >= best_min) {
@@ -100,7 +109,8 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
         }
     }
     if (MCA_COLL_RSAG_DELEGATE == d.alg) {
-        d.reason = MCA_COLL_RSAG_REASON_NONE;
+        d.reason = applicable ? MCA_COLL_RSAG_REASON_UNCOVERED : MCA_COLL_RSAG_REASON_NONE;
+        d.unmet = applicable ? 0 : unmet_any;
     }
     return d;
 }

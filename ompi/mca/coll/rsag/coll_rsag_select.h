@@ -70,14 +70,16 @@ typedef enum mca_coll_rsag_reason_t {
     MCA_COLL_RSAG_REASON_FORCED,        /* forced and applicable */
     MCA_COLL_RSAG_REASON_FALLBACK,      /* forced, not applicable: auto among the rest */
     MCA_COLL_RSAG_REASON_DATATYPE,      /* extent <= 0: delegate */
-    MCA_COLL_RSAG_REASON_NONE,          /* no algorithm applies at this size: delegate */
+    MCA_COLL_RSAG_REASON_NONE,          /* restrictions rule out every algorithm: delegate */
+    MCA_COLL_RSAG_REASON_UNCOVERED,     /* thresholds leave this size uncovered: delegate */
     MCA_COLL_RSAG_NUM_REASONS
 } mca_coll_rsag_reason_t;
 
 typedef struct mca_coll_rsag_decision_t {
     int alg;                            /* id, or MCA_COLL_RSAG_DELEGATE */
     mca_coll_rsag_reason_t reason;
-    unsigned unmet;                     /* FALLBACK: what the forced one lacked */
+    unsigned unmet;                     /* FALLBACK: what the forced one lacked;
+                                           NONE: what the algorithms lacked */
 } mca_coll_rsag_decision_t;
 
 /* Restriction bits of `alg` that `call` does not meet (0: applicable). */

@@ -25,6 +25,7 @@ int mca_coll_rsag_tmp_alloc(mca_coll_rsag_tmp_t *tmp, size_t count,
     size_t bytes;
 
     tmp->raw = tmp->buf = NULL;
+    tmp->bytes = 0;
     if (0 == count) {
         return OMPI_SUCCESS;
     }
@@ -37,13 +38,22 @@ int mca_coll_rsag_tmp_alloc(mca_coll_rsag_tmp_t *tmp, size_t count,
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
     tmp->buf = tmp->raw - true_lb;
+    tmp->bytes = bytes;
+    mca_coll_rsag_component.tmp_bytes_now += bytes;
+    if (mca_coll_rsag_component.tmp_bytes_now > mca_coll_rsag_component.tmp_bytes_peak) {
+        mca_coll_rsag_component.tmp_bytes_peak = mca_coll_rsag_component.tmp_bytes_now;
+    }
     return OMPI_SUCCESS;
 }
 
 void mca_coll_rsag_tmp_free(mca_coll_rsag_tmp_t *tmp)
 {
+    if (NULL != tmp->raw) {
+        mca_coll_rsag_component.tmp_bytes_now -= tmp->bytes;
+    }
     free(tmp->raw);
     tmp->raw = tmp->buf = NULL;
+    tmp->bytes = 0;
 }
 
 int mca_coll_rsag_copy(struct ompi_datatype_t *dtype, size_t count, void *dst,
