@@ -301,6 +301,141 @@ static void test_priority_order(void)
     }
 }
 
+/* Walk a ring cursor into arrays of (step, block, off, cnt); returns n. */
+static size_t ring_walk(const size_t *displ, int p, int rank, int shift, int nsteps,
+                        size_t segcount, mca_coll_rsag_range_t *segs, int *blocks)
+{
+    mca_coll_rsag_ring_cursor_t c;
+    size_t n = 0;
+
+    for (mca_coll_rsag_ring_cursor_init(&c, displ, p, rank, shift, nsteps, segcount);
+         !mca_coll_rsag_ring_cursor_done(&c); mca_coll_rsag_ring_cursor_next(&c)) {
+        segs[n] = c.seg;
+        blocks[n] = c.block;
+        ++n;
+    }
+    return n;
+}
+
+/* The ring walks: segments tile each walked block in order, both ends of
+ * every link cut the same segments in the same order (what r sends first
+ * and then forwards is what r + 1 receives), and the reduce-scatter ring
+ * leaves block r on rank r reduced over every rank exactly once. */
+static void test_ring(size_t count, int p, size_t segcount, const int *irregular)
+{
+    size_t *displ = malloc(sizeof(size_t) * (size_t) (p + 1));
+    size_t maxsegs;
+    mca_coll_rsag_range_t *a, *b;
+    int *ab, *bb;
+    /* contributions: bit r of mask[rank][e] = rank r's value is in it */
+    unsigned long long *mask, *next;
+
+    if (NULL != irregular) {
+        mca_coll_rsag_displs_counts(irregular, p, displ);
+        count = displ[p];
+    } else {
+        mca_coll_rsag_displs_even(count, p, displ);
+    }
+    maxsegs = 2 * (count + (size_t) p) + 4;
+    a = malloc(sizeof(*a) * maxsegs);
+    b = malloc(sizeof(*b) * maxsegs);
+    ab = malloc(sizeof(int) * maxsegs);
+    bb = malloc(sizeof(int) * maxsegs);
+    mask = calloc((size_t) p * (count + 1), sizeof(unsigned long long));
+    next = calloc((size_t) p * (count + 1), sizeof(unsigned long long));
+    for (int r = 0; r < p; ++r) {
+        int succ = (r + 1) % p;
+        for (int shift = 1; shift <= 2; ++shift) {
+            /* sender r: block r - shift + 1 from its input, then the p - 2
+             * blocks it receives and forwards; receiver r + 1: p - 1 blocks */
+            size_t na = ring_walk(displ, p, r, shift - 1, p > 1 ? 1 : 0, segcount, a, ab);
+            size_t nb;
+            na += ring_walk(displ, p, r, shift, p > 1 ? p - 2 : 0, segcount, a + na, ab + na);
+            nb = ring_walk(displ, p, succ, shift, p - 1, segcount, b, bb);
+            CHECK(na == nb, "p=%d count=%zu seg=%zu r=%d shift=%d: %zu sent, %zu received", p,
+                  count, segcount, r, shift, na, nb);
+            for (size_t i = 0; i < na && i < nb; ++i) {
+                CHECK(a[i].off == b[i].off && a[i].cnt == b[i].cnt && ab[i] == bb[i],
+                      "p=%d count=%zu seg=%zu r=%d shift=%d: segment %zu differs", p, count,
+                      segcount, r, shift, i);
+            }
+            CHECK(nb == mca_coll_rsag_ring_nsegs(displ, p, succ, shift, p - 1, segcount),
+                  "nsegs p=%d", p);
+            /* segments tile the walked blocks in order */
+            for (size_t i = 0, expect = 0; i < nb; ++i) {
+                bool first = (0 == i || bb[i] != bb[i - 1]);
+                if (first) {
+                    expect = displ[bb[i]];
+                }
+                CHECK(b[i].cnt > 0 && b[i].cnt <= segcount && b[i].off == expect,
+                      "p=%d seg %zu tiles", p, i);
+                expect = b[i].off + b[i].cnt;
+                if (i + 1 == nb || bb[i + 1] != bb[i]) {
+                    CHECK(expect == displ[bb[i] + 1], "p=%d block %d covered", p, bb[i]);
+                }
+            }
+        }
+    }
+
+    /* Simulate the reduce-scatter: at step s rank r receives block
+     * (r - s - 2) from r - 1, which sent its input (s = 0) or what it
+     * reduced at step s - 1. */
+    if (p <= 64) {
+        for (int r = 0; r < p; ++r) {
+            for (size_t e = 0; e < count; ++e) {
+                mask[(size_t) r * count + e] = 1ULL << r;
+            }
+        }
+        for (int s = 0; s + 1 < p; ++s) {
+            memcpy(next, mask, sizeof(*mask) * (size_t) p * count);
+            for (int r = 0; r < p; ++r) {
+                int prev = (r + p - 1) % p;
+                int blk = mca_coll_rsag_ring_block(r, s, 2, p);
+                CHECK(blk == mca_coll_rsag_ring_block(prev, s, 1, p), "ring blocks agree");
+                for (size_t e = displ[blk]; e < displ[blk + 1]; ++e) {
+                    unsigned long long in = mask[(size_t) prev * count + e];
+                    unsigned long long mine = mask[(size_t) r * count + e];
+                    CHECK(0 == (in & mine), "p=%d s=%d r=%d: a contribution twice", p, s, r);
+                    next[(size_t) r * count + e] = in | mine;
+                }
+            }
+            memcpy(mask, next, sizeof(*mask) * (size_t) p * count);
+        }
+        for (int r = 0; r < p; ++r) {
+            unsigned long long all = (64 == p) ? ~0ULL : (1ULL << p) - 1;
+            for (size_t e = displ[r]; e < displ[r + 1]; ++e) {
+                CHECK(mask[(size_t) r * count + e] == all, "p=%d rank %d element %zu", p, r, e);
+            }
+        }
+    }
+    free(displ);
+    free(a);
+    free(b);
+    free(ab);
+    free(bb);
+    free(mask);
+    free(next);
+}
+
+static void test_ring_segcount(void)
+{
+    CHECK(mca_coll_rsag_ring_segcount(0, 8, 1000) == 1000, "0 = whole blocks");
+    CHECK(mca_coll_rsag_ring_segcount(64, 8, 1000) == 8, "64 bytes of doubles");
+    CHECK(mca_coll_rsag_ring_segcount(4, 8, 1000) == 1, "at least one element");
+    CHECK(mca_coll_rsag_ring_segcount(1 << 20, 8, 1000) == 1000, "capped at the block");
+    CHECK(mca_coll_rsag_ring_segcount(100, 8, 0) == 1, "never 0");
+    CHECK(mca_coll_rsag_ring_segcount(0, 8, 0) == 1, "never 0, whole blocks");
+    CHECK(mca_coll_rsag_ring_segcount(100, 0, 7) == 7, "type size 0");
+    for (int p = 1; p <= 200; ++p) {
+        for (int step = 0; step < p; ++step) {
+            for (int shift = 0; shift <= 2; ++shift) {
+                int b = mca_coll_rsag_ring_block(p - 1, step, shift, p);
+                CHECK(b == ((p - 1 - step - shift) % p + p) % p, "ring block");
+            }
+        }
+    }
+}
+
 int main(void)
 {
     static const size_t counts[] = { 0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64,
@@ -319,5 +454,24 @@ int main(void)
     test_layouts();
     test_vhalving();
     test_priority_order();
+    test_ring_segcount();
+    for (int p = 1; p <= 33; ++p) {
+        static const size_t segs[] = { 1, 2, 3, 7, 64 };
+        int irregular[33];
+        for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
+            for (size_t k = 0; k < sizeof(segs) / sizeof(segs[0]); ++k) {
+                if (counts[i] <= 1000 || k >= 3) {
+                    test_ring(counts[i], p, segs[k], NULL);
+                }
+            }
+        }
+        /* irregular blocks with zeros (MPI_Reduce_scatter) */
+        for (int r = 0; r < p; ++r) {
+            irregular[r] = (r % 3 == 1) ? 0 : (r * 7) % 11;
+        }
+        test_ring(0, p, 2, irregular);
+        test_ring(0, p, 5, irregular);
+    }
+    test_ring(100000, 64, 4099, NULL);
     return unit_report("test_index");
 }

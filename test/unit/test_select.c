@@ -92,7 +92,7 @@ static void test_auto(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
 static void test_forced(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
 {
     mca_coll_rsag_tuning_t t;
-    mca_coll_rsag_decision_t d;
+    mca_coll_rsag_decision_t d, want;
     mca_coll_rsag_call_t c;
 
     mca_coll_rsag_tuning_defaults(coll, &t);
@@ -126,9 +126,12 @@ static void test_forced(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
     CHECK(d.alg == small_alg && d.reason == MCA_COLL_RSAG_REASON_FORCED, "forced small");
 
     /* an id outside the table counts as auto */
+    t.forced = MCA_COLL_RSAG_AUTO;
+    want = mca_coll_rsag_select(coll, &c, &t);
     t.forced = 99;
     d = mca_coll_rsag_select(coll, &c, &t);
-    CHECK(d.alg == big_alg && d.reason == MCA_COLL_RSAG_REASON_AUTO, "bad id -> auto");
+    CHECK(d.alg == want.alg && d.alg != MCA_COLL_RSAG_DELEGATE
+              && d.reason == MCA_COLL_RSAG_REASON_AUTO, "bad id -> auto");
 }
 
 static void test_delegation(mca_coll_rsag_coll_t coll, int small_alg)
@@ -158,6 +161,44 @@ static void test_delegation(mca_coll_rsag_coll_t coll, int small_alg)
     CHECK(d.alg != MCA_COLL_RSAG_DELEGATE, "equal thresholds: a later row wins (%d)", d.alg);
 }
 
+/* The ring tier: from its threshold up auto takes the ring for commutative
+ * ops whatever the count (empty blocks are fine: no count >= p' rule);
+ * below it, or for a non-commutative op, the ring is never chosen.
+ * `noncomm` is what a large non-commutative call gets. */
+static void test_ring(mca_coll_rsag_coll_t coll, int ring_alg, int below_alg, int noncomm)
+{
+    mca_coll_rsag_tuning_t t;
+    mca_coll_rsag_decision_t d;
+    mca_coll_rsag_call_t c;
+    size_t thr;
+
+    mca_coll_rsag_tuning_defaults(coll, &t);
+    thr = t.min_bytes[ring_alg];
+    CHECK(thr > 0, "%s ring threshold", mca_coll_rsag_colls[coll].name);
+    for (int p = 1; p <= 70; ++p) {
+        c = call_of(p, thr / 8, 8, true);
+        d = mca_coll_rsag_select(coll, &c, &t);
+        CHECK(d.alg == ring_alg, "p=%d at the ring threshold -> %d", p, d.alg);
+        c = call_of(p, (thr - 8) / 8, 8, true);
+        d = mca_coll_rsag_select(coll, &c, &t);
+        CHECK(d.alg == below_alg, "p=%d below the ring threshold -> %d", p, d.alg);
+        c = call_of(p, 1, thr, true);
+        d = mca_coll_rsag_select(coll, &c, &t);
+        CHECK(d.alg == ring_alg, "p=%d one huge element -> %d", p, d.alg);
+        c = call_of(p, thr, 8, false);
+        d = mca_coll_rsag_select(coll, &c, &t);
+        CHECK(d.alg == noncomm, "p=%d non-commutative -> %d", p, d.alg);
+    }
+    t.forced = ring_alg;
+    c = call_of(8, 3, 4, true);
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == ring_alg && d.reason == MCA_COLL_RSAG_REASON_FORCED, "forced ring, count < p");
+    c = call_of(8, 1000, 4, false);
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg != ring_alg && d.unmet == MCA_COLL_RSAG_NEEDS_COMMUTATIVE,
+          "forced ring, non-commutative");
+}
+
 int main(void)
 {
     test_tables();
@@ -169,6 +210,12 @@ int main(void)
                 MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER);
     test_forced(MCA_COLL_RSAG_REDUCE, MCA_COLL_RSAG_REDUCE_BINOMIAL,
                 MCA_COLL_RSAG_REDUCE_RABENSEIFNER);
+    test_ring(MCA_COLL_RSAG_ALLREDUCE, MCA_COLL_RSAG_ALLREDUCE_RING,
+              MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER, MCA_COLL_RSAG_ALLREDUCE_RECURSIVE_DOUBLING);
+    test_ring(MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_RING,
+              MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_RECURSIVE_HALVING, MCA_COLL_RSAG_DELEGATE);
+    test_ring(MCA_COLL_RSAG_REDUCE_SCATTER, MCA_COLL_RSAG_REDUCE_SCATTER_RING,
+              MCA_COLL_RSAG_REDUCE_SCATTER_RECURSIVE_HALVING, MCA_COLL_RSAG_DELEGATE);
     test_delegation(MCA_COLL_RSAG_ALLREDUCE, MCA_COLL_RSAG_ALLREDUCE_RECURSIVE_DOUBLING);
     test_delegation(MCA_COLL_RSAG_REDUCE, MCA_COLL_RSAG_REDUCE_BINOMIAL);
     return unit_report("test_select");

@@ -199,6 +199,14 @@ int mca_coll_rsag_send(const void *buf, size_t count, struct ompi_datatype_t *dt
 int mca_coll_rsag_recv(void *buf, size_t count, struct ompi_datatype_t *dtype,
                        int src, int tag, struct ompi_communicator_t *comm);
 
+/* After an error, give up the requests of reqs[0..n) (NULL and
+ * MPI_REQUEST_NULL entries are skipped; all become MPI_REQUEST_NULL).
+ * Receives are cancelled and completed, so that no buffer is freed under
+ * a pending receive; sends are released to complete in the background, as
+ * Open MPI's own collectives do, since waiting for a peer that gave up
+ * would hang. */
+void mca_coll_rsag_requests_drop(struct ompi_request_t **reqs, size_t n, bool receives);
+
 /*
  * Phases of Rabenseifner's algorithms (coll_rsag_phases.c).  `input` is
  * this rank's contribution (read only; may be `work` itself when in
@@ -237,6 +245,28 @@ int mca_coll_rsag_rs_deliver(const char *work, void *rbuf, const size_t *displ,
 int mca_coll_rsag_doubling_allgather(char *work, const mca_coll_rsag_halving_step_t *steps,
                                      int nsteps, struct ompi_datatype_t *dtype, int tag,
                                      struct ompi_communicator_t *comm);
+
+/*
+ * Phases of the ring algorithms (coll_rsag_reduce_scatter_ring.c): p - 1
+ * steps, each sending to rank + 1 and receiving from rank - 1, over the
+ * blocks of `displ` (any sizes, zeros included), pipelined in segments of
+ * coll_rsag_allreduce_ring_segment_size bytes.  Every rank of the
+ * communicator must pass the same layout.
+ */
+
+/* Reduce-scatter, commutative ops: `input` is this rank's contribution
+ * (read only; may be `work` itself), `work` is a vector in user layout
+ * that receives the forwarded partial sums (every block but this rank's
+ * own and the one before it), and block r reduced over every rank lands at
+ * `out` (element 0 of the block; `out` may be work + block r, and must not
+ * overlap the input otherwise).  Temporary memory: four segments. */
+int mca_coll_rsag_ring_rs(const char *input, char *work, char *out, const size_t *displ,
+                          struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag,
+                          struct ompi_communicator_t *comm);
+/* Allgather in place: block r of `buf` (this rank's) goes to every rank,
+ * the other blocks of `buf` are received.  No temporary memory. */
+int mca_coll_rsag_ring_allgather(char *buf, const size_t *displ, struct ompi_datatype_t *dtype,
+                                 int tag, struct ompi_communicator_t *comm);
 
 END_C_DECLS
 

@@ -27,6 +27,13 @@
 #define MCA_COLL_RSAG_NEEDS_COMMUTATIVE   0x1u  /* op must be commutative */
 #define MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2 0x2u  /* count >= p' = 2^floor(log2 p) */
 
+/* Default thresholds of the ring algorithms (bytes of the whole vector):
+ * the ring pays p - 1 latencies per phase where recursive halving pays
+ * log2 p, so it only pays off for large messages.  Measured on this
+ * machine (see the commit that set them). */
+#define MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES ((size_t) 1 << 20)
+#define MCA_COLL_RSAG_RS_RING_MIN_BYTES ((size_t) 1 << 20)
+
 #define MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(X)                                      \
     X(ALLREDUCE, RECURSIVE_DOUBLING, 1, "recursive_doubling",                      \
       "recursive doubling on whole vectors, extra ranks folded in and out; "       \
@@ -37,7 +44,13 @@
       "recursive doubling, balanced non-power-of-two pre-step; commutative ops, "  \
       "count >= p'",                                                               \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
-      8192, mca_coll_rsag_allreduce_rabenseifner)
+      8192, mca_coll_rsag_allreduce_rabenseifner)                                  \
+    X(ALLREDUCE, RING, 3, "ring",                                                  \
+      "pipelined ring: ring reduce-scatter + ring allgather over p blocks of "     \
+      "any size, sent in coll_rsag_allreduce_ring_segment_size segments; "         \
+      "2(p-1) steps, commutative ops",                                             \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES,      \
+      mca_coll_rsag_allreduce_ring)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
@@ -59,7 +72,13 @@
       "recursive halving over the rank blocks (distance halving), extra ranks "    \
       "folded in with the balanced pre-step; commutative ops",                     \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE, 0,                                          \
-      mca_coll_rsag_reduce_scatter_recursive_halving)
+      mca_coll_rsag_reduce_scatter_recursive_halving)                              \
+    X(COLL, RING, 2, "ring",                                                       \
+      "pipelined ring over the rank blocks, sent in "                              \
+      "coll_rsag_allreduce_ring_segment_size segments and forwarded as soon as "   \
+      "reduced; p-1 steps, commutative ops",                                       \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_RS_RING_MIN_BYTES,             \
+      mca_coll_rsag_reduce_scatter_ring)
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \
     MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER_BLOCK)
 #define MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS(X)                                 \

@@ -183,3 +183,98 @@ int mca_coll_rsag_priority_order(int u, int lo, int n, int unit, mca_coll_rsag_v
     nfar = mca_coll_rsag_priority_order(u ^ m, far_lo, m, unit, out);
     return nfar + mca_coll_rsag_priority_order(u, near_lo, m, unit, out + nfar);
 }
+
+int mca_coll_rsag_ring_block(int rank, int step, int shift, int p)
+{
+    /* rank, step, shift < p: the sum stays far from INT_MIN */
+    int b = (rank - step - shift) % p;
+    return b < 0 ? b + p : b;
+}
+
+size_t mca_coll_rsag_max_block(const size_t *displ, int p)
+{
+    size_t max = 0;
+    for (int i = 0; i < p; ++i) {
+        size_t cnt = displ[i + 1] - displ[i];
+        max = cnt > max ? cnt : max;
+    }
+    return max;
+}
+
+size_t mca_coll_rsag_ring_segcount(size_t seg_bytes, size_t type_size, size_t max_block)
+{
+    size_t seg = max_block;
+
+    if (seg_bytes > 0 && type_size > 0) {
+        seg = seg_bytes / type_size;
+        seg = (0 == seg) ? 1 : seg;
+        seg = (seg > max_block) ? max_block : seg;
+    }
+    return (0 == seg) ? 1 : seg;
+}
+
+/* Position c on the first segment of the first non-empty block from
+ * c->step on. */
+static void mca_coll_rsag_ring_cursor_settle(mca_coll_rsag_ring_cursor_t *c)
+{
+    for (; c->step < c->nsteps; ++c->step) {
+        size_t lo, hi;
+
+        c->block = mca_coll_rsag_ring_block(c->rank, c->step, c->shift, c->p);
+        lo = c->displ[c->block];
+        hi = c->displ[c->block + 1];
+        if (hi > lo) {
+            c->seg.off = lo;
+            c->seg.cnt = (hi - lo < c->segcount) ? hi - lo : c->segcount;
+            return;
+        }
+    }
+    c->seg.off = 0;
+    c->seg.cnt = 0;
+}
+
+void mca_coll_rsag_ring_cursor_init(mca_coll_rsag_ring_cursor_t *c, const size_t *displ,
+                                    int p, int rank, int shift, int nsteps, size_t segcount)
+{
+    c->displ = displ;
+    c->p = p;
+    c->rank = rank;
+    c->shift = shift;
+    c->nsteps = nsteps;
+    c->segcount = (0 == segcount) ? 1 : segcount;
+    c->step = 0;
+    c->block = -1;
+    mca_coll_rsag_ring_cursor_settle(c);
+}
+
+void mca_coll_rsag_ring_cursor_next(mca_coll_rsag_ring_cursor_t *c)
+{
+    size_t end, off;
+
+    if (mca_coll_rsag_ring_cursor_done(c)) {
+        return;
+    }
+    end = c->displ[c->block + 1];
+    off = c->seg.off + c->seg.cnt;
+    if (off < end) {
+        c->seg.off = off;
+        c->seg.cnt = (end - off < c->segcount) ? end - off : c->segcount;
+        return;
+    }
+    ++c->step;
+    mca_coll_rsag_ring_cursor_settle(c);
+}
+
+size_t mca_coll_rsag_ring_nsegs(const size_t *displ, int p, int rank, int shift, int nsteps,
+                                size_t segcount)
+{
+    size_t n = 0;
+
+    segcount = (0 == segcount) ? 1 : segcount;
+    for (int s = 0; s < nsteps; ++s) {
+        int b = mca_coll_rsag_ring_block(rank, s, shift, p);
+        size_t cnt = displ[b + 1] - displ[b];
+        n += cnt / segcount + (0 != cnt % segcount);
+    }
+    return n;
+}

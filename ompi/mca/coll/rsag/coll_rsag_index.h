@@ -100,6 +100,49 @@ mca_coll_rsag_range_t mca_coll_rsag_vblock(const size_t *displ, int p, int vrank
 mca_coll_rsag_range_t mca_coll_rsag_vblocks(const size_t *displ, int p, int vlo, int vhi);
 
 /*
+ * Ring schedules.  Every rank sends to rank + 1 and receives from rank - 1;
+ * at step s rank r handles block (r - s - shift) mod p.  The reduce-scatter
+ * ring sends with shift 1 and receives with shift 2 (block r arrives last,
+ * at step p - 2); the allgather ring sends with shift 0 and receives with
+ * shift 1.  A link's sender (shift k) and receiver (shift k + 1) thus walk
+ * the same blocks in the same order.
+ */
+int mca_coll_rsag_ring_block(int rank, int step, int shift, int p);
+
+/* Largest block of a layout. */
+size_t mca_coll_rsag_max_block(const size_t *displ, int p);
+
+/* Elements per segment for segments of `seg_bytes` bytes of data
+ * (`type_size` each; at least one element; 0 = whole blocks), capped at
+ * `max_block`, so that a slot is never larger than a block (the cut is
+ * the same).  Never 0. */
+size_t mca_coll_rsag_ring_segcount(size_t seg_bytes, size_t type_size, size_t max_block);
+
+/* The segments of a ring walk in message order: steps [0, nsteps), at
+ * each the block mca_coll_rsag_ring_block(rank, step, shift, p) cut into
+ * runs of segcount elements (the last one shorter), empty blocks skipped.
+ * Both ends of a link cut identically, so every segment is one message. */
+typedef struct mca_coll_rsag_ring_cursor_t {
+    const size_t *displ;
+    int p, rank, shift, nsteps;
+    size_t segcount;
+    int step;                   /* step of `seg`; nsteps once past the end */
+    int block;                  /* block of `seg` */
+    mca_coll_rsag_range_t seg;  /* the current segment */
+} mca_coll_rsag_ring_cursor_t;
+
+void mca_coll_rsag_ring_cursor_init(mca_coll_rsag_ring_cursor_t *c, const size_t *displ,
+                                    int p, int rank, int shift, int nsteps, size_t segcount);
+void mca_coll_rsag_ring_cursor_next(mca_coll_rsag_ring_cursor_t *c);
+static inline bool mca_coll_rsag_ring_cursor_done(const mca_coll_rsag_ring_cursor_t *c)
+{
+    return c->step >= c->nsteps;
+}
+/* Number of segments of a ring walk. */
+size_t mca_coll_rsag_ring_nsegs(const size_t *displ, int p, int rank, int shift, int nsteps,
+                                size_t segcount);
+
+/*
  * Recursive halving over vblocks (the reduce-scatter algorithms): vranks
  * 0..p'-1 each stand for a contiguous run of rank blocks, and at step k
  * (0 <= k < log2 p') vrank v pairs with v ^ m, m = p' / 2^(k+1), inside
