@@ -27,6 +27,10 @@
 #define MCA_COLL_RSAG_NEEDS_COMMUTATIVE   0x1u  /* op must be commutative */
 #define MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2 0x2u  /* count >= p' = 2^floor(log2 p) */
 
+/* Default auto threshold of the priority-aware algorithms (seed 002: they
+ * send more, smaller messages and only pay off for large ones). */
+#define MCA_COLL_RSAG_PRIORITY_MIN_BYTES ((size_t) 1 << 30)
+
 #define MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(X)                                      \
     X(ALLREDUCE, RECURSIVE_DOUBLING, 1, "recursive_doubling",                      \
       "recursive doubling on whole vectors, extra ranks folded in and out; "       \
@@ -59,7 +63,14 @@
       "recursive halving over the rank blocks (distance halving), extra ranks "    \
       "folded in with the balanced pre-step; commutative ops",                     \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE, 0,                                          \
-      mca_coll_rsag_reduce_scatter_recursive_halving)
+      mca_coll_rsag_reduce_scatter_recursive_halving)                              \
+    X(COLL, PRIORITY, 2, "priority",                                               \
+      "priority-aware recursive halving: each step's half leaves as one message "  \
+      "per coll_rsag_priority_chunks vblocks, in the order the partner needs "     \
+      "them, and received blocks are reduced just before they are forwarded; "    \
+      "commutative ops",                                                           \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_PRIORITY_MIN_BYTES,           \
+      mca_coll_rsag_reduce_scatter_priority)
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \
     MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER_BLOCK)
 #define MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS(X)                                 \

@@ -117,3 +117,14 @@ int mca_coll_rsag_recv(void *buf, size_t count, struct ompi_datatype_t *dtype,
 {
     return MCA_PML_CALL(recv(buf, count, dtype, src, tag, comm, MPI_STATUS_IGNORE));
 }
+
+void mca_coll_rsag_requests_abandon(ompi_request_t **reqs, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        if (NULL != reqs[i] && MPI_REQUEST_NULL != reqs[i]) {
+            (void) ompi_request_cancel(reqs[i]);
+            (void) ompi_request_free(&reqs[i]);
+        }
+        reqs[i] = MPI_REQUEST_NULL;
+    }
+}
