@@ -41,7 +41,13 @@
       "recursive doubling, balanced non-power-of-two pre-step; commutative ops, "  \
       "count >= p'",                                                               \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
-      8192, mca_coll_rsag_allreduce_rabenseifner)
+      8192, mca_coll_rsag_allreduce_rabenseifner)                                 \
+    X(ALLREDUCE, PRIORITY, 3, "priority",                                          \
+      "priority-aware reduce-scatter (recursive halving sending each block as "    \
+      "its own message in the order the partner needs it, reducing lazily) + "     \
+      "allgather by recursive doubling; commutative ops",                          \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_PRIORITY_MIN_BYTES,           \
+      mca_coll_rsag_allreduce_priority)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
