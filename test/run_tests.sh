@@ -203,6 +203,13 @@ run_test transport-ucx-np3 "${mpirun_cmd[@]}" --mca pml ucx --mca pml_ucx_tls an
 run_test smallint-sum-without-op-avx-np4 "${mpirun_cmd[@]}" --mca op ^avx -np 4 "$check" \
     --group smallint
 
+# --- temporary memory: priority-aware reduce-scatter vs recursive halving ----
+for np in 4 6 8; do
+    run_test "memory-priority-vs-halving-np$np" "${mpirun_cmd[@]}" -np "$np" \
+        "$here/mpi/rsag_memory"
+    expect_in_log 'rsag_memory: np=[0-9]+ cases=[0-9]+ passed=[0-9]+ failed=0'
+done
+
 # --- module life cycle -------------------------------------------------------
 for np in 2 4; do
     run_test "lifecycle-np$np" "${mpirun_cmd[@]}" -np "$np" "$here/mpi/rsag_lifecycle"
