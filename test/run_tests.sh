@@ -127,7 +127,12 @@ run_test unit-select "$here/unit/test_select"
 run_test ompi_info-parameters ompi_info --param coll rsag --level 9
 expect_in_log 'coll_rsag_priority" \(current value: "40"'
 expect_in_log 'coll_rsag_allreduce_algorithm.*'
-expect_in_log 'Valid values: 0:"auto", 1:"recursive_doubling", 2:"rabenseifner"'
+expect_in_log 'Valid values: 0:"auto", 1:"recursive_doubling", 2:"rabenseifner", 3:"ring", 4:"priority"'
+expect_in_log 'Valid values: 0:"auto", 1:"recursive_halving", 2:"ring", 3:"priority"'
+expect_in_log 'coll_rsag_allreduce_ring_segment_size'
+expect_in_log 'coll_rsag_priority_chunks'
+expect_in_log 'coll_rsag_allreduce_ring_min_bytes'
+expect_in_log 'coll_rsag_reduce_scatter_ring_min_bytes'
 expect_in_log 'Valid values: 0:"auto", 1:"binomial", 2:"rabenseifner"'
 expect_in_log 'coll_rsag_reduce_scatter_block_algorithm.*'
 expect_in_log 'coll_rsag_reduce_scatter_algorithm.*'
@@ -151,7 +156,8 @@ expect_in_log 'rank 0: 0 calls done by rsag'
 
 run_test verbose-decisions-np4 "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 -np 4 "$demo"
 expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 4\): 8 bytes .* -> recursive_doubling \(auto\)'
-expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> rabenseifner \(auto\)'
+expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD .*: 80000 bytes .* -> rabenseifner \(auto\)'
+expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> [a-z_]+ \(auto\)'
 expect_in_log 'coll:rsag: reduce on MPI_COMM_WORLD .* -> binomial \(auto\)'
 expect_in_log 'coll:rsag: reduce on MPI_COMM_WORLD .* -> rabenseifner \(auto\)'
 
@@ -190,6 +196,19 @@ for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
     done
 done
 
+# --- the ring pipeline with tiny segments: thousands of messages per block --
+run_test matrix-ring-small-segments-np5 "${mpirun_cmd[@]}" \
+    --mca coll_rsag_allreduce_ring_segment_size 256 -np 5 "$check" \
+    --coll allreduce,reduce_scatter_block,reduce_scatter
+expect_in_log 'forced allreduce=ring: [0-9]+ cases, 0 failed'
+expect_in_log 'forced reduce_scatter=ring: [0-9]+ cases, 0 failed'
+
+# --- the priority schedule with runs of 2 blocks -----------------------------
+run_test matrix-priority-chunks2-np6 "${mpirun_cmd[@]}" \
+    --mca coll_rsag_priority_chunks 2 -np 6 "$check" --quick \
+    --coll allreduce,reduce_scatter_block,reduce_scatter
+expect_in_log 'forced reduce_scatter=priority: [0-9]+ cases, 0 failed'
+
 # --- transports --------------------------------------------------------------
 run_test transport-ob1-tcp-np3 "${mpirun_cmd[@]}" --mca pml ob1 --mca btl self,tcp \
     --mca btl_tcp_if_include lo -np 3 "$check" --quick
@@ -202,6 +221,13 @@ run_test transport-ucx-np3 "${mpirun_cmd[@]}" --mca pml ucx --mca pml_ucx_tls an
 # with that component left out.
 run_test smallint-sum-without-op-avx-np4 "${mpirun_cmd[@]}" --mca op ^avx -np 4 "$check" \
     --group smallint
+
+# --- temporary memory: priority-aware reduce-scatter vs recursive halving ----
+for np in 4 6 8; do
+    run_test "memory-priority-vs-halving-np$np" "${mpirun_cmd[@]}" -np "$np" \
+        "$here/mpi/rsag_memory"
+    expect_in_log 'rsag_memory: np=[0-9]+ cases=[0-9]+ passed=[0-9]+ failed=0'
+done
 
 # --- module life cycle -------------------------------------------------------
 for np in 2 4; do

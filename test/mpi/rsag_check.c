@@ -39,8 +39,8 @@
  * coll_rsag_<coll>_<alg>_calls and coll_rsag_<coll>_delegated_calls are read.
  * Exactly one must move, by one, and belong to the tested collective; all
  * ranks must agree on it; when the forced algorithm applies (an algorithm
- * named *rabenseifner* needs a commutative op and count >= p', *ring* a
- * commutative op) it must be its
+ * named *rabenseifner* needs a commutative op and count >= p', *ring* and
+ * *priority* a commutative op) it must be its
  * counter (or "delegated", for a non-commutative op); "delegated" is a failure
  * for a commutative op.  No counter at all: rsag is not loaded, every case
  * fails.
@@ -1094,7 +1094,7 @@ static int forced_applies(const casedesc *cd, long n_items)
     const char *a = colls[cd->coll].alg[cd->ai].name;
     if (strstr(a, "rabenseifner") != NULL)
         return ops[cd->op].commute && n_items >= cd->pp;
-    if (strstr(a, "ring") != NULL)
+    if (strstr(a, "ring") != NULL || strstr(a, "priority") != NULL)
         return ops[cd->op].commute;
     return 1;
 }

@@ -261,6 +261,56 @@ static void test_vhalving(void)
     }
 }
 
+/* The vblock schedule as element ranges: each step splits the previous
+ * kept range into keep and give, the last keep is the vrank's vblock; the
+ * reduce-scatter receive buffer holds exactly the largest part received
+ * at once (pre-step or a halving step). */
+static void test_vschedule(void)
+{
+    static size_t displ[MAXP + 1];
+    static int counts[MAXP];
+    mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
+
+    CHECK(mca_coll_rsag_rs_recv_count((mca_coll_rsag_displs_even(10, 1, displ), displ), 1, 0)
+              == 0, "p=1 receives nothing");
+    for (int p = 2; p <= MAXP; p += (p < 20 ? 1 : 7)) {
+        int pof2 = mca_coll_rsag_pof2_floor(p), extra = p - pof2;
+        for (int layout = 0; layout < 4; ++layout) {
+            for (int i = 0; i < p; ++i) {
+                counts[i] = layout == 0 ? 5 : layout == 1 ? (i * 7 + 3) % 5
+                          : layout == 2 ? (i == p / 2 ? 1000 : 0) : (i == 0 ? 3 : 0);
+            }
+            mca_coll_rsag_displs_counts(counts, p, displ);
+            for (int rank = 0; rank < p; ++rank) {
+                int v = mca_coll_rsag_fold_vrank(rank, p);
+                size_t n = displ[p], want = rank < 2 * extra ? n - n / 2 : 0;
+                mca_coll_rsag_range_t window = { 0, n };
+                if (v >= 0) {
+                    int ns = mca_coll_rsag_vhalving_schedule(displ, p, v, steps);
+                    CHECK(ns == mca_coll_rsag_log2_floor(pof2), "p=%d steps", p);
+                    for (int k = 0; k < ns; ++k) {
+                        mca_coll_rsag_vstep_t s = mca_coll_rsag_vhalving_step(v, pof2, k);
+                        const mca_coll_rsag_halving_step_t *h = &steps[k];
+                        CHECK(h->peer == s.peer && h->keep.cnt + h->give.cnt == window.cnt
+                                  && (h->keep.off == window.off || h->give.off == window.off)
+                                  && (h->keep.off + h->keep.cnt == h->give.off
+                                      || h->give.off + h->give.cnt == h->keep.off),
+                              "p=%d layout %d v=%d k=%d splits the window", p, layout, v, k);
+                        window = h->keep;
+                        want = h->keep.cnt > want ? h->keep.cnt : want;
+                    }
+                    mca_coll_rsag_range_t mine = mca_coll_rsag_vblock(displ, p, v);
+                    CHECK(window.off == mine.off && window.cnt == mine.cnt,
+                          "p=%d v=%d ends with its vblock", p, v);
+                }
+                CHECK(mca_coll_rsag_rs_recv_count(displ, p, rank) == want,
+                      "p=%d layout %d rank %d: receive buffer %zu, largest receive %zu", p,
+                      layout, rank, mca_coll_rsag_rs_recv_count(displ, p, rank), want);
+            }
+        }
+    }
+}
+
 /* Priority order: a permutation of the window in aligned runs; the half
  * the receiver forwards next comes first, in its next partner's order. */
 static void test_priority_order(void)
@@ -453,6 +503,7 @@ int main(void)
     test_binomial();
     test_layouts();
     test_vhalving();
+    test_vschedule();
     test_priority_order();
     test_ring_segcount();
     for (int p = 1; p <= 33; ++p) {

@@ -241,6 +241,16 @@ int mca_coll_rsag_rabenseifner_rs(const char *input, char *work, char *tmp, size
 int mca_coll_rsag_rs_deliver(const char *work, void *rbuf, const size_t *displ,
                              struct ompi_datatype_t *dtype, int tag,
                              struct ompi_communicator_t *comm);
+/* The priority-aware reduce-scatter without its delivery
+ * (coll_rsag_reduce_scatter_priority.c), for p >= 2: folds p onto p', then
+ * leaves this vrank's vblock of layout `displ` reduced in `work` (n =
+ * displ[p] elements, user layout; other ranges hold partial sums).  `tmp`
+ * holds mca_coll_rsag_rs_recv_count elements; `input` may be `work`.  The
+ * blocks go out in runs of coll_rsag_priority_chunks vblocks.  Every
+ * request is complete on return.  Commutative ops. */
+int mca_coll_rsag_priority_rs(const char *input, char *work, char *tmp, const size_t *displ,
+                              struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag,
+                              struct ompi_communicator_t *comm);
 /* Allgather by recursive doubling: the halving steps walked backwards. */
 int mca_coll_rsag_doubling_allgather(char *work, const mca_coll_rsag_halving_step_t *steps,
                                      int nsteps, struct ompi_datatype_t *dtype, int tag,

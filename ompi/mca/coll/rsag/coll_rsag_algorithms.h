@@ -34,6 +34,10 @@
 #define MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES ((size_t) 1 << 20)
 #define MCA_COLL_RSAG_RS_RING_MIN_BYTES ((size_t) 1 << 20)
 
+/* Default auto threshold of the priority-aware algorithms (seed 002: they
+ * send more, smaller messages and only pay off for large ones). */
+#define MCA_COLL_RSAG_PRIORITY_MIN_BYTES ((size_t) 1 << 30)
+
 #define MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(X)                                      \
     X(ALLREDUCE, RECURSIVE_DOUBLING, 1, "recursive_doubling",                      \
       "recursive doubling on whole vectors, extra ranks folded in and out; "       \
@@ -50,7 +54,13 @@
       "any size, sent in coll_rsag_allreduce_ring_segment_size segments; "         \
       "2(p-1) steps, commutative ops",                                             \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES,      \
-      mca_coll_rsag_allreduce_ring)
+      mca_coll_rsag_allreduce_ring)                                                \
+    X(ALLREDUCE, PRIORITY, 4, "priority",                                          \
+      "priority-aware reduce-scatter (recursive halving sending each block as "    \
+      "its own message in the order the partner needs it, reducing lazily) + "     \
+      "allgather by recursive doubling; commutative ops",                          \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_PRIORITY_MIN_BYTES,           \
+      mca_coll_rsag_allreduce_priority)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
@@ -78,7 +88,15 @@
       "coll_rsag_allreduce_ring_segment_size segments and forwarded as soon as "   \
       "reduced; p-1 steps, commutative ops",                                       \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_RS_RING_MIN_BYTES,             \
-      mca_coll_rsag_reduce_scatter_ring)
+      mca_coll_rsag_reduce_scatter_ring)                                           \
+    X(COLL, PRIORITY, 3, "priority",                                               \
+      "priority-aware recursive halving: each step's half leaves as one message "  \
+      "per coll_rsag_priority_chunks vblocks, in the order the partner needs "     \
+      "them, and received blocks are reduced just before they are forwarded; "    \
+      "commutative ops",                                                           \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_PRIORITY_MIN_BYTES,           \
+      mca_coll_rsag_reduce_scatter_priority)
+
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \
     MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER_BLOCK)
 #define MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS(X)                                 \

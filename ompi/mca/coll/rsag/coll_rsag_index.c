@@ -169,6 +169,44 @@ mca_coll_rsag_vstep_t mca_coll_rsag_vhalving_step(int vrank, int pof2, int k)
     return s;
 }
 
+int mca_coll_rsag_vhalving_schedule(const size_t *displ, int p, int vrank,
+                                    mca_coll_rsag_halving_step_t *steps)
+{
+    int pof2 = mca_coll_rsag_pof2_floor(p);
+    int nsteps = mca_coll_rsag_log2_floor(pof2);
+
+    for (int k = 0; k < nsteps; ++k) {
+        mca_coll_rsag_vstep_t s = mca_coll_rsag_vhalving_step(vrank, pof2, k);
+        steps[k].peer = s.peer;
+        steps[k].keep = mca_coll_rsag_vblocks(displ, p, s.keep_lo, s.keep_lo + s.half);
+        steps[k].give = mca_coll_rsag_vblocks(displ, p, s.give_lo, s.give_lo + s.half);
+    }
+    return nsteps;
+}
+
+size_t mca_coll_rsag_rs_recv_count(const size_t *displ, int p, int rank)
+{
+    int pof2 = mca_coll_rsag_pof2_floor(p);
+    int vrank = mca_coll_rsag_fold_vrank(rank, p);
+    size_t n = displ[p], count = 0;
+
+    if (1 == pof2) {
+        return 0;
+    }
+    if (rank < 2 * (p - pof2)) {
+        count = n - n / 2;                          /* the pre-step */
+    }
+    if (vrank >= 0) {
+        mca_coll_rsag_vstep_t s0 = mca_coll_rsag_vhalving_step(vrank, pof2, 0);
+        mca_coll_rsag_range_t keep0 = mca_coll_rsag_vblocks(displ, p, s0.keep_lo,
+                                                            s0.keep_lo + s0.half);
+        if (keep0.cnt > count) {
+            count = keep0.cnt;
+        }
+    }
+    return count;
+}
+
 int mca_coll_rsag_priority_order(int u, int lo, int n, int unit, mca_coll_rsag_vrange_t *out)
 {
     int m = n / 2, nfar;

@@ -158,6 +158,19 @@ typedef struct mca_coll_rsag_vstep_t {
 
 mca_coll_rsag_vstep_t mca_coll_rsag_vhalving_step(int vrank, int pof2, int k);
 
+/* The same steps as element ranges of the layout (peer is a vrank; keep
+ * and give are the vblock halves of step k), for k = 0 .. log2 p' - 1.
+ * Returns log2 p'.  The doubling allgather walks them backwards. */
+int mca_coll_rsag_vhalving_schedule(const size_t *displ, int p, int vrank,
+                                    mca_coll_rsag_halving_step_t *steps);
+
+/* Elements of the receive buffer of the folding reduce-scatters (recursive
+ * halving, priority): the most `rank` receives into it at once, i.e. the
+ * first halving step's kept half on a rank that keeps a vrank (later steps
+ * receive less) and, on ranks below 2r, the pre-step's ceil(n/2) as well.
+ * 0 when p = 1. */
+size_t mca_coll_rsag_rs_recv_count(const size_t *displ, int p, int rank);
+
 /* A run of vblocks [lo, lo + n). */
 typedef struct mca_coll_rsag_vrange_t {
     int lo;

@@ -52,7 +52,6 @@ int mca_coll_rsag_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf,
     const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
     const char *src = input;
     mca_coll_rsag_tmp_t work = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
-    size_t tmp_count = n - n / 2;
     ptrdiff_t lb, extent;
     int err = OMPI_SUCCESS;
 
@@ -67,16 +66,10 @@ int mca_coll_rsag_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf,
 
     /* The receive buffer holds the largest half this rank receives: the
      * pre-step's, or the first halving step's (later ones are smaller). */
-    if (vrank >= 0) {
-        mca_coll_rsag_vstep_t s0 = mca_coll_rsag_vhalving_step(vrank, pof2, 0);
-        mca_coll_rsag_range_t keep0 = mca_coll_rsag_vblocks(displ, size, s0.keep_lo,
-                                                            s0.keep_lo + s0.half);
-        tmp_count = (rank < 2 * extra) ? (keep0.cnt > tmp_count ? keep0.cnt : tmp_count)
-                                       : keep0.cnt;
-    }
     err = mca_coll_rsag_tmp_alloc(&work, n, dtype);
     if (OMPI_SUCCESS == err) {
-        err = mca_coll_rsag_tmp_alloc(&tmp, tmp_count, dtype);
+        err = mca_coll_rsag_tmp_alloc(&tmp, mca_coll_rsag_rs_recv_count(displ, size, rank),
+                                      dtype);
     }
     if (OMPI_SUCCESS != err) {
         goto cleanup;

@@ -1,0 +1,284 @@
+/*
+ * rsag_memory.c -- the priority-aware reduce-scatter must not use more
+ * temporary memory than recursive halving (seed 002: "no extra memory").
+ *
+ * For MPI_Reduce_scatter_block and MPI_Reduce_scatter (even, irregular with
+ * zeros, and single-owner recvcounts), several sizes, in place and not,
+ * the program forces coll_rsag_<coll>_algorithm to recursive_halving and
+ * then to priority through MPI_T, and after each call reads
+ *   coll_rsag_temporary_bytes        peak temporary bytes of rsag's last call
+ *   coll_rsag_<coll>_<alg>_calls     proof that the forced algorithm ran
+ * Every rank asserts priority <= halving for its own process, both > 0
+ * (work was done: n > 0 and p > 1), the counters moved, and the results are
+ * exact (integer-valued doubles).  Rank 0 prints one line per case (bytes as
+ * min..max over the ranks) and a summary; exit status 1 on any failure.
+ *
+ * Usage: mpirun -np N rsag_memory [--verbose]   (N >= 2)
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RSB, RS, NCOLL };
+static const char *coll_names[NCOLL] = { "reduce_scatter_block", "reduce_scatter" };
+enum { HALVING, PRIORITY, NALG };
+static const char *alg_names[NALG] = { "recursive_halving", "priority" };
+
+static MPI_T_pvar_session session;
+static MPI_T_pvar_handle tmp_bytes;
+static MPI_T_pvar_handle calls[NCOLL][NALG];
+static MPI_T_cvar_handle algorithm[NCOLL];
+static int alg_value[NCOLL][NALG];
+static int rank, size, verbose;
+
+static void die(const char *what, int rc)
+{
+    fprintf(stderr, "rsag_memory: rank %d: %s failed (%d)\n", rank, what, rc);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+static void pvar_handle(const char *name, int var_class, MPI_T_pvar_handle *h)
+{
+    int idx, count, rc = MPI_T_pvar_get_index(name, var_class, &idx);
+    if (MPI_SUCCESS != rc) {
+        if (0 == rank) {
+            fprintf(stderr, "rsag_memory: no MPI_T pvar %s: is mca_coll_rsag loaded?\n", name);
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (MPI_SUCCESS != (rc = MPI_T_pvar_handle_alloc(session, idx, NULL, h, &count))) {
+        die(name, rc);
+    }
+}
+
+static unsigned long long pvar_read(MPI_T_pvar_handle h)
+{
+    unsigned long long v = 0;
+    int rc = MPI_T_pvar_read(session, h, &v);
+    if (MPI_SUCCESS != rc) {
+        die("MPI_T_pvar_read", rc);
+    }
+    return v;
+}
+
+/* The control variable coll_rsag_<coll>_algorithm and the enum values of
+ * the two algorithms, looked up by name (ids are the table's business). */
+static void setup_collective(int coll)
+{
+    char name[128], ename[128], item[128];
+    int idx, count, rc, verb, bind, scope, nitems, nlen = sizeof name, elen = sizeof ename;
+    MPI_Datatype dt;
+    MPI_T_enum et;
+
+    snprintf(name, sizeof name, "coll_rsag_%s_algorithm", coll_names[coll]);
+    if (MPI_SUCCESS != (rc = MPI_T_cvar_get_index(name, &idx))) {
+        die(name, rc);
+    }
+    rc = MPI_T_cvar_get_info(idx, name, &nlen, &verb, &dt, &et, NULL, NULL, &bind, &scope);
+    if (MPI_SUCCESS != rc || MPI_T_ENUM_NULL == et) {
+        die("MPI_T_cvar_get_info", rc);
+    }
+    MPI_T_enum_get_info(et, &nitems, ename, &elen);
+    for (int a = 0; a < NALG; ++a) {
+        alg_value[coll][a] = -1;
+        for (int i = 0; i < nitems; ++i) {
+            int value, ilen = sizeof item;
+            if (MPI_SUCCESS == MPI_T_enum_get_item(et, i, &value, item, &ilen)
+                && 0 == strcmp(item, alg_names[a])) {
+                alg_value[coll][a] = value;
+            }
+        }
+        if (alg_value[coll][a] < 0) {
+            if (0 == rank) {
+                fprintf(stderr, "rsag_memory: %s has no value %s\n", name, alg_names[a]);
+            }
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        snprintf(item, sizeof item, "coll_rsag_%s_%s_calls", coll_names[coll], alg_names[a]);
+        pvar_handle(item, MPI_T_PVAR_CLASS_COUNTER, &calls[coll][a]);
+    }
+    if (MPI_SUCCESS != (rc = MPI_T_cvar_handle_alloc(idx, NULL, &algorithm[coll], &count))) {
+        die("MPI_T_cvar_handle_alloc", rc);
+    }
+}
+
+/* recvcounts of a layout: 0 even, 1 irregular with zeros, 2 one rank owns all */
+static const char *layout_names[] = { "even", "irregular", "single-owner" };
+static void make_counts(int layout, int per_rank, int *counts)
+{
+    for (int i = 0; i < size; ++i) {
+        switch (layout) {
+        case 0: counts[i] = per_rank; break;
+        case 1: counts[i] = (i % 3 == 1) ? 0 : per_rank / 2 + (i * 7919) % (per_rank + 1); break;
+        default: counts[i] = (i == size / 2) ? per_rank * size : 0; break;
+        }
+    }
+}
+
+/* One call with `alg` forced; returns the temporary bytes and checks the
+ * result and the counter.  Failures are described in *why. */
+static unsigned long long run_one(int coll, int alg, const int *counts, size_t n, int inplace,
+                                  double *sbuf, double *rbuf, char *why, size_t whylen)
+{
+    unsigned long long before, after, bytes;
+    size_t off = 0;
+    int rc, mine = counts[rank];
+
+    MPI_T_cvar_write(algorithm[coll], &alg_value[coll][alg]);
+    for (size_t i = 0; i < n; ++i) {
+        (inplace ? rbuf : sbuf)[i] = (double) ((rank + 1) * (int) (i % 13 + 1));
+    }
+    before = pvar_read(calls[coll][alg]);
+    if (RSB == coll) {
+        rc = MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : sbuf, rbuf, mine, MPI_DOUBLE,
+                                      MPI_SUM, MPI_COMM_WORLD);
+    } else {
+        rc = MPI_Reduce_scatter(inplace ? MPI_IN_PLACE : sbuf, rbuf, counts, MPI_DOUBLE,
+                                MPI_SUM, MPI_COMM_WORLD);
+    }
+    /* read before any other collective: the level is per call */
+    bytes = pvar_read(tmp_bytes);
+    after = pvar_read(calls[coll][alg]);
+
+    if (MPI_SUCCESS != rc) {
+        snprintf(why, whylen, "%s returned %d", alg_names[alg], rc);
+        return bytes;
+    }
+    if (after != before + 1) {
+        snprintf(why, whylen, "%s forced but its counter moved by %llu", alg_names[alg],
+                 after - before);
+        return bytes;
+    }
+    for (int i = 0; i < rank; ++i) {
+        off += (size_t) counts[i];
+    }
+    for (int i = 0; i < mine; ++i) {
+        double want = (double) ((int) ((off + i) % 13 + 1) * size * (size + 1) / 2);
+        if (rbuf[i] != want) {
+            snprintf(why, whylen, "%s: element %d is %g, expected %g", alg_names[alg], i,
+                     rbuf[i], want);
+            return bytes;
+        }
+    }
+    return bytes;
+}
+
+int main(int argc, char **argv)
+{
+    static const int per_rank_sizes[] = { 1, 3, 1000, 65539 };
+    const int nsizes = (int) (sizeof per_rank_sizes / sizeof per_rank_sizes[0]);
+    int provided, cases = 0, failures = 0, equal = 0;
+    int *counts;
+    double *sbuf, *rbuf;
+    size_t cap;
+
+    MPI_Init(&argc, &argv);
+    /* after MPI_Init, finalized before MPI_Finalize: Open MPI 4.1.4 crashes
+     * otherwise */
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    verbose = argc > 1 && 0 == strcmp(argv[1], "--verbose");
+    if (size < 2) {
+        if (0 == rank) {
+            fprintf(stderr, "rsag_memory: needs at least 2 processes\n");
+        }
+        MPI_T_finalize();
+        MPI_Finalize();
+        return 2;
+    }
+
+    MPI_T_pvar_session_create(&session);
+    pvar_handle("coll_rsag_temporary_bytes", MPI_T_PVAR_CLASS_LEVEL, &tmp_bytes);
+    for (int coll = 0; coll < NCOLL; ++coll) {
+        setup_collective(coll);
+    }
+
+    cap = (size_t) per_rank_sizes[nsizes - 1] * (size_t) size * 2;
+    counts = malloc((size_t) size * sizeof(int));
+    sbuf = malloc(cap * sizeof(double));
+    rbuf = malloc(cap * sizeof(double));
+    if (NULL == counts || NULL == sbuf || NULL == rbuf) {
+        die("malloc", 0);
+    }
+
+    for (int coll = 0; coll < NCOLL; ++coll) {
+        for (int layout = 0; layout < (RSB == coll ? 1 : 3); ++layout) {
+            for (int si = 0; si < nsizes; ++si) {
+                for (int inplace = 0; inplace < 2; ++inplace) {
+                    unsigned long long b[NALG] = { 0, 0 }, mine[2 * NALG], lo[2 * NALG], hi[2 * NALG];
+                    char why[256] = "";
+                    size_t n = 0;
+                    int bad, anybad;
+
+                    make_counts(layout, per_rank_sizes[si], counts);
+                    for (int i = 0; i < size; ++i) {
+                        n += (size_t) counts[i];
+                    }
+                    for (int a = 0; a < NALG && !why[0]; ++a) {
+                        b[a] = run_one(coll, a, counts, n, inplace, sbuf, rbuf, why, sizeof why);
+                    }
+                    if (!why[0] && b[PRIORITY] > b[HALVING]) {
+                        snprintf(why, sizeof why, "priority used %llu bytes, halving %llu",
+                                 b[PRIORITY], b[HALVING]);
+                    }
+                    if (!why[0] && (0 == b[PRIORITY] || 0 == b[HALVING])) {
+                        snprintf(why, sizeof why, "no temporary bytes counted (halving %llu, "
+                                 "priority %llu): rsag did not run?", b[HALVING], b[PRIORITY]);
+                    }
+                    bad = why[0] != 0;
+                    if (bad) {
+                        printf("rsag_memory: FAIL rank %d: %s %s n=%zu inplace=%d: %s\n", rank,
+                               coll_names[coll], layout_names[layout], n, inplace, why);
+                        fflush(stdout);
+                    }
+                    for (int a = 0; a < NALG; ++a) {
+                        mine[a] = b[a];
+                        mine[NALG + a] = ~b[a];
+                    }
+                    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+                    MPI_Allreduce(mine, hi, 2 * NALG, MPI_UNSIGNED_LONG_LONG, MPI_MAX,
+                                  MPI_COMM_WORLD);
+                    for (int a = 0; a < NALG; ++a) {
+                        lo[a] = ~hi[NALG + a];
+                    }
+                    ++cases;
+                    failures += anybad;
+                    equal += !anybad && lo[HALVING] == lo[PRIORITY]
+                             && hi[HALVING] == hi[PRIORITY];
+                    if (0 == rank) {
+                        printf("rsag_memory: %-4s %-20s %-12s n=%-8zu inplace=%d  "
+                               "halving %llu..%llu B  priority %llu..%llu B\n",
+                               anybad ? "FAIL" : "ok", coll_names[coll], layout_names[layout],
+                               n, inplace, lo[HALVING], hi[HALVING], lo[PRIORITY],
+                               hi[PRIORITY]);
+                    }
+                    if (verbose) {
+                        printf("rsag_memory: rank %d: halving %llu priority %llu\n", rank,
+                               b[HALVING], b[PRIORITY]);
+                    }
+                }
+            }
+        }
+    }
+    if (0 == rank) {
+        printf("rsag_memory: np=%d cases=%d passed=%d failed=%d (priority == halving on every "
+               "rank in %d)\n", size, cases, cases - failures, failures, equal);
+    }
+
+    free(counts);
+    free(sbuf);
+    free(rbuf);
+    MPI_T_pvar_handle_free(session, &tmp_bytes);
+    for (int coll = 0; coll < NCOLL; ++coll) {
+        MPI_T_cvar_handle_free(&algorithm[coll]);
+        for (int a = 0; a < NALG; ++a) {
+            MPI_T_pvar_handle_free(session, &calls[coll][a]);
+        }
+    }
+    MPI_T_pvar_session_free(&session);
+    MPI_T_finalize();
+    MPI_Finalize();
+    return failures ? 1 : 0;
+}
