@@ -199,10 +199,13 @@ int mca_coll_rsag_send(const void *buf, size_t count, struct ompi_datatype_t *dt
 int mca_coll_rsag_recv(void *buf, size_t count, struct ompi_datatype_t *dtype,
                        int src, int tag, struct ompi_communicator_t *comm);
 
-/* Give up requests still pending on an error path: cancel (receives) and
- * free each one that is not MPI_REQUEST_NULL, without waiting, so that an
- * error never hangs; MPI_REQUEST_NULL afterwards. */
-void mca_coll_rsag_requests_abandon(ompi_request_t **reqs, int n);
+/* After an error, give up the requests of reqs[0..n) (NULL and
+ * MPI_REQUEST_NULL entries are skipped; all become MPI_REQUEST_NULL).
+ * Receives are cancelled and completed, so that no buffer is freed under
+ * a pending receive; sends are released to complete in the background, as
+ * Open MPI's own collectives do, since waiting for a peer that gave up
+ * would hang. */
+void mca_coll_rsag_requests_drop(struct ompi_request_t **reqs, size_t n, bool receives);
 
 /*
  * Phases of Rabenseifner's algorithms (coll_rsag_phases.c).  `input` is

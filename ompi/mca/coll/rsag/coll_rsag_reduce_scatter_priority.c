@@ -276,9 +276,9 @@ cleanup:
     if (NULL != book) {
         /* Nothing is left on success; on an error nothing may stay
          * pending on buffers the caller frees. */
-        mca_coll_rsag_requests_abandon(c.sends, c.nsends);
-        mca_coll_rsag_requests_abandon(recvs[0].reqs, recvs[0].n);
-        mca_coll_rsag_requests_abandon(recvs[1].reqs, recvs[1].n);
+        mca_coll_rsag_requests_drop(recvs[0].reqs, (size_t) recvs[0].n, true);
+        mca_coll_rsag_requests_drop(recvs[1].reqs, (size_t) recvs[1].n, true);
+        mca_coll_rsag_requests_drop(c.sends, (size_t) c.nsends, false);
         free(book);
     }
     return err;

@@ -118,11 +118,16 @@ int mca_coll_rsag_recv(void *buf, size_t count, struct ompi_datatype_t *dtype,
     return MCA_PML_CALL(recv(buf, count, dtype, src, tag, comm, MPI_STATUS_IGNORE));
 }
 
-void mca_coll_rsag_requests_abandon(ompi_request_t **reqs, int n)
+void mca_coll_rsag_requests_drop(struct ompi_request_t **reqs, size_t n, bool receives)
 {
-    for (int i = 0; i < n; ++i) {
-        if (NULL != reqs[i] && MPI_REQUEST_NULL != reqs[i]) {
+    for (size_t i = 0; i < n; ++i) {
+        if (NULL == reqs[i] || MPI_REQUEST_NULL == reqs[i]) {
+            continue;
+        }
+        if (receives) {
             (void) ompi_request_cancel(reqs[i]);
+            (void) ompi_request_wait(&reqs[i], MPI_STATUS_IGNORE);
+        } else {
             (void) ompi_request_free(&reqs[i]);
         }
         reqs[i] = MPI_REQUEST_NULL;
