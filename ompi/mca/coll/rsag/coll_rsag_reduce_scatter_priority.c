@@ -186,39 +186,41 @@ int mca_coll_rsag_priority_rs(const char *input, char *work, char *tmp, const si
     prio_call_t c = { .displ = displ, .size = size, .work = work, .tmp = tmp,
                       .dtype = dtype, .op = op, .tag = tag, .comm = comm };
     prio_recvs_t recvs[2], *prev = &recvs[0], *next = &recvs[1];
-    mca_coll_rsag_vrange_t *order = NULL;
+    size_t nreqs = (size_t) pof2 + 2 * (size_t) maxruns, nruns_max = 3 * (size_t) maxruns;
+    mca_coll_rsag_vrange_t *runs, *order;
     mca_coll_rsag_vstep_t s;
+    ompi_request_t **reqs;
     void *book = NULL;
+    bool *pending;
     ptrdiff_t lb;
-    char *p;
     int nruns, err;
 
+    recvs[0].n = recvs[1].n = 0;
     err = mca_coll_rsag_fold_balanced(input, work, tmp, displ[size], dtype, op, tag, comm);
     if (OMPI_SUCCESS != err || vrank < 0 || 0 == nsteps) {
-        return err;
+        goto cleanup;
     }
     ompi_datatype_get_extent(dtype, &lb, &c.extent);
 
-    /* Bookkeeping: the receives of two consecutive steps (at most p'/2 runs
-     * each), every send (p'-1 at most), and one run order. */
-    book = malloc((size_t) maxruns * (2 * (sizeof(mca_coll_rsag_vrange_t)
-                                           + sizeof(ompi_request_t *) + sizeof(bool))
-                                      + sizeof(mca_coll_rsag_vrange_t))
-                  + (size_t) pof2 * sizeof(ompi_request_t *));
+    /* Bookkeeping in one block: the requests of every send (p'-1 at most)
+     * and of the receives of two consecutive steps (p'/2 runs at most
+     * each), their runs, one run order, and the receives' pending flags. */
+    book = malloc(nreqs * sizeof(ompi_request_t *) + nruns_max * sizeof(mca_coll_rsag_vrange_t)
+                  + 2 * (size_t) maxruns * sizeof(bool));
     if (NULL == book) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        err = OMPI_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
     }
-    p = book;
-    c.sends = (ompi_request_t **) p;          p += (size_t) pof2 * sizeof(ompi_request_t *);
+    reqs = (ompi_request_t **) book;
+    runs = (mca_coll_rsag_vrange_t *) (reqs + nreqs);
+    pending = (bool *) (runs + nruns_max);
+    c.sends = reqs;
     for (int i = 0; i < 2; ++i) {
-        recvs[i].reqs = (ompi_request_t **) p; p += (size_t) maxruns * sizeof(ompi_request_t *);
-        recvs[i].runs = (mca_coll_rsag_vrange_t *) p;
-        p += (size_t) maxruns * sizeof(mca_coll_rsag_vrange_t);
-        recvs[i].n = 0;
+        recvs[i].reqs = reqs + pof2 + i * maxruns;
+        recvs[i].runs = runs + i * maxruns;
+        recvs[i].pending = pending + i * maxruns;
     }
-    order = (mca_coll_rsag_vrange_t *) p;     p += (size_t) maxruns * sizeof(mca_coll_rsag_vrange_t);
-    recvs[0].pending = (bool *) p;            p += (size_t) maxruns * sizeof(bool);
-    recvs[1].pending = (bool *) p;
+    order = runs + 2 * maxruns;
 
     /* Step 0: every receive of K0 is posted (tmp mirrors K0), then G0
      * leaves from the input (from work on a rank that folded). */
@@ -276,9 +278,9 @@ cleanup:
     if (NULL != book) {
         /* Nothing is left on success; on an error nothing may stay
          * pending on buffers the caller frees. */
-        mca_coll_rsag_requests_drop(c.sends, (size_t) c.nsends, false);
         mca_coll_rsag_requests_drop(recvs[0].reqs, (size_t) recvs[0].n, true);
         mca_coll_rsag_requests_drop(recvs[1].reqs, (size_t) recvs[1].n, true);
+        mca_coll_rsag_requests_drop(c.sends, (size_t) c.nsends, false);
         free(book);
     }
     return err;
