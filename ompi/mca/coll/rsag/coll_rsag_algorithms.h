@@ -27,11 +27,17 @@
 #define MCA_COLL_RSAG_NEEDS_COMMUTATIVE   0x1u  /* op must be commutative */
 #define MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2 0x2u  /* count >= p' = 2^floor(log2 p) */
 
-/* Default thresholds of the ring algorithms (bytes of the whole vector):
- * the ring pays p - 1 latencies per phase where recursive halving pays
- * log2 p, so it only pays off for large messages.  Measured on this
- * machine (see the commit that set them). */
-#define MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES ((size_t) 1 << 20)
+/* Default thresholds (bytes of the whole vector), measured on the
+ * development machine, np 2, ob1 + vader (contrib/results/2026-11-first/,
+ * README "Selection"):
+ *  - Rabenseifner overtakes recursive doubling at 4 KiB (vader's 4 KiB
+ *    eager limit: whole-vector exchanges turn to rendezvous there, halves
+ *    do not);
+ *  - the ring pays p - 1 latencies per phase where recursive halving pays
+ *    log2 p; at np 2 it ties Rabenseifner at 16 MiB and takes half its
+ *    time at 64 MiB. */
+#define MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER_MIN_BYTES ((size_t) 4096)
+#define MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES ((size_t) 16 << 20)
 #define MCA_COLL_RSAG_RS_RING_MIN_BYTES ((size_t) 1 << 20)
 
 /* Default auto threshold of the priority-aware algorithms (seed 002: they
@@ -48,7 +54,8 @@
       "recursive doubling, balanced non-power-of-two pre-step; commutative ops, "  \
       "count >= p'",                                                               \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
-      8192, mca_coll_rsag_allreduce_rabenseifner)                                  \
+      MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER_MIN_BYTES,                              \
+      mca_coll_rsag_allreduce_rabenseifner)                                  \
     X(ALLREDUCE, RING, 3, "ring",                                                  \
       "pipelined ring: ring reduce-scatter + ring allgather over p blocks of "     \
       "any size, sent in coll_rsag_allreduce_ring_segment_size segments; "         \

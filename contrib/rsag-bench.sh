@@ -1,0 +1,506 @@
+#!/bin/bash
+# rsag-bench.sh: compare mca_coll_rsag's algorithms with Open MPI's coll/tuned
+# for one collective at one process count, and print the ratios.
+#
+#   contrib/rsag-bench.sh -n 2 -c allreduce -o results/today
+#
+# Jobs, all with the same process count, transport and message sizes:
+#   rsag           one job: every value of coll_rsag_<coll>_algorithm (auto and
+#                  each algorithm, read from ompi_info's "Valid values:" line),
+#                  switched through MPI_T and interleaved inside the job;
+#   tuned_default  --mca coll ^rsag: coll/tuned's own decision;
+#   tuned_<N>_<name>
+#                  --mca coll ^rsag --mca coll_tuned_use_dynamic_rules 1
+#                  --mca coll_tuned_<coll>_algorithm N, for every N ompi_info
+#                  lists (tuned reads these at communicator creation, hence
+#                  one job each).
+# The jobs are repeated --reps times, interleaved (repetition 1 of every job,
+# then repetition 2, ..., the job order rotating), and the medians over the
+# repetitions are merged into
+#   OUTDIR/<coll>-np<N>.csv        one row per size: median time of every
+#                                  variant, memcpy, ratios (see below)
+#   OUTDIR/<coll>-np<N>-raw.csv    every line of every job (rep, job, ...)
+#   OUTDIR/<coll>-np<N>-table.txt  the table printed on stdout
+#   OUTDIR/<coll>-np<N>.log        commands, quiet-machine checks, timings
+# Ratios are time(tuned)/time(rsag): > 1 means rsag is faster.
+#
+# Needs bash, awk (mawk is fine), sort, mpicc/mpirun/ompi_info (Debian:
+# libopenmpi-dev openmpi-bin).  No python.
+set -u
+
+usage() {
+    cat <<EOF
+usage: $0 [options]
+  -n, --np NP            process count (default 2)
+  -c, --coll COLL        allreduce | reduce (default allreduce)
+      --reps N           repetitions of every job (default 3)
+      --min-bytes N      smallest message (default 8)
+      --max-bytes N      largest message (default 64M; K/M/G suffixes)
+      --sizes N,N,...    explicit message sizes instead of min..max (powers of 4)
+      --iters N          timed calls per size (default: rsag_bench's adaptive)
+      --merge-only       run nothing: merge OUTDIR's existing <coll>-np<N>-raw.csv
+                         again (table, CSV)
+      --rsag-only        only the rsag job (e.g. to place thresholds between rsag's
+                         own algorithms); no tuned jobs, no tuned ratios
+      --dtype T          double | float | int (default double)
+      --root R           MPI_Reduce root (default 0)
+  -o, --outdir DIR       where the CSVs, table and log go (default ./rsag-bench-out)
+      --component-dir D  directory holding mca_coll_rsag.so, added to Open MPI's
+                         component path (default: \$RSAG_COMPONENT_DIR, or nothing:
+                         rsag installed in Open MPI's pkglibdir)
+      --bench PATH       rsag_bench binary (default: build rsag_bench.c from this
+                         script's directory into OUTDIR)
+      --mpirun-args "A"  extra mpirun arguments (e.g. "--mca pml ucx"), all jobs
+      --wait-quiet SECS  before the run, wait until no other mpirun/rsag_check
+                         runs and the 1-min loadavg < --quiet-load, polling every
+                         20 s, at most SECS; before every job, wait (at most SECS)
+                         until no other mpirun/rsag_check runs and the other
+                         processes used less than --quiet-cpu cores over 2 s;
+                         a job during which other MPI jobs appeared is run again
+                         (at most twice) (default 0: no wait, no check)
+                         each wait is at most SECS, all waits of the run together
+                         at most 3*SECS; then it measures anyway and says so
+      --quiet-load L     loadavg threshold of --wait-quiet (default 0.7)
+      --quiet-cpu C      CPU-use threshold of --wait-quiet, cores (default 0.3)
+  -h, --help
+EOF
+}
+
+NP=2
+COLL=allreduce
+REPS=3
+MIN_BYTES=8
+MAX_BYTES=64M
+ITERS=
+SIZES=
+RSAG_ONLY=0
+MERGE_ONLY=0
+DTYPE=double
+ROOT=0
+OUTDIR=./rsag-bench-out
+COMPONENT_DIR=${RSAG_COMPONENT_DIR:-}
+BENCH=
+MPIRUN_ARGS=
+WAIT_QUIET=0
+QUIET_LOAD=0.7
+QUIET_CPU=0.3
+
+die() { echo "rsag-bench.sh: $*" >&2; exit 2; }
+need() { [ $# -ge 2 ] && [ -n "$2" ] || die "option $1 needs a value"; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -n|--np) need "$@"; NP=$2; shift 2 ;;
+    -c|--coll) need "$@"; COLL=$2; shift 2 ;;
+    --reps) need "$@"; REPS=$2; shift 2 ;;
+    --min-bytes) need "$@"; MIN_BYTES=$2; shift 2 ;;
+    --max-bytes) need "$@"; MAX_BYTES=$2; shift 2 ;;
+    --iters) need "$@"; ITERS=$2; shift 2 ;;
+    --sizes) need "$@"; SIZES=$2; shift 2 ;;
+    --rsag-only) RSAG_ONLY=1; shift ;;
+    --merge-only) MERGE_ONLY=1; shift ;;
+    --dtype) need "$@"; DTYPE=$2; shift 2 ;;
+    --root) need "$@"; ROOT=$2; shift 2 ;;
+    -o|--outdir) need "$@"; OUTDIR=$2; shift 2 ;;
+    --component-dir) need "$@"; COMPONENT_DIR=$2; shift 2 ;;
+    --bench) need "$@"; BENCH=$2; shift 2 ;;
+    --mpirun-args) need "$@"; MPIRUN_ARGS=$2; shift 2 ;;
+    --wait-quiet) need "$@"; WAIT_QUIET=$2; shift 2 ;;
+    --quiet-load) need "$@"; QUIET_LOAD=$2; shift 2 ;;
+    --quiet-cpu) need "$@"; QUIET_CPU=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    *) usage >&2; die "unknown option $1" ;;
+    esac
+done
+
+case "$COLL" in allreduce|reduce) ;; *) die "-c must be allreduce or reduce" ;; esac
+case "$NP" in ''|*[!0-9]*) die "-n must be a number" ;; esac
+case "$REPS" in ''|*[!0-9]*|0) die "--reps must be a positive number" ;; esac
+case "$WAIT_QUIET" in ''|*[!0-9]*) die "--wait-quiet must be seconds" ;; esac
+[ "$NP" -ge 2 ] || die "-n must be at least 2 (rsag takes communicators of size >= 2)"
+for tool in mpirun ompi_info awk sort; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool not found (Debian: apt-get install openmpi-bin libopenmpi-dev)"
+done
+
+mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+BASE="$OUTDIR/$COLL-np$NP"
+LOG="$BASE.log"
+RAW="$BASE-raw.csv"
+if [ "$MERGE_ONLY" = 1 ]; then
+    [ -s "$RAW" ] || die "--merge-only: $RAW not found"
+    grep -q ',tuned_' "$RAW" || RSAG_ONLY=1
+else
+    : >"$LOG"
+fi
+log() { echo "$*" >>"$LOG"; }
+progress() { echo "rsag-bench.sh: $*" >&2; log "# $*"; }
+
+# ---------------------------------------------------------------- component path
+if [ -n "$COMPONENT_DIR" ]; then
+    [ -d "$COMPONENT_DIR" ] || die "component dir $COMPONENT_DIR does not exist"
+    COMPONENT_DIR=$(cd "$COMPONENT_DIR" && pwd)
+    default_path=$(env -u OMPI_MCA_mca_base_component_path ompi_info --parsable --param mca base --level 9 \
+        | awk -F'value:' '/:mca_base_component_path:value:/ { v = $2; gsub(/"/, "", v); print v }')
+    # COMPONENT_DIR first (it wins over a copy installed in pkglibdir), then the
+    # default entries that exist: Open MPI 4.1 stops scanning the path at the
+    # first directory that does not exist (e.g. ~/.openmpi/components).
+    new_path=$COMPONENT_DIR
+    IFS=: read -r -a entries <<<"$default_path"
+    for d in "${entries[@]}"; do
+        [ -n "$d" ] && [ -d "$d" ] && [ "$d" != "$COMPONENT_DIR" ] && new_path="$new_path:$d"
+    done
+    export OMPI_MCA_mca_base_component_path="$new_path"
+fi
+
+# The "Valid values:" of an enum parameter, as "value:name" words (0 included).
+valid_values() { # $1 = framework component (e.g. "coll rsag"), $2 = parameter
+    ompi_info --param $1 --level 9 2>/dev/null | awk -v p="parameter \"$2\"" '
+        index($0, p) { found = 1; next }
+        found && /parameter "/ { exit }
+        found && /Valid values:/ {
+            sub(/.*Valid values:[ \t]*/, "")
+            n = split($0, items, ",")
+            for (i = 1; i <= n; ++i) {
+                it = items[i]; gsub(/[ \t"]/, "", it)
+                if (it != "") print it
+            }
+            exit
+        }'
+}
+
+if [ "$MERGE_ONLY" = 1 ]; then
+    # the variants are those of the raw data (the installed rsag may differ)
+    RSAG_VALUES=$(awk -F, 'NR > 1 && $3 ~ /^rsag_/ && !seen[$3]++ { n = $3; sub(/^rsag_/, "", n); print i++ ":" n }' "$RAW")
+    TUNED_VALUES=$(awk -F, 'NR > 1 && $3 ~ /^tuned_[0-9]+_/ && !seen[$3]++ { n = $3; sub(/^tuned_/, "", n); sub(/_/, ":", n); print n }' "$RAW")
+    TUNED_VALUES="0:ignore $TUNED_VALUES"
+else
+    RSAG_VALUES=$(valid_values "coll rsag" "coll_rsag_${COLL}_algorithm")
+    TUNED_VALUES=$(valid_values "coll tuned" "coll_tuned_${COLL}_algorithm")
+fi
+[ -n "$RSAG_VALUES" ] || die "ompi_info shows no coll_rsag_${COLL}_algorithm: rsag is not installed or not on the component path (set RSAG_COMPONENT_DIR or --component-dir; OMPI_MCA_mca_base_component_path=${OMPI_MCA_mca_base_component_path:-unset})"
+[ -n "$TUNED_VALUES" ] || die "ompi_info shows no coll_tuned_${COLL}_algorithm"
+
+RSAG_LABELS=""   # rsag_<name>, auto first
+RSAG_ALGS=""     # the algorithm names (without auto)
+for v in $RSAG_VALUES; do
+    name=${v#*:}
+    RSAG_LABELS="$RSAG_LABELS rsag_$name"
+    [ "$name" = auto ] || RSAG_ALGS="$RSAG_ALGS $name"
+done
+case " $RSAG_LABELS " in *" rsag_auto "*) ;; *) die "rsag's enum has no auto value" ;; esac
+
+# Jobs: "label|extra mpirun args|bench args"
+JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms all --label rsag")
+[ "$RSAG_ONLY" = 1 ] || JOBS+=("tuned_default|--mca coll ^rsag|--rsag-algorithms current --label tuned_default")
+TUNED_LABELS="tuned_default"
+[ "$RSAG_ONLY" = 1 ] && TUNED_VALUES="" && TUNED_LABELS=""
+for v in $TUNED_VALUES; do
+    num=${v%%:*}; name=${v#*:}
+    [ "$num" = 0 ] && continue
+    TUNED_LABELS="$TUNED_LABELS tuned_${num}_$name"
+    JOBS+=("tuned_${num}_$name|--mca coll ^rsag --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_${COLL}_algorithm $num|--rsag-algorithms current --label tuned_${num}_$name")
+done
+
+# ---------------------------------------------------------------- benchmark binary
+if [ "$MERGE_ONLY" = 1 ]; then
+    BENCH=/bin/true
+elif [ -z "$BENCH" ]; then
+    src="$(cd "$(dirname "$0")" && pwd)/rsag_bench.c"
+    [ -f "$src" ] || die "$src not found (or give --bench)"
+    command -v mpicc >/dev/null 2>&1 || die "mpicc not found (Debian: apt-get install libopenmpi-dev)"
+    BENCH="$OUTDIR/rsag_bench"
+    if [ ! -x "$BENCH" ] || [ "$src" -nt "$BENCH" ]; then
+        mpicc -O2 -std=gnu11 -Wall -Wextra -o "$BENCH" "$src" || die "cannot build $src"
+    fi
+fi
+[ -x "$BENCH" ] || die "$BENCH is not executable"
+
+NCORES=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN)
+MPIRUN=(mpirun -np "$NP")
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+OVERSUB=no
+if [ "$NP" -gt "$NCORES" ]; then
+    OVERSUB=yes
+    MPIRUN+=(--oversubscribe)
+fi
+BENCH_ARGS=(--coll "$COLL" --min-bytes "$MIN_BYTES" --max-bytes "$MAX_BYTES" --dtype "$DTYPE" --root "$ROOT")
+[ -n "$ITERS" ] && BENCH_ARGS+=(--iters "$ITERS")
+[ -n "$SIZES" ] && BENCH_ARGS+=(--sizes "$SIZES")
+
+# ---------------------------------------------------------------- quiet machine
+# CPU time used on the whole machine over 2 s, in cores (from /proc/stat):
+# catches other work (builds, tests without mpirun) that loadavg, averaged
+# over a minute that includes our own last job, cannot tell apart.
+cpu_busy() {
+    local a b
+    a=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat 2>/dev/null)
+    sleep 2
+    b=$(awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8 }' /proc/stat 2>/dev/null)
+    awk -v a="$a" -v b="$b" -v n="$NCORES" 'BEGIN {
+        split(a, x, " "); split(b, y, " ")
+        t = y[2] - x[2]; printf "%.2f", (t > 0 ? (y[1] - x[1]) / t * n : 0) }'
+}
+# Prints what is busy ("" when quiet); $1 = 1 to check the loadavg too,
+# $2 = 1 to check the CPU use of the last 2 s.
+busy_with() {
+    local procs load b="" busy
+    procs=$( { pgrep -f rsag_check; pgrep -x mpirun; } 2>/dev/null | sort -u | tr '\n' ' ')
+    [ -n "$procs" ] && b="other MPI processes (pids $procs)"
+    if [ "${2:-0}" = 1 ]; then
+        busy=$(cpu_busy)
+        if awk -v l="$busy" -v t="$QUIET_CPU" 'BEGIN { exit !(l + 0 >= t + 0) }'; then
+            b="${b:+$b, }other work using $busy cores"
+        fi
+    fi
+    if [ "$1" = 1 ]; then
+        load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo 0)
+        if awk -v l="$load" -v t="$QUIET_LOAD" 'BEGIN { exit !(l + 0 >= t + 0) }'; then
+            b="${b:+$b, }loadavg $load"
+        fi
+    fi
+    echo "$b"
+}
+NOT_QUIET=0
+# Every wait is at most --wait-quiet seconds, and all of one run's waits
+# together at most 3 times that (then it measures anyway and says so).
+WAIT_BUDGET=$((3 * WAIT_QUIET))
+wait_quiet() { # $1 = check load, $2 = what for
+    local waited=0 b limit
+    [ "$WAIT_QUIET" -gt 0 ] || return 0
+    limit=$WAIT_QUIET
+    [ "$WAIT_BUDGET" -lt "$limit" ] && limit=$WAIT_BUDGET
+    while :; do
+        b=$(busy_with "$1" 1)
+        if [ -z "$b" ]; then
+            [ "$waited" -gt 0 ] && progress "machine quiet after ${waited}s ($2)"
+            log "quiet: $2 (waited ${waited}s, loadavg $(cut -d' ' -f1-3 /proc/loadavg))"
+            return 0
+        fi
+        if [ "$waited" -ge "$limit" ]; then
+            progress "NOT QUIET after ${waited}s ($2): $b; measuring anyway${WAIT_BUDGET:+ (waiting budget left: ${WAIT_BUDGET}s)}"
+            return 1
+        fi
+        [ "$waited" = 0 ] && progress "waiting for a quiet machine ($2): $b"
+        sleep 20
+        waited=$((waited + 20))
+        WAIT_BUDGET=$((WAIT_BUDGET - 20))
+    done
+}
+
+# ---------------------------------------------------------------- run
+FAILED=0
+if [ "$MERGE_ONLY" = 1 ]; then
+    FAILED=$(grep -c ',FAIL,' "$RAW")
+else
+    log "# rsag-bench.sh $COLL np $NP, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(hostname)"
+    log "# cores $NCORES, oversubscribed $OVERSUB, reps $REPS, sizes $MIN_BYTES..$MAX_BYTES, dtype $DTYPE"
+    log "# $(ompi_info --version 2>/dev/null | head -1)"
+    log "# OMPI_MCA_mca_base_component_path=${OMPI_MCA_mca_base_component_path:-<unset>}"
+    log "# rsag values: "$RSAG_VALUES
+    log "# tuned values: "$TUNED_VALUES
+    [ "$OVERSUB" = yes ] && progress "np $NP > $NCORES cores: OVERSUBSCRIBED, timings are slow and noisy"
+
+    wait_quiet 1 "start of $COLL np $NP"
+    echo "rep,job,label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,oversubscribed" >"$RAW"
+    DISTURBED=0
+    trap 'rm -f "$BASE.job.$$.csv"' EXIT
+    njobs=${#JOBS[@]}
+    t_start=$(date +%s)
+    for ((rep = 1; rep <= REPS; ++rep)); do
+        for ((k = 0; k < njobs; ++k)); do
+            j=$(( (k + rep - 1) % njobs ))
+            IFS='|' read -r job mpiextra benchextra <<<"${JOBS[$j]}"
+            # A job during which other MPI jobs started is run again (at most twice
+            # more) once they are gone, when --wait-quiet is given.
+            for attempt in 1 2 3; do
+                wait_quiet 0 "rep $rep $job"
+                out="$BASE.job.$$.csv"
+                # shellcheck disable=SC2206
+                cmd=("${MPIRUN[@]}" $MPIRUN_ARGS $mpiextra "$BENCH" "${BENCH_ARGS[@]}" $benchextra)
+                log "${cmd[*]}"
+                t0=$(date +%s)
+                "${cmd[@]}" >"$out" 2>>"$LOG"
+                rc=$?
+                t1=$(date +%s)
+                progress "[rep $rep/$REPS, job $((k + 1))/$njobs] $job: $((t1 - t0)) s, exit $rc, load $(cut -d' ' -f1 /proc/loadavg)"
+                b=$(busy_with 0)
+                [ -z "$b" ] && break
+                # never rerun a job that failed: its output must stay in the data
+                { [ "$rc" -ne 0 ] || grep -q ',FAIL,' "$out"; } && break
+                if [ "$WAIT_BUDGET" -gt 0 ] && [ "$attempt" -lt 3 ]; then
+                    progress "disturbed: $b were running at the end of $job; running it again"
+                else
+                    progress "DISTURBED: $b were running at the end of $job; kept"
+                    DISTURBED=$((DISTURBED + 1))
+                    break
+                fi
+            done
+            if [ "$rc" -ne 0 ] || grep -q ',FAIL,' "$out"; then
+                FAILED=$((FAILED + 1))
+                echo "rsag-bench.sh: *** $job rep $rep: exit $rc$(grep -q ',FAIL,' "$out" && echo ', WRONG RESULTS (verified=FAIL)'); see $LOG" >&2
+            fi
+            awk -v rep="$rep" -v job="$job" 'NR > 1 && NF { print rep "," job "," $0 }' "$out" >>"$RAW"
+            rm -f "$out"
+        done
+    done
+    progress "all jobs done in $(( $(date +%s) - t_start )) s"
+fi
+NOT_QUIET=$(grep -c '^# NOT QUIET' "$LOG" 2>/dev/null)
+DISTURBED=$(grep -c '^# DISTURBED' "$LOG" 2>/dev/null)
+
+# ---------------------------------------------------------------- merge
+TABLE="$BASE-table.txt"
+awk -F, -v rsag_labels="$RSAG_LABELS" -v rsag_algs="$RSAG_ALGS" -v tuned_labels="$TUNED_LABELS" \
+    -v coll="$COLL" -v np="$NP" -v oversub="$OVERSUB" -v ncores="$NCORES" \
+    -v csv="$BASE.csv" -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" '
+function median(list,    a, n, i, j, x) {
+    n = split(list, a, " ")
+    if (n == 0) return ""
+    for (i = 2; i <= n; ++i) {          # insertion sort
+        x = a[i] + 0
+        for (j = i - 1; j >= 1 && a[j] + 0 > x; --j) a[j + 1] = a[j]
+        a[j + 1] = x
+    }
+    return (n % 2) ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function fmt(x) {
+    if (x == "") return "-"
+    if (x >= 1000) return sprintf("%.0f", x)
+    if (x >= 10) return sprintf("%.1f", x)
+    return sprintf("%.2f", x)
+}
+function hsize(b) {
+    if (b >= 1048576 && b % 1048576 == 0) return (b / 1048576) "M"
+    if (b >= 1024 && b % 1024 == 0) return (b / 1024) "K"
+    return b
+}
+function short(l,    x) {        # tuned_default -> tdef, tuned_3_ring -> t3
+    if (l == "tuned_default") return "tdef"
+    if (l ~ /^tuned_[0-9]+_/) { x = l; sub(/^tuned_/, "", x); sub(/_.*/, "", x); return "t" x }
+    return l
+}
+function ratio(a, b) { return (a == "" || b == "" || b <= 0) ? "" : sprintf("%.2f", a / b) }
+NR == 1 { next }
+{
+    key = $3 SUBSEP $6
+    if ($1 + 0 > maxrep) maxrep = $1 + 0
+    t[key] = t[key] " " $7
+    if (!(($6) in seen)) { seen[$6] = 1; sizes[++ns] = $6 + 0 }
+    mc[$6] = mc[$6] " " $8
+    if ($12 != "ok") bad[key] = 1
+    if (index("," ran[key] ",", "," $11 ",") == 0) ran[key] = ran[key] (ran[key] == "" ? "" : "/") $11
+}
+END {
+    for (i = 2; i <= ns; ++i) {         # sizes ascending
+        x = sizes[i]
+        for (j = i - 1; j >= 1 && sizes[j] > x; --j) sizes[j + 1] = sizes[j]
+        sizes[j + 1] = x
+    }
+    nr = split(rsag_labels, rl, " "); na = split(rsag_algs, ra, " "); nt = split(tuned_labels, tl, " ")
+    nv = 0
+    for (i = 1; i <= nr; ++i) var[++nv] = rl[i]
+    for (i = 1; i <= nt; ++i) var[++nv] = tl[i]
+
+    # wide CSV
+    h = "bytes"
+    for (v = 1; v <= nv; ++v) h = h "," var[v] "_us"
+    h = h ",memcpy_us"
+    for (i = 1; i <= nr; ++i) h = h "," rl[i] "_ran"
+    h = h ",best_tuned,best_tuned/rsag_auto,tuned_default/rsag_auto"
+    for (a = 1; a <= na; ++a) h = h ",best_tuned/rsag_" ra[a]
+    for (i = 2; i <= nt; ++i) h = h "," tl[i] "/rsag_auto"
+    h = h ",rsag_auto/memcpy,rsag_auto_busbw_GBps,verify_failures,oversubscribed"
+    print h > csv
+
+    for (s = 1; s <= ns; ++s) {
+        b = sizes[s]
+        nfail = ""
+        for (v = 1; v <= nv; ++v) {
+            m[v] = median(t[var[v], b])
+            med[var[v]] = m[v]
+            if ((var[v], b) in bad) nfail = nfail (nfail == "" ? "" : " ") var[v]
+        }
+        best = ""; bestl = ""
+        for (i = 1; i <= nt; ++i) if (med[tl[i]] != "" && (best == "" || med[tl[i]] < best)) { best = med[tl[i]]; bestl = tl[i] }
+        mcm = median(mc[b]); auto = med["rsag_auto"]
+        bw = (auto > 0) ? b / auto / 1000 : ""
+        if (bw != "" && coll == "allreduce") bw = bw * 2 * (np - 1) / np
+        row = b
+        for (v = 1; v <= nv; ++v) row = row "," m[v]
+        row = row "," mcm
+        for (i = 1; i <= nr; ++i) row = row "," ran[rl[i], b]
+        row = row "," bestl "," ratio(best, auto) "," ratio(med["tuned_default"], auto)
+        for (a = 1; a <= na; ++a) row = row "," ratio(best, med["rsag_" ra[a]])
+        for (i = 2; i <= nt; ++i) row = row "," ratio(med[tl[i]], auto)
+        row = row "," ratio(auto, mcm) "," (bw == "" ? "" : sprintf("%.3f", bw)) "," (nfail == "" ? 0 : nfail) "," oversub
+        print row > csv
+
+        # table cells
+        T[s, 0] = hsize(b)
+        for (v = 1; v <= nv; ++v) {
+            T[s, v] = fmt(m[v]) ((var[v], b) in bad ? "!" : "")
+            x = var[v]; sub(/^rsag_/, "", x)
+            if (v <= nr && x != "auto" && ran[var[v], b] != x) T[s, v] = T[s, v] "*"
+        }
+        T[s, nv + 1] = fmt(mcm); T[s, nv + 2] = ratio(auto, mcm); T[s, nv + 3] = (bw == "" ? "-" : sprintf("%.2f", bw))
+        if (nt > 0) {
+            R[s, 0] = hsize(b); R[s, 1] = short(bestl); R[s, 2] = ratio(best, auto); R[s, 3] = ratio(med["tuned_default"], auto)
+            for (a = 1; a <= na; ++a) R[s, 3 + a] = ratio(best, med["rsag_" ra[a]])
+            for (i = 2; i <= nt; ++i) R[s, 3 + na + i - 1] = ratio(med[tl[i]], auto)
+            R[s, 3 + na + nt] = ran["rsag_auto", b]
+        } else {                        # --rsag-only: rsag algorithms against auto
+            R[s, 0] = hsize(b); x = ""
+            for (a = 1; a <= na; ++a) {
+                R[s, 1 + a] = ratio(med["rsag_" ra[a]], auto)
+                if (med["rsag_" ra[a]] != "" && (x == "" || med["rsag_" ra[a]] < med["rsag_" x])) x = ra[a]
+            }
+            R[s, 1] = x; R[s, 2 + na] = ran["rsag_auto", b]
+        }
+        if (nfail != "") failures = failures " " hsize(b) ":" nfail
+    }
+
+    # table 1: times
+    H[0] = "bytes"
+    for (v = 1; v <= nv; ++v) H[v] = short(var[v])
+    H[nv + 1] = "memcpy"; H[nv + 2] = "auto/memcpy"; H[nv + 3] = (coll == "allreduce" ? "busbw_GB/s" : "bw_GB/s")
+    printf "%s, np %d on %d cores%s; median over %d reps of each job'"'"'s time (max over ranks of the per-rank median), microseconds\n", \
+        coll, np, ncores, (oversub == "yes" ? " -- OVERSUBSCRIBED (slow, noisy)" : " (not oversubscribed)"), maxrep
+    if (not_quiet > 0) printf "note: %d job(s) started while the machine was not quiet (see the log)\n", not_quiet
+    if (disturbed > 0) printf "note: %d job(s) ran while other MPI jobs were running (see the log)\n", disturbed
+    legend = ""
+    for (i = 2; i <= nt; ++i) { x = tl[i]; sub(/^tuned_[0-9]+_/, "", x); legend = legend (i > 2 ? ", " : "") short(tl[i]) " " x }
+    if (nt > 0) printf "tdef = coll/tuned'"'"'s own decision; tN = coll_tuned_%s_algorithm N forced: %s\n", coll, legend
+    printf "! = verification failed; * = rsag did not run this algorithm at this size (restriction unmet: fell back or delegated, see the CSV'"'"'s *_ran)\n"
+    ncol = nv + 3
+    for (c = 0; c <= ncol; ++c) { w[c] = length(H[c]); for (s = 1; s <= ns; ++s) if (length(T[s, c]) > w[c]) w[c] = length(T[s, c]) }
+    for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], H[c], (c < ncol ? "  " : "\n")
+    for (s = 1; s <= ns; ++s) for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], T[s, c], (c < ncol ? "  " : "\n")
+
+    # table 2: ratios
+    print ""
+    if (nt > 0) {
+        print "ratios time(tuned)/time(rsag): > 1 means rsag is faster"
+        G[0] = "bytes"; G[1] = "best_tuned"; G[2] = "best_tuned/rsag_auto"; G[3] = "tuned_default/rsag_auto"
+        for (a = 1; a <= na; ++a) G[3 + a] = "best_tuned/rsag_" ra[a]
+        for (i = 2; i <= nt; ++i) G[3 + na + i - 1] = short(tl[i]) "/auto"
+        ncol = 3 + na + nt
+    } else {
+        print "ratios time(rsag algorithm)/time(rsag auto): > 1 means auto is faster"
+        G[0] = "bytes"; G[1] = "fastest"
+        for (a = 1; a <= na; ++a) G[1 + a] = "rsag_" ra[a] "/rsag_auto"
+        ncol = 2 + na
+    }
+    G[ncol] = "auto_ran"
+    for (c = 0; c <= ncol; ++c) { w[c] = length(G[c]); for (s = 1; s <= ns; ++s) if (length(R[s, c]) > w[c]) w[c] = length(R[s, c]) }
+    for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], G[c], (c < ncol ? "  " : "\n")
+    for (s = 1; s <= ns; ++s) for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], (R[s, c] == "" ? "-" : R[s, c]), (c < ncol ? "  " : "\n")
+    if (failures != "") printf "\nVERIFICATION FAILURES (size:variants):%s\n", failures
+}' "$RAW" | tee "$TABLE"
+
+progress "wrote $BASE.csv, $RAW, $TABLE, $LOG"
+if [ "$FAILED" -gt 0 ]; then
+    echo "rsag-bench.sh: *** $FAILED job(s) failed or gave WRONG RESULTS; see $LOG" >&2
+    exit 1
+fi
+exit 0

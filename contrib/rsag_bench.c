@@ -1,0 +1,751 @@
+/*
+ * rsag_bench: time MPI_Allreduce / MPI_Reduce per message size, for rsag's
+ * algorithms (switched inside one job through MPI_T) or for whatever the job
+ * is configured with (e.g. coll/tuned with a forced algorithm), next to the
+ * time of one memcpy of the same size.
+ *
+ *   mpirun -np 2 contrib/rsag_bench --coll allreduce --rsag-algorithms all
+ *   mpirun -np 2 --mca coll ^rsag contrib/rsag_bench --rsag-algorithms current \
+ *          --label tuned_default
+ *
+ * Method, per message size:
+ *   1. memcpy: rank 0 alone copies the message (the other ranks sleep), the
+ *      median of `iters` copies is memcpy_us (one core's copy speed);
+ *   2. every variant gets `warmup` untimed calls;
+ *   3. `iters` rounds; in each round every variant is timed once (variants
+ *      interleaved, rotating which goes first), each call preceded by
+ *      MPI_Barrier; in "all" mode the rsag algorithm is set through the MPI_T
+ *      cvar coll_rsag_<coll>_algorithm before each call (outside the timing);
+ *   4. time_us = max over ranks of each rank's median call time;
+ *   5. each variant is verified once: fresh inputs, the output buffer
+ *      poisoned, one call, exact comparison on every rank that receives the
+ *      result.  rsag's MPI_T counters (coll_rsag_<coll>_<alg>_calls) around
+ *      that call tell which rsag algorithm really ran ("ran" column).
+ *
+ * Output: CSV on stdout (rank 0), one line per (variant, size):
+ *   label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,oversubscribed
+ * busbw_GBps: allreduce bytes/time * 2(p-1)/p; reduce bytes/time (factor 1).
+ * Exit status: 0 if every verification passed, 1 if one failed, 2 on usage
+ * or setup errors.
+ *
+ * Own code of the mca_coll_rsag project.  Build:
+ *   mpicc -O2 -std=gnu11 -Wall -Wextra -o rsag_bench rsag_bench.c
+ */
+#define _GNU_SOURCE
+#include <mpi.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_VARIANTS 32
+#define MAX_SIZES    128
+#define NAME_LEN     128
+
+typedef enum { COLL_ALLREDUCE, COLL_REDUCE } coll_t;
+typedef enum { DT_DOUBLE, DT_FLOAT, DT_INT } dtype_t;
+
+static struct {
+    coll_t coll;
+    size_t min_bytes, max_bytes;
+    int iters;  /* 0: adaptive */
+    int warmup; /* -1: adaptive */
+    dtype_t dtype;
+    int root;
+    int all_algs;
+    char label[NAME_LEN];
+    char sizes[1024]; /* --sizes list, "" = min/max grid */
+} opt;
+
+typedef struct {
+    char label[NAME_LEN];
+    int cvar_value; /* value written to the cvar; -1 = leave as configured */
+} variant_t;
+
+/* An rsag call counter (MPI_T pvar). */
+typedef struct {
+    char alg[NAME_LEN];
+    MPI_T_pvar_handle handle;
+    unsigned long long before;
+} counter_t;
+
+static int rank, nprocs;
+static const char *coll_name[] = {"allreduce", "reduce"};
+
+/* ---------------------------------------------------------------- helpers */
+
+static double now(void)
+{
+    return MPI_Wtime();
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t) n, sizeof(double), cmp_double);
+    return (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Max over ranks at rank 0, through MPI_Gather (not a reduction, so the
+ * collective under test never measures itself). */
+static double max_at_root(double x)
+{
+    double *all = NULL, m = x;
+    if (0 == rank) {
+        all = malloc(sizeof(double) * (size_t) nprocs);
+    }
+    MPI_Gather(&x, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (0 == rank) {
+        for (int i = 0; i < nprocs; ++i) {
+            m = all[i] > m ? all[i] : m;
+        }
+        free(all);
+    }
+    return m;
+}
+
+static int sum_at_root(int x)
+{
+    int *all = NULL, s = 0;
+    if (0 == rank) {
+        all = malloc(sizeof(int) * (size_t) nprocs);
+    }
+    MPI_Gather(&x, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (0 == rank) {
+        for (int i = 0; i < nprocs; ++i) {
+            s += all[i];
+        }
+        free(all);
+    }
+    return s;
+}
+
+static size_t dtype_size(void)
+{
+    return DT_DOUBLE == opt.dtype ? sizeof(double) : DT_FLOAT == opt.dtype ? sizeof(float)
+                                                                           : sizeof(int);
+}
+
+static MPI_Datatype dtype_mpi(void)
+{
+    return DT_DOUBLE == opt.dtype ? MPI_DOUBLE : DT_FLOAT == opt.dtype ? MPI_FLOAT : MPI_INT;
+}
+
+/* Input element i of rank r: a small integer in [-9, 9], so every sum over
+ * up to 100 ranks is exact in float, double and int, whatever the order. */
+static inline int input_value(int r, size_t i, int salt)
+{
+    return (int) ((i * 131u + (size_t) r * 17u + (size_t) salt * 7u) % 19u) - 9;
+}
+
+static void fill_input(void *buf, size_t count, int salt)
+{
+    for (size_t i = 0; i < count; ++i) {
+        int v = input_value(rank, i, salt);
+        switch (opt.dtype) {
+        case DT_DOUBLE: ((double *) buf)[i] = v; break;
+        case DT_FLOAT: ((float *) buf)[i] = (float) v; break;
+        case DT_INT: ((int *) buf)[i] = v; break;
+        }
+    }
+}
+
+/* Number of wrong elements; the first is reported on stderr. */
+static size_t check_result(const void *buf, size_t count, int salt, const char *label,
+                           size_t bytes)
+{
+    size_t bad = 0;
+    for (size_t i = 0; i < count; ++i) {
+        long expect = 0;
+        double got;
+        for (int r = 0; r < nprocs; ++r) {
+            expect += input_value(r, i, salt);
+        }
+        switch (opt.dtype) {
+        case DT_DOUBLE: got = ((const double *) buf)[i]; break;
+        case DT_FLOAT: got = ((const float *) buf)[i]; break;
+        default: got = ((const int *) buf)[i]; break;
+        }
+        if (got != (double) expect) {
+            if (0 == bad) {
+                fprintf(stderr,
+                        "rsag_bench: VERIFY FAILED: %s %s np %d %zu bytes: rank %d element "
+                        "%zu is %g, expected %ld\n",
+                        label, coll_name[opt.coll], nprocs, bytes, rank, i, got, expect);
+            }
+            ++bad;
+        }
+    }
+    return bad;
+}
+
+/* Rank 0 alone copies `bytes` `iters` times; the others sleep meanwhile so
+ * that the copy has its core (and the memory bus) to itself. */
+static double time_memcpy(void *dst, const void *src, size_t bytes, int iters, int warmup)
+{
+    double med = 0.0;
+    int token = 0;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (0 == rank) {
+        double *t = malloc(sizeof(double) * (size_t) iters);
+        for (int i = 0; i < warmup; ++i) {
+            memcpy(dst, src, bytes);
+        }
+        for (int i = 0; i < iters; ++i) {
+            double t0 = now();
+            memcpy(dst, src, bytes);
+            t[i] = now() - t0;
+            __asm__ __volatile__("" : : "r"(dst) : "memory");
+        }
+        med = median(t, iters);
+        free(t);
+        for (int r = 1; r < nprocs; ++r) {
+            MPI_Send(&token, 1, MPI_INT, r, 77, MPI_COMM_WORLD);
+        }
+    } else {
+        MPI_Request req;
+        int done = 0;
+        struct timespec ts = {0, 200000};
+        MPI_Irecv(&token, 1, MPI_INT, 0, 77, MPI_COMM_WORLD, &req);
+        for (;;) {
+            MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+            if (done) {
+                break;
+            }
+            nanosleep(&ts, NULL);
+        }
+    }
+    MPI_Bcast(&med, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    return med;
+}
+
+static int run_coll(const void *sbuf, void *rbuf, int count)
+{
+    if (COLL_ALLREDUCE == opt.coll) {
+        return MPI_Allreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, MPI_COMM_WORLD);
+    }
+    return MPI_Reduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, MPI_COMM_WORLD);
+}
+
+/* ---------------------------------------------------------------- options */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: rsag_bench [options]\n"
+            "  --coll allreduce|reduce     collective (default allreduce)\n"
+            "  --min-bytes N               smallest message (default 8; K/M/G suffixes)\n"
+            "  --max-bytes N               largest message (default 64M)\n"
+            "                              sizes: min, every power of 4 in between, max\n"
+            "  --sizes N,N,...             explicit message sizes instead (e.g. 1K,2K,3K)\n"
+            "  --iters N                   timed calls per size and variant (default\n"
+            "                              adaptive: 2^29/bytes clamped to [5, 1000])\n"
+            "  --warmup N                  untimed calls per size and variant (default\n"
+            "                              iters/10 clamped to [1, 20])\n"
+            "  --dtype double|float|int    element type (default double); op is MPI_SUM\n"
+            "  --root R                    root of MPI_Reduce (default 0)\n"
+            "  --rsag-algorithms all|current\n"
+            "                              all: every value of the MPI_T cvar\n"
+            "                              coll_rsag_<coll>_algorithm (auto and each\n"
+            "                              algorithm), interleaved in this job (default);\n"
+            "                              current: what the job is configured with\n"
+            "  --label NAME                label (all: NAME_<algorithm>; default \"rsag\" for\n"
+            "                              all, \"current\" for current)\n");
+}
+
+static int parse_bytes(const char *s, size_t *out)
+{
+    char *end;
+    unsigned long long v;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno || end == s) {
+        return -1;
+    }
+    switch (*end) {
+    case 'k': case 'K': v <<= 10; ++end; break;
+    case 'm': case 'M': v <<= 20; ++end; break;
+    case 'g': case 'G': v <<= 30; ++end; break;
+    default: break;
+    }
+    if ('B' == *end || 'b' == *end) {
+        ++end;
+    }
+    if (*end) {
+        return -1;
+    }
+    *out = (size_t) v;
+    return 0;
+}
+
+static int parse_int(const char *s, int *out)
+{
+    char *end;
+    long v;
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < INT_MIN || v > INT_MAX) {
+        return -1;
+    }
+    *out = (int) v;
+    return 0;
+}
+
+/* 0 ok, 1 --help, -1 error (message printed by rank 0). */
+static int parse_options(int argc, char **argv)
+{
+    int label_set = 0;
+
+    opt.coll = COLL_ALLREDUCE;
+    opt.min_bytes = 8;
+    opt.max_bytes = (size_t) 64 << 20;
+    opt.iters = 0;
+    opt.warmup = -1;
+    opt.dtype = DT_DOUBLE;
+    opt.root = 0;
+    opt.all_algs = 1;
+
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            return 1;
+        }
+        if (NULL == v) {
+            bad = 1;
+        } else if (!strcmp(a, "--coll")) {
+            if (!strcmp(v, "allreduce")) opt.coll = COLL_ALLREDUCE;
+            else if (!strcmp(v, "reduce")) opt.coll = COLL_REDUCE;
+            else bad = 1;
+        } else if (!strcmp(a, "--min-bytes")) {
+            bad = parse_bytes(v, &opt.min_bytes);
+        } else if (!strcmp(a, "--max-bytes")) {
+            bad = parse_bytes(v, &opt.max_bytes);
+        } else if (!strcmp(a, "--sizes")) {
+            snprintf(opt.sizes, sizeof(opt.sizes), "%s", v);
+            bad = !*v || strlen(v) >= sizeof(opt.sizes);
+        } else if (!strcmp(a, "--iters")) {
+            bad = parse_int(v, &opt.iters) || opt.iters < 1;
+        } else if (!strcmp(a, "--warmup")) {
+            bad = parse_int(v, &opt.warmup) || opt.warmup < 0;
+        } else if (!strcmp(a, "--dtype")) {
+            if (!strcmp(v, "double")) opt.dtype = DT_DOUBLE;
+            else if (!strcmp(v, "float")) opt.dtype = DT_FLOAT;
+            else if (!strcmp(v, "int")) opt.dtype = DT_INT;
+            else bad = 1;
+        } else if (!strcmp(a, "--root")) {
+            bad = parse_int(v, &opt.root) || opt.root < 0 || opt.root >= nprocs;
+        } else if (!strcmp(a, "--rsag-algorithms")) {
+            if (!strcmp(v, "all")) opt.all_algs = 1;
+            else if (!strcmp(v, "current")) opt.all_algs = 0;
+            else bad = 1;
+        } else if (!strcmp(a, "--label")) {
+            snprintf(opt.label, sizeof(opt.label), "%s", v);
+            label_set = 1;
+            bad = !*v || strchr(v, ',') != NULL;
+        } else {
+            if (0 == rank) fprintf(stderr, "rsag_bench: unknown option %s\n", a);
+            return -1;
+        }
+        if (bad) {
+            if (0 == rank) {
+                fprintf(stderr, "rsag_bench: bad or missing value for %s%s%s\n", a,
+                        v ? ": " : "", v ? v : "");
+            }
+            return -1;
+        }
+        ++i;
+    }
+    if (opt.min_bytes < dtype_size()) {
+        opt.min_bytes = dtype_size();
+    }
+    if (opt.max_bytes < opt.min_bytes || opt.max_bytes / dtype_size() > INT_MAX) {
+        if (0 == rank) fprintf(stderr, "rsag_bench: bad --min-bytes/--max-bytes\n");
+        return -1;
+    }
+    if (!label_set) {
+        snprintf(opt.label, sizeof(opt.label), "%s", opt.all_algs ? "rsag" : "current");
+    }
+    return 0;
+}
+
+/* min, every power of 4 strictly between, max, or the --sizes list (bytes
+ * rounded down to whole elements, at least one element).  0 on a bad list. */
+static int make_sizes(size_t *sizes)
+{
+    int n = 0;
+    size_t ts = dtype_size();
+    if (opt.sizes[0]) {
+        char list[sizeof(opt.sizes)], *save = NULL;
+        snprintf(list, sizeof(list), "%s", opt.sizes);
+        for (char *tok = strtok_r(list, ",", &save); tok && n < MAX_SIZES;
+             tok = strtok_r(NULL, ",", &save)) {
+            size_t b;
+            if (parse_bytes(tok, &b) || b / ts > INT_MAX) {
+                return 0;
+            }
+            sizes[n++] = b < ts ? ts : b / ts * ts;
+        }
+        return n;
+    }
+    sizes[n++] = opt.min_bytes / ts * ts;
+    for (size_t p = 1; p > 0 && p < opt.max_bytes && n < MAX_SIZES - 1; p <<= 2) {
+        if (p > opt.min_bytes && p / ts * ts > sizes[n - 1]) {
+            sizes[n++] = p / ts * ts;
+        }
+    }
+    if (opt.max_bytes / ts * ts > sizes[n - 1]) {
+        sizes[n++] = opt.max_bytes / ts * ts;
+    }
+    return n;
+}
+
+static int adaptive_iters(size_t bytes)
+{
+    size_t it = ((size_t) 1 << 29) / (bytes ? bytes : 1);
+    return it < 5 ? 5 : it > 1000 ? 1000 : (int) it;
+}
+
+/* ---------------------------------------------------------------- MPI_T */
+
+static int cvar_ok;
+static MPI_T_cvar_handle cvar_handle;
+static int cvar_orig;
+static int n_alg_items; /* cvar enum items */
+static struct {
+    int value;
+    char name[NAME_LEN];
+} alg_items[MAX_VARIANTS];
+
+static MPI_T_pvar_session pvar_session;
+static int pvar_session_ok;
+static counter_t counters[MAX_VARIANTS + 1];
+static int n_counters;
+
+/* Find coll_rsag_<coll>_algorithm and its enum (the algorithm table as rsag
+ * exports it).  Returns 0 when present. */
+static int find_rsag_cvar(void)
+{
+    char name[NAME_LEN], item[NAME_LEN], desc[1024], ename[NAME_LEN];
+    int idx, nlen, dlen, verb, bind, scope, count, nitems, elen;
+    MPI_Datatype dt;
+    MPI_T_enum et;
+
+    snprintf(name, sizeof(name), "coll_rsag_%s_algorithm", coll_name[opt.coll]);
+    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &idx)) {
+        return -1;
+    }
+    nlen = sizeof(item);
+    dlen = sizeof(desc);
+    if (MPI_SUCCESS
+            != MPI_T_cvar_get_info(idx, item, &nlen, &verb, &dt, &et, desc, &dlen, &bind, &scope)
+        || MPI_INT != dt || MPI_T_ENUM_NULL == et || MPI_T_BIND_NO_OBJECT != bind) {
+        return -1;
+    }
+    elen = sizeof(ename);
+    if (MPI_SUCCESS != MPI_T_enum_get_info(et, &nitems, ename, &elen)) {
+        return -1;
+    }
+    for (int i = 0; i < nitems && n_alg_items < MAX_VARIANTS; ++i) {
+        int value;
+        nlen = sizeof(item);
+        if (MPI_SUCCESS == MPI_T_enum_get_item(et, i, &value, item, &nlen)) {
+            alg_items[n_alg_items].value = value;
+            snprintf(alg_items[n_alg_items].name, NAME_LEN, "%s", item);
+            ++n_alg_items;
+        }
+    }
+    if (MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &cvar_handle, &count)
+        || MPI_SUCCESS != MPI_T_cvar_read(cvar_handle, &cvar_orig)) {
+        return -1;
+    }
+    cvar_ok = 1;
+    return 0;
+}
+
+static int set_alg(int value)
+{
+    if (value < 0 || !cvar_ok) {
+        return MPI_SUCCESS;
+    }
+    return MPI_T_cvar_write(cvar_handle, &value);
+}
+
+static void add_counter(const char *alg)
+{
+    char name[NAME_LEN + 64];
+    int idx, count;
+
+    snprintf(name, sizeof(name), "coll_rsag_%s_%s_calls", coll_name[opt.coll], alg);
+    if (MPI_SUCCESS != MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx)) {
+        return;
+    }
+    counter_t *c = &counters[n_counters];
+    if (MPI_SUCCESS != MPI_T_pvar_handle_alloc(pvar_session, idx, NULL, &c->handle, &count)) {
+        return;
+    }
+    MPI_T_pvar_start(pvar_session, c->handle); /* fails harmlessly if continuous */
+    snprintf(c->alg, sizeof(c->alg), "%s", alg);
+    ++n_counters;
+}
+
+static void setup_counters(void)
+{
+    if (MPI_SUCCESS != MPI_T_pvar_session_create(&pvar_session)) {
+        return;
+    }
+    pvar_session_ok = 1;
+    for (int i = 0; i < n_alg_items; ++i) {
+        if (0 != alg_items[i].value) {
+            add_counter(alg_items[i].name);
+        }
+    }
+    add_counter("delegated");
+}
+
+static unsigned long long read_counter(counter_t *c)
+{
+    unsigned long long v = 0;
+    MPI_T_pvar_read(pvar_session, c->handle, &v);
+    return v;
+}
+
+static void counters_before(void)
+{
+    for (int i = 0; i < n_counters; ++i) {
+        counters[i].before = read_counter(&counters[i]);
+    }
+}
+
+/* Which rsag counters moved since counters_before(): "-" if rsag's counters
+ * do not exist in this job, "none" if rsag did not do the call. */
+static void counters_after(char *out, size_t len)
+{
+    size_t used = 0;
+    if (0 == n_counters) {
+        snprintf(out, len, "-");
+        return;
+    }
+    out[0] = '\0';
+    for (int i = 0; i < n_counters; ++i) {
+        if (read_counter(&counters[i]) != counters[i].before && used + 2 < len) {
+            used += (size_t) snprintf(out + used, len - used, "%s%s", used ? "+" : "",
+                                      counters[i].alg);
+        }
+    }
+    if (0 == used) {
+        snprintf(out, len, "none");
+    }
+}
+
+/* ---------------------------------------------------------------- main */
+
+int main(int argc, char **argv)
+{
+    variant_t var[MAX_VARIANTS];
+    size_t sizes[MAX_SIZES];
+    size_t maxb = 0;
+    int nvar = 0, nsizes, provided, rc, failures = 0, status = 0, oversub;
+    long ncores;
+    char *lsize;
+    void *sbuf = NULL, *rbuf = NULL;
+    double *times = NULL;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+
+    rc = parse_options(argc, argv);
+    if (0 != rc) {
+        if (0 == rank) usage(rc > 0 ? stdout : stderr);
+        MPI_Finalize();
+        return rc > 0 ? 0 : 2;
+    }
+
+    /* MPI_T after MPI_Init, MPI_T_finalize before MPI_Finalize (Open MPI
+     * 4.1.4 crashes in MPI_T_finalize after MPI_Finalize). */
+    if (MPI_SUCCESS != MPI_T_init_thread(MPI_THREAD_SINGLE, &provided)) {
+        if (0 == rank) fprintf(stderr, "rsag_bench: MPI_T_init_thread failed\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    find_rsag_cvar();
+    setup_counters();
+
+    if (opt.all_algs) {
+        if (!cvar_ok || 0 == n_alg_items) {
+            if (0 == rank) {
+                fprintf(stderr,
+                        "rsag_bench: --rsag-algorithms all needs the MPI_T cvar "
+                        "coll_rsag_%s_algorithm: is the rsag component loaded (see "
+                        "OMPI_MCA_mca_base_component_path, --mca coll)?\n",
+                        coll_name[opt.coll]);
+            }
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        for (int i = 0; i < n_alg_items; ++i) {
+            snprintf(var[nvar].label, NAME_LEN, "%.60s_%.60s", opt.label, alg_items[i].name);
+            var[nvar].cvar_value = alg_items[i].value;
+            if (MPI_SUCCESS != set_alg(alg_items[i].value)) {
+                if (0 == rank) {
+                    fprintf(stderr, "rsag_bench: cannot write coll_rsag_%s_algorithm = %s "
+                            "through MPI_T\n", coll_name[opt.coll], alg_items[i].name);
+                }
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            }
+            ++nvar;
+        }
+        set_alg(cvar_orig);
+    } else {
+        snprintf(var[0].label, NAME_LEN, "%s", opt.label);
+        var[0].cvar_value = -1;
+        nvar = 1;
+    }
+
+    /* Oversubscribed: more ranks on this node than online cores. */
+    ncores = sysconf(_SC_NPROCESSORS_ONLN);
+    lsize = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    oversub = (lsize ? atoi(lsize) : nprocs) > ncores;
+
+    nsizes = make_sizes(sizes);
+    if (0 == nsizes) {
+        if (0 == rank) fprintf(stderr, "rsag_bench: bad --sizes list %s\n", opt.sizes);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    for (int s = 0; s < nsizes; ++s) {
+        maxb = sizes[s] > maxb ? sizes[s] : maxb;
+    }
+    sbuf = malloc(maxb);
+    rbuf = malloc(maxb);
+    times = malloc(sizeof(double) * (size_t) nvar * (size_t) (opt.iters > 0 ? opt.iters : 1000));
+    if (NULL == sbuf || NULL == rbuf || NULL == times) {
+        fprintf(stderr, "rsag_bench: rank %d: out of memory\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    memset(sbuf, 0, maxb);
+    memset(rbuf, 0, maxb);
+
+    if (0 == rank) {
+        fprintf(stderr, "rsag_bench: %s, np %d on %ld cores%s, %s, %d variant(s), %d sizes\n",
+                coll_name[opt.coll], nprocs, ncores,
+                oversub ? " (OVERSUBSCRIBED: timings are slow and noisy)" : "",
+                DT_DOUBLE == opt.dtype ? "double" : DT_FLOAT == opt.dtype ? "float" : "int",
+                nvar, nsizes);
+        printf("label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,"
+               "oversubscribed\n");
+        fflush(stdout);
+    }
+
+    for (int s = 0; s < nsizes; ++s) {
+        size_t bytes = sizes[s];
+        int count = (int) (bytes / dtype_size());
+        int iters = opt.iters > 0 ? opt.iters : adaptive_iters(bytes);
+        int warmup = opt.warmup >= 0 ? opt.warmup
+                     : iters / 10 < 1 ? 1 : iters / 10 > 20 ? 20 : iters / 10;
+        double memcpy_t;
+
+        fill_input(sbuf, (size_t) count, s);
+        memcpy_t = time_memcpy(rbuf, sbuf, bytes, iters, warmup);
+
+        for (int v = 0; v < nvar; ++v) {
+            set_alg(var[v].cvar_value);
+            for (int w = 0; w < warmup; ++w) {
+                MPI_Barrier(MPI_COMM_WORLD);
+                run_coll(sbuf, rbuf, count);
+            }
+        }
+        /* Interleaved rounds: every variant once per round, rotating order. */
+        for (int it = 0; it < iters; ++it) {
+            for (int k = 0; k < nvar; ++k) {
+                int v = (it + k) % nvar;
+                double t0;
+                set_alg(var[v].cvar_value);
+                MPI_Barrier(MPI_COMM_WORLD);
+                t0 = now();
+                rc = run_coll(sbuf, rbuf, count);
+                times[(size_t) v * (size_t) iters + (size_t) it] = now() - t0;
+                if (MPI_SUCCESS != rc) {
+                    fprintf(stderr, "rsag_bench: rank %d: %s %s %zu bytes returned error %d\n",
+                            rank, var[v].label, coll_name[opt.coll], bytes, rc);
+                    MPI_Abort(MPI_COMM_WORLD, 2);
+                }
+            }
+        }
+
+        for (int v = 0; v < nvar; ++v) {
+            double t = max_at_root(median(times + (size_t) v * (size_t) iters, iters));
+            char ran[NAME_LEN * 2];
+            size_t bad = 0;
+            int salt = 1000 + s * MAX_VARIANTS + v, nbad;
+
+            /* Verification: fresh inputs, poisoned output, one call. */
+            set_alg(var[v].cvar_value);
+            fill_input(sbuf, (size_t) count, salt);
+            memset(rbuf, 0x7f, bytes);
+            MPI_Barrier(MPI_COMM_WORLD);
+            counters_before();
+            rc = run_coll(sbuf, rbuf, count);
+            counters_after(ran, sizeof(ran));
+            if (MPI_SUCCESS != rc) {
+                fprintf(stderr, "rsag_bench: VERIFY FAILED: %s %s %zu bytes: rank %d: error "
+                        "%d\n", var[v].label, coll_name[opt.coll], bytes, rank, rc);
+                bad = 1;
+            } else if (COLL_ALLREDUCE == opt.coll || rank == opt.root) {
+                bad = check_result(rbuf, (size_t) count, salt, var[v].label, bytes);
+            }
+            nbad = sum_at_root(bad ? 1 : 0);
+            fill_input(sbuf, (size_t) count, s);
+
+            if (0 == rank) {
+                double busbw = (double) bytes / t / 1e9;
+                if (COLL_ALLREDUCE == opt.coll) {
+                    busbw *= 2.0 * (nprocs - 1) / nprocs;
+                }
+                if (nbad) {
+                    ++failures;
+                }
+                printf("%s,%s,%d,%zu,%.3f,%.3f,%.4f,%d,%s,%s,%s\n", var[v].label,
+                       coll_name[opt.coll], nprocs, bytes, t * 1e6, memcpy_t * 1e6, busbw,
+                       iters, ran, nbad ? "FAIL" : "ok", oversub ? "yes" : "no");
+                fflush(stdout);
+            }
+        }
+    }
+    set_alg(cvar_orig);
+
+    MPI_Bcast(&failures, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (failures) {
+        status = 1;
+        if (0 == rank) {
+            fprintf(stderr, "rsag_bench: %d verification(s) FAILED\n", failures);
+        }
+    }
+
+    for (int i = 0; i < n_counters; ++i) {
+        MPI_T_pvar_handle_free(pvar_session, &counters[i].handle);
+    }
+    if (pvar_session_ok) {
+        MPI_T_pvar_session_free(&pvar_session);
+    }
+    if (cvar_ok) {
+        MPI_T_cvar_handle_free(&cvar_handle);
+    }
+    MPI_T_finalize();
+    free(times);
+    free(sbuf);
+    free(rbuf);
+    MPI_Finalize();
+    return status;
+}
