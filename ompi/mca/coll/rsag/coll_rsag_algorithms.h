@@ -28,16 +28,26 @@
 #define MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2 0x2u  /* count >= p' = 2^floor(log2 p) */
 
 /* Default thresholds (bytes of the whole vector), measured on the
- * development machine, np 2, ob1 + vader (contrib/results/2026-11-first/,
- * README "Selection"):
- *  - Rabenseifner overtakes recursive doubling at 4 KiB (vader's 4 KiB
- *    eager limit: whole-vector exchanges turn to rendezvous there, halves
- *    do not);
- *  - the ring pays p - 1 latencies per phase where recursive halving pays
- *    log2 p; at np 2 it ties Rabenseifner at 16 MiB and takes half its
- *    time at 64 MiB. */
+ * development machine (contrib/results/2026-11-first/, README "Measured").
+ * Rabenseifner overtakes recursive doubling at 4 KiB at np 2 (vader's
+ * 4 KiB eager limit: whole-vector exchanges turn to rendezvous there,
+ * halves do not). */
 #define MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER_MIN_BYTES ((size_t) 4096)
-#define MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES ((size_t) 16 << 20)
+/* The ring pays p - 1 latencies per phase where recursive halving pays
+ * log2 p, but its temporaries are four segments instead of half or all
+ * of the vector, and it has no extra step for p != 2^k.  Median time of
+ * the ring / of the algorithm auto uses below it, MPI_DOUBLE sums, 256 KB
+ * segments, 5 interleaved runs (64M: 3; np 4 is oversubscribed and noisy,
+ * +-20 %):
+ *   allreduce / rabenseifner   1M   2M   4M   8M   16M  32M  64M bytes
+ *     np 2                    1.24 1.22 1.10 0.97 1.03 0.97 0.53
+ *     np 4                    1.12 1.23 0.85 0.85 0.87 0.78 0.48
+ *   reduce-scatter / halving  256K 512K 1M   2M   4M   16M  32M
+ *     np 2                    0.85 0.81 0.82 0.92 0.80 0.71 0.42
+ *     np 4                    2.49 0.99 0.81 1.20 0.71 0.70 0.93
+ * The ring is never much slower from these sizes up, and twice as fast at
+ * 64 MB, where the others' vector-sized temporaries are fresh pages. */
+#define MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES ((size_t) 8 << 20)
 #define MCA_COLL_RSAG_RS_RING_MIN_BYTES ((size_t) 1 << 20)
 
 /* Default auto threshold of the priority-aware algorithms (seed 002: they
