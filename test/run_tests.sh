@@ -234,6 +234,14 @@ for np in 2 4; do
     run_test "lifecycle-np$np" "${mpirun_cmd[@]}" -np "$np" "$here/mpi/rsag_lifecycle"
 done
 
+# --- further suites: one file per topic under test/suites/, in name order ----
+# Each is sourced here and uses run_test / expect_in_log like the tests above.
+for suite in "$here"/suites/*.sh; do
+    [ -e "$suite" ] || continue
+    # shellcheck source=/dev/null
+    . "$suite"
+done
+
 [ "$list_only" = 1 ] && exit 0
 echo
 if [ "$failed" -gt 0 ]; then
