@@ -41,6 +41,8 @@ typedef struct mca_coll_rsag_component_t {
     int verbose;
     int output;                                    /* opal_output stream */
     mca_coll_rsag_tuning_t tuning[MCA_COLL_RSAG_NUM_COLLS];
+    /* coll_rsag_comm_class_<k>_max_size; every tuning[].class_bounds points here */
+    int class_bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1];
 
     size_t ring_segment_size;                      /* bytes; 0: whole blocks */
     int priority_chunks;                           /* blocks per message, power of 2 */

@@ -191,6 +191,26 @@ static const char *mca_coll_rsag_reason_text(const mca_coll_rsag_decision_t *d,
     }
 }
 
+/* For a choice by auto, the threshold that made it:
+ * "; coll_rsag_allreduce_ring_min_bytes 8388608 <= bytes (default for p <= 4)". */
+static const char *mca_coll_rsag_threshold_text(const mca_coll_rsag_decision_t *d,
+                                                mca_coll_rsag_coll_t coll, char *buf,
+                                                size_t len)
+{
+    char range[32];
+
+    if (MCA_COLL_RSAG_DELEGATE == d->alg || (MCA_COLL_RSAG_REASON_AUTO != d->reason
+                                             && MCA_COLL_RSAG_REASON_FALLBACK != d->reason)) {
+        return "";
+    }
+    mca_coll_rsag_class_text(mca_coll_rsag_component.class_bounds, d->comm_class, range,
+                             sizeof(range));
+    snprintf(buf, len, "; coll_rsag_%s_%s_min_bytes %zu <= bytes (%s %s)",
+             mca_coll_rsag_colls[coll].name, mca_coll_rsag_alg_name(coll, d->alg), d->threshold,
+             d->by_class ? "default for" : "set for every size, here", range);
+    return buf;
+}
+
 /* Describe the call, select, count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                 size_t count, struct ompi_datatype_t *dtype,
@@ -219,18 +239,19 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS
         && 0 == ompi_comm_rank(comm)
         && 0 == (m->reported[coll][d.alg][d.reason] & (1ULL << size_class))) {
-        char why[160];
+        char why[160], thr[160];
 
         m->reported[coll][d.alg][d.reason] |= 1ULL << size_class;
         opal_output(mca_coll_rsag_component.output,
                     "coll:rsag: %s on %s (cid %d, size %d): %zu bytes (size class %d), "
-                    "%s op -> %s (%s)",
+                    "%s op -> %s (%s)%s",
                     mca_coll_rsag_colls[coll].name, comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
                     call.comm_size, call.bytes, size_class,
                     call.commutative ? "commutative" : "non-commutative",
                     MCA_COLL_RSAG_DELEGATE == d.alg ? "delegated to the previous module"
                                                     : mca_coll_rsag_alg_name(coll, d.alg),
-                    mca_coll_rsag_reason_text(&d, coll, why, sizeof(why)));
+                    mca_coll_rsag_reason_text(&d, coll, why, sizeof(why)),
+                    mca_coll_rsag_threshold_text(&d, coll, thr, sizeof(thr)));
     }
     return d.alg;
 }
