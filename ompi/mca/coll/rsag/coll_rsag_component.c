@@ -196,16 +196,29 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
              "Number of %s calls rsag handed to the previous coll module", desc->mpi_name);
     rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][0]);
 
-    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
-        size_t below = mca_coll_rsag_uncovered_below(coll, tuning, k);
+    /* One message per uncovered range; "every size" when all classes agree. */
+    {
+        size_t below[MCA_COLL_RSAG_NUM_COMM_CLASSES];
+        bool same = true;
 
-        if (below > 0) {
-            char range[32];
+        for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
+            below[k] = mca_coll_rsag_uncovered_below(coll, tuning, k);
+            same &= (below[k] == below[0]);
+        }
+        for (int k = 0; k < (same ? 1 : MCA_COLL_RSAG_NUM_COMM_CLASSES); ++k) {
+            char range[48];
 
-            mca_coll_rsag_class_text(tuning->class_bounds, k, range, sizeof(range));
+            if (0 == below[k]) {
+                continue;
+            }
+            if (same) {
+                snprintf(range, sizeof(range), "every communicator size");
+            } else {
+                mca_coll_rsag_class_text(tuning->class_bounds, k, range, sizeof(range));
+            }
             RSAG_WARN("the coll_rsag_%s_*_min_bytes thresholds leave %s messages below %zu "
-                      "bytes on communicators with %s uncovered: they go to the previous "
-                      "coll module", desc->name, desc->mpi_name, below, range);
+                      "bytes uncovered (%s): they go to the previous coll module",
+                      desc->name, desc->mpi_name, below[k], range);
         }
     }
     return OPAL_SUCCESS;
