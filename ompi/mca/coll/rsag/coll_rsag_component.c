@@ -116,6 +116,7 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
     mca_base_var_enum_t *algorithms = NULL;
     char name[128], help[1024], enum_name[128];
     size_t used;
+    long asked;
     int rc;
 
     mca_coll_rsag_tuning_defaults(coll, tuning);
@@ -178,11 +179,10 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
         if (rc < 0) {
             return rc;
         }
-        if (tuning->min_bytes[alg->id] < MCA_COLL_RSAG_MIN_BYTES_BY_CLASS) {
+        asked = tuning->min_bytes[alg->id];
+        if (mca_coll_rsag_fix_min_bytes(&tuning->min_bytes[alg->id])) {
             RSAG_WARN("coll_rsag_%s = %ld is invalid (valid: -1 for the size-class "
-                      "defaults %s, or a byte count >= 0); using -1",
-                      name, tuning->min_bytes[alg->id], defaults);
-            (void) mca_coll_rsag_fix_min_bytes(&tuning->min_bytes[alg->id]);
+                      "defaults %s, or a byte count >= 0); using -1", name, asked, defaults);
         }
 
         snprintf(name, sizeof(name), "%s_%s_calls", desc->name, alg->name);
@@ -229,7 +229,7 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
 static void rsag_register_classes(void)
 {
     const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
-    char name[64], help[256], valid[128];
+    char name[64], help[512], valid[128];
     size_t used = 0;
 
     for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1; ++k) {
@@ -256,7 +256,8 @@ static void rsag_register_classes(void)
 static int rsag_register(void)
 {
     const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
-    int rc;
+    size_t seg_asked;
+    int chunks_asked, rc;
 
     mca_coll_rsag_component.priority = MCA_COLL_RSAG_DEFAULT_PRIORITY;
     (void) mca_base_component_var_register(c, "priority",
@@ -305,12 +306,12 @@ static int rsag_register(void)
                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
                                            MCA_BASE_VAR_SCOPE_ALL_EQ,
                                            &mca_coll_rsag_component.ring_segment_size);
-    if (mca_coll_rsag_component.ring_segment_size > (SIZE_MAX >> 1)) {
+    seg_asked = mca_coll_rsag_component.ring_segment_size;
+    if (mca_coll_rsag_fix_segment_size(&mca_coll_rsag_component.ring_segment_size,
+                                       MCA_COLL_RSAG_DEFAULT_RING_SEGMENT)) {
         RSAG_WARN("coll_rsag_allreduce_ring_segment_size = %zu is not a size (a negative "
                   "value?); valid: 0 (whole blocks) or a byte count; using %zu",
-                  mca_coll_rsag_component.ring_segment_size, MCA_COLL_RSAG_DEFAULT_RING_SEGMENT);
-        (void) mca_coll_rsag_fix_segment_size(&mca_coll_rsag_component.ring_segment_size,
-                                              MCA_COLL_RSAG_DEFAULT_RING_SEGMENT);
+                  seg_asked, MCA_COLL_RSAG_DEFAULT_RING_SEGMENT);
     }
 
     mca_coll_rsag_component.priority_chunks = MCA_COLL_RSAG_DEFAULT_PRIORITY_CHUNKS;
@@ -324,14 +325,11 @@ static int rsag_register(void)
                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
                                            MCA_BASE_VAR_SCOPE_ALL_EQ,
                                            &mca_coll_rsag_component.priority_chunks);
-    {
-        int asked = mca_coll_rsag_component.priority_chunks;
-
-        if (mca_coll_rsag_fix_priority_chunks(&mca_coll_rsag_component.priority_chunks)) {
-            RSAG_WARN("coll_rsag_priority_chunks = %d is invalid (valid: a power of two from 1 "
-                      "to %d); using %d", asked, MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS,
-                      mca_coll_rsag_component.priority_chunks);
-        }
+    chunks_asked = mca_coll_rsag_component.priority_chunks;
+    if (mca_coll_rsag_fix_priority_chunks(&mca_coll_rsag_component.priority_chunks)) {
+        RSAG_WARN("coll_rsag_priority_chunks = %d is invalid (valid: a power of two from 1 "
+                  "to %d); using %d", chunks_asked, MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS,
+                  mca_coll_rsag_component.priority_chunks);
     }
 
     (void) mca_base_component_pvar_register(c, "temporary_bytes",
