@@ -63,18 +63,17 @@
 /* Default upper bounds of the classes but the last: p <= 2, p <= 4. */
 #define MCA_COLL_RSAG_COMM_CLASS_BOUNDS { 2, 4 }
 
-#define MCA_COLL_RSAG_MIB ((size_t) 1 << 20)
-/*                                                                p <= 2              p <= 4              larger p */
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING MCA_COLL_RSAG_BY_CLASS(0,                  0,                  0)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER       MCA_COLL_RSAG_BY_CLASS(4096,               4096,               4096)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(8 * MCA_COLL_RSAG_MIB, 8 * MCA_COLL_RSAG_MIB, 8 * MCA_COLL_RSAG_MIB)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY           MCA_COLL_RSAG_BY_CLASS(1024 * MCA_COLL_RSAG_MIB, 1024 * MCA_COLL_RSAG_MIB, 1024 * MCA_COLL_RSAG_MIB)
-#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL              MCA_COLL_RSAG_BY_CLASS(0,                  0,                  0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(16384,              16384,              16384)
-/* reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
-#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING         MCA_COLL_RSAG_BY_CLASS(0,                  0,                  0)
-#define MCA_COLL_RSAG_DEF_RS_RING                      MCA_COLL_RSAG_BY_CLASS(1 * MCA_COLL_RSAG_MIB, 1 * MCA_COLL_RSAG_MIB, 1 * MCA_COLL_RSAG_MIB)
-#define MCA_COLL_RSAG_DEF_RS_PRIORITY                  MCA_COLL_RSAG_BY_CLASS(1024 * MCA_COLL_RSAG_MIB, 1024 * MCA_COLL_RSAG_MIB, 1024 * MCA_COLL_RSAG_MIB)
+/* bytes of the whole vector                                                      p <= 2      p <= 4    larger p */
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER       MCA_COLL_RSAG_BY_CLASS(      4096,       4096,       4096)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(   8388608,    8388608,    8388608)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY           MCA_COLL_RSAG_BY_CLASS(1073741824, 1073741824, 1073741824)
+#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL              MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(     16384,      16384,      16384)
+/* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
+#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING         MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
+#define MCA_COLL_RSAG_DEF_RS_RING                      MCA_COLL_RSAG_BY_CLASS(   1048576,    1048576,    1048576)
+#define MCA_COLL_RSAG_DEF_RS_PRIORITY                  MCA_COLL_RSAG_BY_CLASS(1073741824, 1073741824, 1073741824)
 /* ---- end of the threshold table ------------------------------------------ */
 
 /* One threshold per class, as an array initializer.  It only appears
@@ -112,7 +111,7 @@
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
       "binomial tree on whole vectors; log2(p) steps, order-preserving "           \
       "(non-commutative ops)",                                                     \
-      0u, MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL, mca_coll_rsag_reduce_binomial)                                        \
+      0u, MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL, mca_coll_rsag_reduce_binomial)          \
     X(REDUCE, RABENSEIFNER, 2, "rabenseifner",                                     \
       "Rabenseifner: reduce-scatter by recursive halving + binomial gather to "    \
       "the root, balanced non-power-of-two pre-step; commutative ops, "            \
