@@ -200,7 +200,8 @@ void mca_coll_rsag_free(void *ptr);
 
 /* The dispatcher brackets each algorithm it runs: temporaries of the call
  * may then come from `m`'s scratch area (per thread: MPI allows
- * concurrent collectives on different communicators).  end returns err. */
+ * concurrent collectives on different communicators).  end returns err,
+ * out of memory as MPI_ERR_NO_MEM. */
 void mca_coll_rsag_call_begin(mca_coll_rsag_module_t *m);
 int mca_coll_rsag_call_end(int err);
 /* Module constructor / destructor. */

@@ -297,7 +297,7 @@ int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int r
     }
     displ = mca_coll_rsag_module_displ(m, p);
     if (NULL == displ) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
     }
     mca_coll_rsag_displs_even(total, p, displ);
     mca_coll_rsag_call_begin(m);
@@ -316,7 +316,7 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
     int alg;
 
     if (NULL == displ) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
     }
     mca_coll_rsag_displs_counts(rcounts, p, displ);
     alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE_SCATTER, displ[p], dtype, op, comm);

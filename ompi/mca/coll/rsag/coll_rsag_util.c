@@ -154,7 +154,9 @@ void mca_coll_rsag_call_begin(mca_coll_rsag_module_t *m)
 int mca_coll_rsag_call_end(int err)
 {
     mca_coll_rsag_current_scratch = NULL;
-    return err;
+    /* Open MPI 4.1 reports its internal out-of-resource code as
+     * MPI_ERR_INTERN; an MPI code (>= 0) passes through unchanged. */
+    return (OMPI_ERR_OUT_OF_RESOURCE == err) ? MPI_ERR_NO_MEM : err;
 }
 
 /* `bytes` from the current call's scratch area, or NULL: no area, or no
