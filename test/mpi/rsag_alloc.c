@@ -10,7 +10,8 @@
  *     Then for k = 1..that number, coll_rsag_test_alloc_fail = k makes the
  *     k-th request fail on every rank: the call must return an error of
  *     class MPI_ERR_NO_MEM on every rank, consume the countdown, leave
- *     coll_rsag_allocations_live where it was (nothing leaked), and the
+ *     coll_rsag_allocations_live where it was (nothing leaked; the clean
+ *     call must not leak either), and the
  *     same call right after must succeed with the right result.  A hang is
  *     a failure too (run it under a timeout).
  *
@@ -218,15 +219,21 @@ static int run_fail(size_t n)
                 call(coll, n, inplace, comm, sbuf, rbuf, &ok);
                 c0 = pread(calls);
                 a0 = pread(allocs);
+                l0 = pread(live);
                 rc = call(coll, n, inplace, comm, sbuf, rbuf, &ok);
                 a1 = pread(allocs);
+                l1 = pread(live);
                 nreq = a1 - a0;
-                passed = all_ok(MPI_SUCCESS == rc && ok && pread(calls) == c0 + 1);
+                if (l1 != l0) {
+                    fprintf(stderr, "rsag_alloc: rank %d: %s %s%s: live blocks %llu -> %llu "
+                            "over a successful call\n", rank, coll_names[coll], alg,
+                            inplace ? " in place" : "", l0, l1);
+                }
+                passed = all_ok(MPI_SUCCESS == rc && ok && pread(calls) == c0 + 1 && l1 == l0);
                 MPI_Allreduce(&nreq, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
                 MPI_Allreduce(&nreq, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
                 if (lo != hi || 0 == lo) {
                     passed = 0;      /* injecting would leave some rank waiting */
-                    hi = 0;
                 }
                 for (unsigned long long k = 1; k <= hi && passed; ++k) {
                     int kk = (int) k, mine = 1;
