@@ -76,7 +76,7 @@ int mca_coll_rsag_reduce_binomial(const void *sbuf, void *rbuf, int count,
     char *bufs[2] = { rank == root ? (char *) rbuf : NULL, NULL };
     const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
     char *acc = (char *) input;
-    int nchildren = 0, err = OMPI_SUCCESS;
+    int err = OMPI_SUCCESS;
 
     if (1 == size) {
         err = mca_coll_rsag_copy(dtype, n, rbuf, input);
@@ -86,10 +86,8 @@ int mca_coll_rsag_reduce_binomial(const void *sbuf, void *rbuf, int count,
         goto cleanup;
     }
 
-    for (int mask = 1; mask < limit && vrank + mask < size; mask <<= 1) {
-        ++nchildren;
-    }
-    err = mca_coll_rsag_binomial_buffers(bufs, tmps, acc, nchildren, n, dtype);
+    err = mca_coll_rsag_binomial_buffers(bufs, tmps, acc,
+                                         mca_coll_rsag_binomial_children(vrank, size), n, dtype);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
