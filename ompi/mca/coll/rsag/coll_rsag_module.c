@@ -61,19 +61,21 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->previous_retained = false;
     m->displ = NULL;
     memset(m->reported, 0, sizeof(m->reported));
+    mca_coll_rsag_scratch_init(&m->scratch);
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
 {
     mca_coll_rsag_release_previous(m);
-    free(m->displ);
+    mca_coll_rsag_free(m->displ);
     m->displ = NULL;
+    mca_coll_rsag_scratch_fini(&m->scratch);
 }
 
 size_t *mca_coll_rsag_module_displ(mca_coll_rsag_module_t *m, int p)
 {
     if (NULL == m->displ) {
-        m->displ = malloc(((size_t) p + 1) * sizeof(size_t));
+        m->displ = mca_coll_rsag_malloc(((size_t) p + 1) * sizeof(size_t));
     }
     return m->displ;
 }
@@ -271,7 +273,8 @@ int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
         return m->previous.allreduce(sbuf, rbuf, count, dtype, op, comm,
                                      m->previous.allreduce_module);
     }
-    return allreduce_fns[alg](sbuf, rbuf, count, dtype, op, comm, module);
+    mca_coll_rsag_call_begin(m);
+    return mca_coll_rsag_call_end(allreduce_fns[alg](sbuf, rbuf, count, dtype, op, comm, module));
 }
 
 int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
@@ -289,7 +292,9 @@ int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
         return m->previous.reduce(sbuf, rbuf, count, dtype, op, root, comm,
                                   m->previous.reduce_module);
     }
-    return reduce_fns[alg](sbuf, rbuf, count, dtype, op, root, comm, module);
+    mca_coll_rsag_call_begin(m);
+    return mca_coll_rsag_call_end(reduce_fns[alg](sbuf, rbuf, count, dtype, op, root, comm,
+                                                  module));
 }
 
 int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
@@ -313,10 +318,12 @@ int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int r
     }
     displ = mca_coll_rsag_module_displ(m, p);
     if (NULL == displ) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
     }
     mca_coll_rsag_displs_even(total, p, displ);
-    return reduce_scatter_block_fns[alg](sbuf, rbuf, displ, dtype, op, comm, m);
+    mca_coll_rsag_call_begin(m);
+    return mca_coll_rsag_call_end(reduce_scatter_block_fns[alg](sbuf, rbuf, displ, dtype, op,
+                                                                comm, m));
 }
 
 int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
@@ -330,7 +337,7 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
     int alg;
 
     if (NULL == displ) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
     }
     mca_coll_rsag_displs_counts(rcounts, p, displ);
     alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE_SCATTER, displ[p], dtype, op, comm);
@@ -341,5 +348,6 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
         return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                           m->previous.reduce_scatter_module);
     }
-    return reduce_scatter_fns[alg](sbuf, rbuf, displ, dtype, op, comm, m);
+    mca_coll_rsag_call_begin(m);
+    return mca_coll_rsag_call_end(reduce_scatter_fns[alg](sbuf, rbuf, displ, dtype, op, comm, m));
 }
