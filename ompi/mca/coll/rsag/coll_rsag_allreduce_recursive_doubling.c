@@ -20,9 +20,14 @@
  * Cost: (log2 p' + 2e) alpha + (log2 p' + 2e) n beta + (log2 p' + e) n gamma,
  *       e = 1 if p is not a power of two, else 0.  Best for small n.
  * Restrictions: none.
- * Memory: one temporary of count elements (none on folded-away ranks).
- *       The send buffer is never copied: the first combine reads it and
- *       writes the receive buffer.
+ * Memory: one temporary of count elements, allocated only when a step
+ *       needs it: none on folded-away ranks, and none at all for p = 2
+ *       (or p = 3 on rank 2) unless the op is non-commutative on the upper
+ *       rank or the call is in place.  The send buffer is never copied:
+ *       the first vector received goes straight into the receive buffer
+ *       and is combined there with the send buffer.  This keeps malloc,
+ *       free and a copy off the path of the small messages this algorithm
+ *       is chosen for.
  */
 #include "ompi_config.h"
 
@@ -31,26 +36,71 @@
 
 #include "coll_rsag.h"
 
-/* Fold `in` into the partial result `acc` in rank order and return where
- * the result is.  While acc is still the caller's send buffer it is read
- * only: the first combine writes the receive buffer instead (no copy of
- * the send buffer is ever made).  *in becomes the free buffer. */
-static char *mca_coll_rsag_rd_combine(struct ompi_op_t *op, struct ompi_datatype_t *dtype,
-                                      size_t n, char *acc, char **in, bool in_is_lower,
-                                      const char *input, char *rbuf)
-{
-    char *result;
+/* State of one rank's recursive doubling: where the partial result is,
+ * and the temporary (allocated on first need) that incoming vectors land
+ * in when they cannot go to the receive buffer. */
+typedef struct mca_coll_rsag_rd_t {
+    const char *input;      /* the caller's data: send buffer, or rbuf in place */
+    char *rbuf;
+    char *acc;              /* partial result: input until the first combine */
+    char *in;               /* free buffer for the next incoming vector */
+    size_t n;
+    struct ompi_datatype_t *dtype;
+    struct ompi_op_t *op;
+    mca_coll_rsag_tmp_t tmp;
+} mca_coll_rsag_rd_t;
 
-    if (acc == input && input != rbuf) {
-        mca_coll_rsag_reduce3(op, dtype, n, in_is_lower ? *in : acc, in_is_lower ? acc : *in,
-                              rbuf);
-        return rbuf;
+/* Receive the vector of `peer` (sending ours to it first when `exchange`)
+ * and fold it into the partial result in rank order.
+ *
+ * While the partial result is still the caller's input (read only) and
+ * the receive buffer is a different buffer, the vector is received into
+ * the receive buffer and combined there: rbuf = input (op) rbuf, which is
+ * rank order when the peer is the upper rank, and allowed either way for
+ * a commutative op.  Otherwise it is received into the temporary and
+ * combined in rank order. */
+static int mca_coll_rsag_rd_step(mca_coll_rsag_rd_t *s, int peer, bool peer_is_lower,
+                                 bool exchange, int tag, struct ompi_communicator_t *comm)
+{
+    bool direct = s->acc == s->input && s->input != s->rbuf
+                  && (!peer_is_lower || ompi_op_is_commute(s->op));
+    char *target;
+    int err;
+
+    if (direct) {
+        target = s->rbuf;
+    } else {
+        if (NULL == s->in) {
+            err = mca_coll_rsag_tmp_alloc(&s->tmp, s->n, s->dtype);
+            if (OMPI_SUCCESS != err) {
+                return err;
+            }
+            s->in = s->tmp.buf;
+        }
+        target = s->in;
     }
-    result = mca_coll_rsag_reduce_ordered(op, dtype, n, *in, acc, in_is_lower);
-    if (result != acc) {
-        *in = acc;
+    err = exchange ? mca_coll_rsag_sendrecv(s->acc, s->n, peer, target, s->n, peer, s->dtype,
+                                            tag, comm)
+                   : mca_coll_rsag_recv(target, s->n, s->dtype, peer, tag, comm);
+    if (OMPI_SUCCESS != err) {
+        return err;
     }
-    return result;
+    if (direct) {
+        ompi_op_reduce(s->op, (void *) s->input, s->rbuf, s->n, s->dtype);
+        s->acc = s->rbuf;
+    } else if (s->acc == s->input && s->input != s->rbuf) {
+        /* Upper rank, non-commutative op: rbuf = in (op) input. */
+        mca_coll_rsag_reduce3(s->op, s->dtype, s->n, s->in, s->input, s->rbuf);
+        s->acc = s->rbuf;
+    } else {
+        char *result = mca_coll_rsag_reduce_ordered(s->op, s->dtype, s->n, s->in, s->acc,
+                                                    peer_is_lower);
+        if (result != s->acc) {
+            s->in = s->acc;
+            s->acc = result;
+        }
+    }
+    return OMPI_SUCCESS;
 }
 
 int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int count,
@@ -66,13 +116,12 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
     int extra = size - pof2;
     int vrank = mca_coll_rsag_fold_vrank(rank, size);
     const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
-    size_t n = (size_t) count;
-    mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT;
-    char *acc = (char *) input, *in;
+    mca_coll_rsag_rd_t s = { input, (char *) rbuf, (char *) input, NULL, (size_t) count,
+                             dtype, op, MCA_COLL_RSAG_TMP_INIT };
     int err = OMPI_SUCCESS;
 
     if (1 == size) {
-        err = mca_coll_rsag_copy(dtype, n, rbuf, input);
+        err = mca_coll_rsag_copy(dtype, s.n, rbuf, input);
         goto cleanup;
     }
     if (0 == count) {
@@ -82,38 +131,31 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
     /* Fold: odd ranks below 2r hand their vector to rank - 1 and get the
      * result back at the end. */
     if (vrank < 0) {
-        err = mca_coll_rsag_send(input, n, dtype, rank - 1, tag, comm);
+        err = mca_coll_rsag_send(input, s.n, dtype, rank - 1, tag, comm);
         if (OMPI_SUCCESS == err) {
-            err = mca_coll_rsag_recv(rbuf, n, dtype, rank - 1, tag, comm);
+            err = mca_coll_rsag_recv(rbuf, s.n, dtype, rank - 1, tag, comm);
         }
         goto cleanup;
     }
-    err = mca_coll_rsag_tmp_alloc(&tmp, n, dtype);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
-    in = tmp.buf;
     if (rank < 2 * extra) {
-        err = mca_coll_rsag_recv(in, n, dtype, rank + 1, tag, comm);
+        err = mca_coll_rsag_rd_step(&s, rank + 1, false, false, tag, comm);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
-        acc = mca_coll_rsag_rd_combine(op, dtype, n, acc, &in, false, input, rbuf);
     }
 
     /* Recursive doubling among the p' vranks. */
     for (int mask = 1; mask < pof2; mask <<= 1) {
         int peer_vrank = vrank ^ mask;
-        int peer = mca_coll_rsag_fold_rank(peer_vrank, size);
 
-        err = mca_coll_rsag_sendrecv(acc, n, peer, in, n, peer, dtype, tag, comm);
+        err = mca_coll_rsag_rd_step(&s, mca_coll_rsag_fold_rank(peer_vrank, size),
+                                    peer_vrank < vrank, true, tag, comm);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
-        acc = mca_coll_rsag_rd_combine(op, dtype, n, acc, &in, peer_vrank < vrank, input, rbuf);
     }
-    if (acc != (char *) rbuf) {
-        err = mca_coll_rsag_copy(dtype, n, rbuf, acc);
+    if (s.acc != (char *) rbuf) {
+        err = mca_coll_rsag_copy(dtype, s.n, rbuf, s.acc);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
@@ -121,10 +163,10 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
 
     /* Unfold: hand the result back to the odd neighbour. */
     if (rank < 2 * extra) {
-        err = mca_coll_rsag_send(rbuf, n, dtype, rank + 1, tag, comm);
+        err = mca_coll_rsag_send(rbuf, s.n, dtype, rank + 1, tag, comm);
     }
 
 cleanup:
-    mca_coll_rsag_tmp_free(&tmp);
+    mca_coll_rsag_tmp_free(&s.tmp);
     return err;
 }
