@@ -69,6 +69,21 @@ typedef struct mca_coll_rsag_previous_t {
 #undef MCA_COLL_RSAG_PREVIOUS_FIELDS
 } mca_coll_rsag_previous_t;
 
+/* The selector's last answer for one collective on one communicator and
+ * one value of coll_rsag_<coll>_algorithm, with the inputs it was computed
+ * from (compared whole, padding zeroed, so any change of the call or of
+ * the tuning parameters, e.g. through MPI_T, selects again).  Repeated
+ * calls of the same shape, the common case for small messages where the
+ * selector's cost shows, skip it; one entry per forced value keeps that
+ * true when a program (or the benchmark) switches algorithms through
+ * MPI_T between calls. */
+typedef struct mca_coll_rsag_last_decision_t {
+    bool valid;
+    mca_coll_rsag_call_t call;
+    mca_coll_rsag_tuning_t tuning;
+    mca_coll_rsag_decision_t d;
+} mca_coll_rsag_last_decision_t;
+
 typedef struct mca_coll_rsag_module_t {
     mca_coll_base_module_t super;
     mca_coll_rsag_previous_t previous;
@@ -80,6 +95,7 @@ typedef struct mca_coll_rsag_module_t {
      * per message size class (log2 of bytes) for each (coll, alg, reason). */
     uint64_t reported[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
                      [MCA_COLL_RSAG_NUM_REASONS];
+    mca_coll_rsag_last_decision_t last[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1];
 } mca_coll_rsag_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);
