@@ -98,6 +98,20 @@ typedef struct mca_coll_rsag_scratch_t {
     size_t want;        /* largest need of a call so far, capped */
     int live;           /* temporaries of the current call not yet freed */
 } mca_coll_rsag_scratch_t;
+/* The selector's last answer for one collective on one communicator and
+ * one value of coll_rsag_<coll>_algorithm, with the inputs it was computed
+ * from (compared whole, padding zeroed, so any change of the call or of
+ * the tuning parameters, e.g. through MPI_T, selects again).  Repeated
+ * calls of the same shape, the common case for small messages where the
+ * selector's cost shows, skip it; one entry per forced value keeps that
+ * true when a program (or the benchmark) switches algorithms through
+ * MPI_T between calls. */
+typedef struct mca_coll_rsag_last_decision_t {
+    bool valid;
+    mca_coll_rsag_call_t call;
+    mca_coll_rsag_tuning_t tuning;
+    mca_coll_rsag_decision_t d;
+} mca_coll_rsag_last_decision_t;
 
 typedef struct mca_coll_rsag_module_t {
     mca_coll_base_module_t super;
@@ -111,6 +125,7 @@ typedef struct mca_coll_rsag_module_t {
      * per message size class (log2 of bytes) for each (coll, alg, reason). */
     uint64_t reported[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
                      [MCA_COLL_RSAG_NUM_REASONS];
+    mca_coll_rsag_last_decision_t last[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1];
 } mca_coll_rsag_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);
@@ -289,10 +304,12 @@ int mca_coll_rsag_rabenseifner_rs(const char *input, char *work, char *tmp, size
                                   struct ompi_communicator_t *comm,
                                   mca_coll_rsag_halving_step_t *steps, int *nsteps);
 /* The temporaries of a folding reduce-scatter over layout `displ`: `work`
- * (displ[p] elements) and `tmp` (mca_coll_rsag_rs_recv_count elements),
- * both or neither (on failure both are empty). */
+ * (displ[p] elements, or none unless need_work) and `tmp`
+ * (mca_coll_rsag_rs_recv_count elements), both or neither (on failure both
+ * are empty).  Both are requested on every rank, so an allocation failure
+ * meets all ranks at the same request. */
 int mca_coll_rsag_rs_buffers(mca_coll_rsag_tmp_t *work, mca_coll_rsag_tmp_t *tmp,
-                             const size_t *displ, struct ompi_datatype_t *dtype,
+                             bool need_work, const size_t *displ, struct ompi_datatype_t *dtype,
                              struct ompi_communicator_t *comm);
 /* End of a folding reduce-scatter: `work` holds this vrank's vblock
  * reduced (displ layout); the rank's own block goes to rbuf and an even

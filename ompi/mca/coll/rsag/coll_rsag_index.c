@@ -5,11 +5,8 @@
 
 int mca_coll_rsag_pof2_floor(int p)
 {
-    int pof2 = 1;
-    while (pof2 <= p / 2) {
-        pof2 <<= 1;
-    }
-    return pof2;
+    /* Highest set bit; called on every collective call, so no loop. */
+    return (p < 2) ? 1 : 1 << (31 - __builtin_clz((unsigned) p));
 }
 
 int mca_coll_rsag_log2_floor(int p)

@@ -62,6 +62,7 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->displ = NULL;
     memset(m->reported, 0, sizeof(m->reported));
     mca_coll_rsag_scratch_init(&m->scratch);
+    memset(m->last, 0, sizeof(m->last));
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
@@ -218,12 +219,15 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
                                 size_t count, struct ompi_datatype_t *dtype,
                                 struct ompi_op_t *op, struct ompi_communicator_t *comm)
 {
+    const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
+    mca_coll_rsag_last_decision_t *last = NULL;
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
     ptrdiff_t lb, extent;
     size_t type_size;
     int size_class;
 
+    memset(&call, 0, sizeof(call));     /* padding too: compared with memcmp */
     ompi_datatype_type_size(dtype, &type_size);
     ompi_datatype_get_extent(dtype, &lb, &extent);
     call.comm_size = ompi_comm_size(comm);
@@ -232,14 +236,33 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     call.commutative = ompi_op_is_commute(op);
     call.dtype_supported = extent > 0;
 
-    d = mca_coll_rsag_select(coll, &call, &mca_coll_rsag_component.tuning[coll]);
+    if (tuning->forced >= 0 && tuning->forced <= MCA_COLL_RSAG_MAX_ALGS) {
+        last = &m->last[coll][tuning->forced];
+    }
+    if (NULL != last && last->valid && 0 == memcmp(&last->call, &call, sizeof(call))
+        && 0 == memcmp(&last->tuning, tuning, sizeof(*tuning))
+        /* the class bounds are shared by pointer: MPI_T may have moved them */
+        && last->d.comm_class == mca_coll_rsag_comm_class(tuning->class_bounds,
+                                                          call.comm_size)) {
+        d = last->d;
+    } else {
+        d = mca_coll_rsag_select(coll, &call, tuning);
+        if (NULL != last) {
+            memcpy(&last->call, &call, sizeof(call));
+            memcpy(&last->tuning, tuning, sizeof(*tuning));
+            last->d = d;
+            last->valid = true;
+        }
+    }
     mca_coll_rsag_component.tmp_bytes_now = 0;
     mca_coll_rsag_component.tmp_bytes_peak = 0;
     __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][d.alg], 1ULL, __ATOMIC_RELAXED);
 
+    if (mca_coll_rsag_component.verbose < MCA_COLL_RSAG_VERBOSE_DECISIONS) {
+        return d.alg;
+    }
     size_class = mca_coll_rsag_size_class(call.bytes);
-    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS
-        && 0 == ompi_comm_rank(comm)
+    if (0 == ompi_comm_rank(comm)
         && 0 == (m->reported[coll][d.alg][d.reason] & (1ULL << size_class))) {
         char why[160], thr[160];
 

@@ -36,14 +36,14 @@ void mca_coll_rsag_reduce_into(struct ompi_op_t *op, struct ompi_datatype_t *dty
 }
 
 int mca_coll_rsag_rs_buffers(mca_coll_rsag_tmp_t *work, mca_coll_rsag_tmp_t *tmp,
-                             const size_t *displ, struct ompi_datatype_t *dtype,
+                             bool need_work, const size_t *displ, struct ompi_datatype_t *dtype,
                              struct ompi_communicator_t *comm)
 {
     int size = ompi_comm_size(comm);
     /* The receive buffer holds the largest part this rank receives: the
      * pre-step's, or the first halving step's (later ones are smaller). */
     size_t recv = mca_coll_rsag_rs_recv_count(displ, size, ompi_comm_rank(comm));
-    int err = mca_coll_rsag_tmp_alloc(work, displ[size], dtype);
+    int err = mca_coll_rsag_tmp_alloc(work, need_work ? displ[size] : 0, dtype);
 
     if (OMPI_SUCCESS == err) {
         err = mca_coll_rsag_tmp_alloc(tmp, recv, dtype);

@@ -305,7 +305,7 @@ int mca_coll_rsag_reduce_scatter_priority(const void *sbuf, void *rbuf, const si
     if (0 == n) {
         goto cleanup;
     }
-    err = mca_coll_rsag_rs_buffers(&work, &tmp, displ, dtype, comm);
+    err = mca_coll_rsag_rs_buffers(&work, &tmp, true, displ, dtype, comm);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }

@@ -25,7 +25,11 @@
  * Memory: a work vector of n elements and a receive buffer for the
  *       largest half this rank receives (the first halving step's kept
  *       half, or the pre-step's ceil(n/2)); later halves are smaller.  The
- *       send buffer is never copied.
+ *       send buffer is never copied.  A rank outside the pre-step reduces
+ *       its last step (whose kept half is its own block) straight into
+ *       rbuf, so it copies nothing at the end, and when that is its only
+ *       step (p' = 2) it needs no work vector: at np 2 a call is one
+ *       exchange of half the vector and one reduction into rbuf.
  */
 #include "ompi_config.h"
 
@@ -52,6 +56,11 @@ int mca_coll_rsag_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf,
     const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
     const char *src = input;
     mca_coll_rsag_tmp_t work = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
+    /* Last step straight into rbuf: ranks outside the pre-step, unless it
+     * is also the first step of an in-place call whose block is not at the
+     * start of rbuf (the input would be overwritten while it is read). */
+    bool direct = rank >= 2 * extra && nsteps > 0
+                  && !(1 == nsteps && input == (const char *) rbuf && 0 != displ[rank]);
     ptrdiff_t lb, extent;
     int err = OMPI_SUCCESS;
 
@@ -64,7 +73,8 @@ int mca_coll_rsag_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf,
         goto cleanup;
     }
 
-    err = mca_coll_rsag_rs_buffers(&work, &tmp, displ, dtype, comm);
+    /* No work vector when the only step goes straight into rbuf. */
+    err = mca_coll_rsag_rs_buffers(&work, &tmp, !direct || nsteps > 1, displ, dtype, comm);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
@@ -86,6 +96,8 @@ int mca_coll_rsag_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf,
         mca_coll_rsag_range_t give = mca_coll_rsag_vblocks(displ, size, s.give_lo,
                                                            s.give_lo + s.half);
         int peer = mca_coll_rsag_fold_rank(s.peer, size);
+        char *dst = (direct && k == nsteps - 1) ? (char *) rbuf
+                                                 : mca_coll_rsag_elem(work.buf, keep.off, extent);
 
         err = mca_coll_rsag_sendrecv(mca_coll_rsag_elem(src, give.off, extent), give.cnt, peer,
                                      tmp.buf, keep.cnt, peer, dtype, tag, comm);
@@ -93,12 +105,13 @@ int mca_coll_rsag_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf,
             goto cleanup;
         }
         mca_coll_rsag_reduce_into(op, dtype, keep.cnt, tmp.buf,
-                                  mca_coll_rsag_elem(src, keep.off, extent),
-                                  mca_coll_rsag_elem(work.buf, keep.off, extent));
+                                  mca_coll_rsag_elem(src, keep.off, extent), dst);
     }
 
-    /* Each rank's block to its rbuf. */
-    err = mca_coll_rsag_rs_deliver(work.buf, rbuf, displ, dtype, tag, comm);
+    /* Each rank's block to its rbuf (already there when direct). */
+    if (!direct) {
+        err = mca_coll_rsag_rs_deliver(work.buf, rbuf, displ, dtype, tag, comm);
+    }
 
 cleanup:
     mca_coll_rsag_tmp_free(&tmp);
