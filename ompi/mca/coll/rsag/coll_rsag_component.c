@@ -6,6 +6,7 @@
  *   coll_rsag_verbose                   1: each decision once per comm and size class
  *   coll_rsag_<coll>_algorithm          enum: auto, or one algorithm of the table
  *   coll_rsag_<coll>_<alg>_min_bytes    auto's threshold for that algorithm
+ *   coll_rsag_op_selftest               test the op framework at start-up (coll_rsag_op.c)
  * All of them come from the algorithm tables (coll_rsag_algorithms.h).
  * The algorithm and threshold parameters may also be written at run time
  * through MPI_T (they are read on every call).
@@ -219,6 +220,8 @@ static int rsag_register(void)
                                                 | MCA_BASE_PVAR_FLAG_CONTINUOUS,
                                             NULL, NULL, NULL,
                                             &mca_coll_rsag_component.tmp_bytes_peak);
+
+    mca_coll_rsag_op_register(c);
 
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         rc = rsag_register_collective((mca_coll_rsag_coll_t) coll);
