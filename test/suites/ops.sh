@@ -33,6 +33,9 @@ expect_in_log 'rsag_opcheck: np=4 reduce_local wrong=([1-9][0-9]*) allreduce wro
 # default op components, wrong (on Open MPI 4.1.4) without the self-test.
 run_test ops-ulong-minmax-np4 "${mpirun_cmd[@]}" -np 4 "$check" --group ulong
 expect_in_log 'rsag_check: np=4 cases=[0-9]+ passed=[0-9]+ failed=0 '
+# Both groups where p is not a power of two (the folding paths).
+run_test ops-smallint-ulong-np5 "${mpirun_cmd[@]}" -np 5 "$check" --group smallint,ulong
+expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0 '
 run_test ops-smallint-selftest-off-fails-np4 exits_nonzero "${mpirun_cmd[@]}" \
     --mca coll_rsag_op_selftest 0 -np 4 "$check" --group smallint
 expect_in_log 'rsag_check: np=4 cases=[0-9]+ passed=[0-9]+ failed=[1-9]'

@@ -152,17 +152,21 @@ static bool rsag_op_path_right(int path, struct ompi_op_t *op, struct ompi_datat
 
     for (size_t l = 0; l < sizeof(rsag_op_lengths) / sizeof(rsag_op_lengths[0]); ++l) {
         size_t n = rsag_op_lengths[l];
+        /* The long vector starts one element in, off the SIMD alignment
+         * of malloc's buffers. */
+        size_t skip = RSAG_OP_MAX_LENGTH == n ? esize : 0;
+        char *x = a + skip, *y = b + skip, *g = got + skip, *w = want + skip;
 
-        mca_coll_rsag_opk_fill(kind, a, n, &state);
-        mca_coll_rsag_opk_fill(kind, b, n, &state);
-        kernel(a, b, want, n);
+        mca_coll_rsag_opk_fill(kind, x, n, &state);
+        mca_coll_rsag_opk_fill(kind, y, n, &state);
+        kernel(x, y, w, n);
         if (MCA_COLL_RSAG_OP_2BUFF == path) {
-            memcpy(got, b, n * esize);
-            ompi_op_reduce(op, a, got, n, dtype);               /* got = a (op) b */
+            memcpy(g, y, n * esize);
+            ompi_op_reduce(op, x, g, n, dtype);               /* g = x (op) y */
         } else {
-            ompi_3buff_op_reduce(op, a, b, got, (int) n, dtype); /* got = a (op) b */
+            ompi_3buff_op_reduce(op, x, y, g, (int) n, dtype); /* g = x (op) y */
         }
-        if (mca_coll_rsag_opk_mismatch(kind, got, want, n) < n) {
+        if (mca_coll_rsag_opk_mismatch(kind, g, w, n) < n) {
             return false;
         }
     }
@@ -252,10 +256,10 @@ static int rsag_op_selftest(char *a, char *b, char *got, char *want, char *names
 int mca_coll_rsag_op_init(void)
 {
     char *a = NULL, *b = NULL, *got = NULL, *want = NULL, *names = NULL;
-    const size_t bytes = (size_t) RSAG_OP_MAX_LENGTH * RSAG_OP_MAX_ELEMENT;
+    const size_t bytes = (size_t) (RSAG_OP_MAX_LENGTH + 1) * RSAG_OP_MAX_ELEMENT;
     const size_t names_len = 4096;
     struct timespec t0, t1;
-    int replaced, tested, level, rc = OMPI_SUCCESS;
+    int replaced, tested, level;
     double ms;
 
     if (rsag_op_tested) {
@@ -276,7 +280,9 @@ int mca_coll_rsag_op_init(void)
     want = malloc(bytes);
     names = malloc(names_len);
     if (NULL == a || NULL == b || NULL == got || NULL == want || NULL == names) {
-        rc = OMPI_ERR_OUT_OF_RESOURCE;
+        /* rsag still works, on Open MPI's ops alone: say so and go on. */
+        opal_output(0, "coll:rsag: out of memory for the op self-test; reductions use Open "
+                       "MPI's op framework unchecked");
         goto cleanup;
     }
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
@@ -305,5 +311,5 @@ cleanup:
     free(got);
     free(want);
     free(names);
-    return rc;
+    return OMPI_SUCCESS;
 }
