@@ -217,10 +217,9 @@ run_test transport-ucx-np3 "${mpirun_cmd[@]}" --mca pml ucx --mca pml_ucx_tls an
 
 # --- 8/16-bit integer SUM/PROD -----------------------------------------------
 # Open MPI 4.1.4's op/avx mis-sums 8/16-bit integers (Open MPI #8045), even
-# in MPI_Reduce_local; until rsag carries its own kernels this group runs
-# with that component left out.
-run_test smallint-sum-without-op-avx-np4 "${mpirun_cmd[@]}" --mca op ^avx -np 4 "$check" \
-    --group smallint
+# in MPI_Reduce_local; rsag's op self-test replaces those kernels, so this
+# group runs with the default op components (test/suites/ops.sh).
+run_test smallint-sum-default-ops-np4 "${mpirun_cmd[@]}" -np 4 "$check" --group smallint
 
 # --- temporary memory: priority-aware reduce-scatter vs recursive halving ----
 for np in 4 6 8; do

@@ -26,6 +26,7 @@
 
 #include "coll_rsag_compat.h"
 #include "coll_rsag_index.h"
+#include "coll_rsag_op_kernels.h"
 #include "coll_rsag_select.h"
 
 BEGIN_C_DECLS
@@ -257,6 +258,64 @@ void mca_coll_rsag_reduce3(struct ompi_op_t *op, struct ompi_datatype_t *dtype, 
  * the (read-only) input at the same position: commutative ops. */
 void mca_coll_rsag_reduce_into(struct ompi_op_t *op, struct ompi_datatype_t *dtype,
                                size_t cnt, const char *tmp, const char *src, char *dst);
+
+/*
+ * Reductions (coll_rsag_op.c): every reduction of rsag goes through these
+ * two, which use rsag's own kernel for the predefined (op, type) pairs the
+ * start-up self-test found wrong in Open MPI's op framework, and Open MPI's
+ * op otherwise (one table lookup per call).
+ */
+enum { MCA_COLL_RSAG_OP_2BUFF, MCA_COLL_RSAG_OP_3BUFF, MCA_COLL_RSAG_OP_PATHS };
+extern mca_coll_rsag_opk_fn_t mca_coll_rsag_op_fixes[MCA_COLL_RSAG_OP_PATHS]
+                                                    [OMPI_OP_BASE_FORTRAN_OP_MAX]
+                                                    [OMPI_DATATYPE_MAX_PREDEFINED];
+
+/* Registers coll_rsag_op_selftest. */
+void mca_coll_rsag_op_register(const mca_base_component_t *c);
+/* The self-test, once per process (later calls return at once); needs the
+ * predefined ops set up, as they are by init_query. */
+int mca_coll_rsag_op_init(void);
+
+static inline mca_coll_rsag_opk_fn_t mca_coll_rsag_op_fix(int path, struct ompi_op_t *op,
+                                                          struct ompi_datatype_t *dtype)
+{
+    if (ompi_op_is_intrinsic(op) && ompi_datatype_is_predefined(dtype)
+        && (unsigned) op->o_f_to_c_index < OMPI_OP_BASE_FORTRAN_OP_MAX
+        && (unsigned) dtype->id < OMPI_DATATYPE_MAX_PREDEFINED) {
+        return mca_coll_rsag_op_fixes[path][op->o_f_to_c_index][dtype->id];
+    }
+    return NULL;
+}
+
+/* target = source (op) target, as ompi_op_reduce. */
+static inline void mca_coll_rsag_op_reduce(struct ompi_op_t *op, const void *source,
+                                           void *target, size_t count,
+                                           struct ompi_datatype_t *dtype)
+{
+    mca_coll_rsag_opk_fn_t fix = mca_coll_rsag_op_fix(MCA_COLL_RSAG_OP_2BUFF, op, dtype);
+
+    if (OPAL_UNLIKELY(NULL != fix)) {
+        fix(source, target, target, count);
+    } else {
+        ompi_op_reduce(op, (void *) source, target, count, dtype);
+    }
+}
+
+/* target = source1 (op) source2 for an intrinsic op on a predefined type,
+ * as ompi_3buff_op_reduce. */
+static inline void mca_coll_rsag_op_reduce3(struct ompi_op_t *op, const void *source1,
+                                            const void *source2, void *target, size_t count,
+                                            struct ompi_datatype_t *dtype)
+{
+    mca_coll_rsag_opk_fn_t fix = mca_coll_rsag_op_fix(MCA_COLL_RSAG_OP_3BUFF, op, dtype);
+
+    if (OPAL_UNLIKELY(NULL != fix)) {
+        fix(source1, source2, target, count);
+    } else {
+        ompi_3buff_op_reduce(op, (void *) source1, (void *) source2, target, (int) count,
+                             dtype);
+    }
+}
 
 /* Blocking exchange with one peer through the PML. */
 int mca_coll_rsag_sendrecv(const void *sbuf, size_t scount, int dst,

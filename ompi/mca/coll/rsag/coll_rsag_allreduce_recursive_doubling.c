@@ -75,7 +75,7 @@ static int mca_coll_rsag_rd_step(mca_coll_rsag_rd_t *s, int peer, bool peer_is_l
         return err;
     }
     if (direct) {
-        ompi_op_reduce(s->op, (void *) s->input, s->rbuf, s->n, s->dtype);
+        mca_coll_rsag_op_reduce(s->op, s->input, s->rbuf, s->n, s->dtype);
         s->acc = s->rbuf;
     } else if (s->acc == s->input && s->input != s->rbuf) {
         /* Upper rank, non-commutative op: rbuf = in (op) input. */

@@ -86,7 +86,7 @@ OBJ_CLASS_INSTANCE(mca_coll_rsag_module_t, mca_coll_base_module_t,
 
 int mca_coll_rsag_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
-    return OMPI_SUCCESS;
+    return mca_coll_rsag_op_init();
 }
 
 static int mca_coll_rsag_module_enable(mca_coll_base_module_t *module,

@@ -29,7 +29,7 @@ void mca_coll_rsag_reduce_into(struct ompi_op_t *op, struct ompi_datatype_t *dty
                                       size_t cnt, const char *tmp, const char *src, char *dst)
 {
     if (src == dst) {
-        ompi_op_reduce(op, (void *) tmp, dst, cnt, dtype);
+        mca_coll_rsag_op_reduce(op, tmp, dst, cnt, dtype);
     } else {
         mca_coll_rsag_reduce3(op, dtype, cnt, tmp, src, dst);
     }

@@ -104,7 +104,7 @@ int mca_coll_rsag_reduce_binomial(const void *sbuf, void *rbuf, int count,
         /* The child's part comes from higher vranks: in = acc (op) in.
          * Always into the receive buffer: acc may be the read-only send
          * buffer. */
-        ompi_op_reduce(op, acc, in, n, dtype);
+        mca_coll_rsag_op_reduce(op, acc, in, n, dtype);
         acc = in;
     }
     if (vrank > 0) {

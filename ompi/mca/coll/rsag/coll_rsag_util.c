@@ -272,10 +272,10 @@ void *mca_coll_rsag_reduce_ordered(struct ompi_op_t *op, struct ompi_datatype_t 
         return inout;
     }
     if (in_is_lower || ompi_op_is_commute(op)) {
-        ompi_op_reduce(op, in, inout, count, dtype);     /* inout = in (op) inout */
+        mca_coll_rsag_op_reduce(op, in, inout, count, dtype);     /* inout = in (op) inout */
         return inout;
     }
-    ompi_op_reduce(op, inout, in, count, dtype);         /* in = inout (op) in */
+    mca_coll_rsag_op_reduce(op, inout, in, count, dtype);         /* in = inout (op) in */
     return in;
 }
 
@@ -289,11 +289,11 @@ void mca_coll_rsag_reduce3(struct ompi_op_t *op, struct ompi_datatype_t *dtype, 
      * types; its user-op fallback swaps the operands and only knows C
      * callbacks, so user ops take a copy and an ordered 2-buffer reduce. */
     if (ompi_op_is_intrinsic(op) && ompi_datatype_is_predefined(dtype) && count <= INT_MAX) {
-        ompi_3buff_op_reduce(op, (void *) lower, (void *) upper, target, (int) count, dtype);
+        mca_coll_rsag_op_reduce3(op, lower, upper, target, count, dtype);
         return;
     }
     ompi_datatype_copy_content_same_ddt(dtype, count, target, (char *) upper);
-    ompi_op_reduce(op, (void *) lower, target, count, dtype);  /* target = lower (op) upper */
+    mca_coll_rsag_op_reduce(op, lower, target, count, dtype);  /* target = lower (op) upper */
 }
 
 int mca_coll_rsag_sendrecv(const void *sbuf, size_t scount, int dst,

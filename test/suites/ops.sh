@@ -1,0 +1,41 @@
+# Reductions stay right where the installed op framework is wrong
+# (coll_rsag_op.c).  Open MPI 4.1.4 gets these wrong even in
+# MPI_Reduce_local: op/avx's 8/16-bit MPI_SUM from count 16 (#8045),
+# op/base's MIN/MAX on MPI_UNSIGNED_LONG (compared as signed, #10525) and on
+# MPI_OFFSET.  rsag self-tests the op framework at start-up and reduces the
+# wrong pairs with its own kernels.  Sourced by run_tests.sh.
+
+# The kernels themselves, without MPI.
+run_test ops-unit-kernels "$here/unit/test_op_kernels"
+expect_in_log 'test_op_kernels: [0-9]+ checks passed, 0 failed'
+
+# Every pair MPI_Reduce_local gets wrong on this installation is named by
+# the self-test's verbose line, and MPI_Allreduce through rsag is right for
+# all of them (default op components, no --mca op ^avx).
+run_test ops-selftest-fixes-np4 "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 -np 4 \
+    "$here/mpi/rsag_opcheck"
+expect_in_log 'rsag_opcheck: np=4 reduce_local wrong=[0-9]+ allreduce wrong=0$'
+expect_in_log 'coll:rsag: op self-test: '
+if [ -n "$last_name" ]; then
+    for pair in $(sed -n 's/^rsag_opcheck: reduce_local \(.*\) wrong$/\1/p' "$last_log"); do
+        expect_in_log "op self-test: .*[ :]$pair( \\(|,| \\(self-test)"
+    done
+fi
+
+# Without the self-test rsag trusts Open MPI: MPI_Allreduce is then wrong
+# for exactly the pairs MPI_Reduce_local is wrong for (10 here), which is
+# what the test above guards against.
+run_test ops-selftest-off-reproduces-np4 exits_nonzero "${mpirun_cmd[@]}" \
+    --mca coll_rsag_op_selftest 0 -np 4 "$here/mpi/rsag_opcheck"
+expect_in_log 'rsag_opcheck: np=4 reduce_local wrong=([1-9][0-9]*) allreduce wrong=\1$'
+
+# rsag_check's groups of Open MPI's own op bugs: right through rsag with the
+# default op components, wrong (on Open MPI 4.1.4) without the self-test.
+run_test ops-ulong-minmax-np4 "${mpirun_cmd[@]}" -np 4 "$check" --group ulong
+expect_in_log 'rsag_check: np=4 cases=[0-9]+ passed=[0-9]+ failed=0 '
+# Both groups where p is not a power of two (the folding paths).
+run_test ops-smallint-ulong-np5 "${mpirun_cmd[@]}" -np 5 "$check" --group smallint,ulong
+expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0 '
+run_test ops-smallint-selftest-off-fails-np4 exits_nonzero "${mpirun_cmd[@]}" \
+    --mca coll_rsag_op_selftest 0 -np 4 "$check" --group smallint
+expect_in_log 'rsag_check: np=4 cases=[0-9]+ passed=[0-9]+ failed=[1-9]'
