@@ -49,6 +49,6 @@ expect_in_log "rank 2's element 0 differs from rank 0's"
 
 # Open MPI #9616: Reduce_scatter whose counts sum past INT_MAX bytes.
 if [ "${RSAG_TEST_BIG:-0}" = 1 ]; then
-    run_test regression-big-reduce-scatter-np2 "${mpirun_cmd[@]}" -np 2 "$regress" big
+    run_test regression-big-reduce-scatter-np2 "${mpirun_cmd[@]}" -np 2 "$regress" big --verbose
     expect_in_log 'rsag_regress big: np=2 cases=1 failed=0'
 fi
