@@ -178,6 +178,7 @@ static void test_binomial(void)
                 ++n;
             }
             CHECK(n == children_of[v], "p=%d v=%d children %d vs %d", p, v, n, children_of[v]);
+            CHECK(mca_coll_rsag_binomial_children(v, p) == n, "p=%d v=%d children count", p, v);
         }
         for (int root = 0; root < p; ++root) {
             for (int rank = 0; rank < p; ++rank) {

@@ -1,8 +1,11 @@
 /*
  * Unit tests of the selector (coll_rsag_select.c) and of the algorithm
  * tables it reads: restrictions, forced algorithms and their fallback,
- * thresholds, delegation.
+ * thresholds by communicator-size class and their overrides, delegation,
+ * and the validation of hostile settings.
  */
+#include <limits.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "coll_rsag_index.h"
@@ -36,8 +39,12 @@ static void test_tables(void)
                 CHECK(strcmp(a->name, d->algs[j].name) != 0, "%s: duplicate name %s", d->name,
                       a->name);
             }
+            bool zero_everywhere = true;
+            for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
+                zero_everywhere &= (0 == a->default_min_bytes[k]);
+            }
             universal |= (0 == (a->restrictions & ~MCA_COLL_RSAG_NEEDS_COMMUTATIVE)
-                          && 0 == a->default_min_bytes);
+                          && zero_everywhere);
         }
         CHECK(universal, "%s has a default algorithm for every commutative call", d->name);
         CHECK(mca_coll_rsag_alg((mca_coll_rsag_coll_t) coll, 0) == NULL
@@ -56,12 +63,15 @@ static void test_auto(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
     size_t thr;
 
     mca_coll_rsag_tuning_defaults(coll, &t);
-    thr = t.min_bytes[big_alg];
-    CHECK(t.forced == MCA_COLL_RSAG_AUTO && thr > 0, "defaults");
+    CHECK(t.forced == MCA_COLL_RSAG_AUTO && t.min_bytes[big_alg] == -1, "defaults");
 
     for (int p = 1; p <= 70; ++p) {
         int pof2 = mca_coll_rsag_pof2_floor(p);
-        size_t big_count = thr / 4 > (size_t) pof2 ? thr / 4 : (size_t) pof2;
+        size_t big_count;
+
+        thr = mca_coll_rsag_threshold(coll, &t, big_alg, mca_coll_rsag_comm_class(NULL, p), NULL);
+        CHECK(thr > 0, "p=%d threshold of %d", p, big_alg);
+        big_count = thr / 4 > (size_t) pof2 ? thr / 4 : (size_t) pof2;
 
         /* below the threshold: the small-message algorithm */
         c = call_of(p, 1, 4, true);
@@ -173,9 +183,10 @@ static void test_ring(mca_coll_rsag_coll_t coll, int ring_alg, int below_alg, in
     size_t thr;
 
     mca_coll_rsag_tuning_defaults(coll, &t);
-    thr = t.min_bytes[ring_alg];
-    CHECK(thr > 0, "%s ring threshold", mca_coll_rsag_colls[coll].name);
     for (int p = 1; p <= 70; ++p) {
+        thr = mca_coll_rsag_threshold(coll, &t, ring_alg, mca_coll_rsag_comm_class(NULL, p),
+                                      NULL);
+        CHECK(thr > 0, "%s ring threshold", mca_coll_rsag_colls[coll].name);
         c = call_of(p, thr / 8, 8, true);
         d = mca_coll_rsag_select(coll, &c, &t);
         CHECK(d.alg == ring_alg, "p=%d at the ring threshold -> %d", p, d.alg);
@@ -199,8 +210,192 @@ static void test_ring(mca_coll_rsag_coll_t coll, int ring_alg, int below_alg, in
           "forced ring, non-commutative");
 }
 
+/* Classes of communicator sizes: compiled-in bounds, user bounds, and
+ * nonsense that MPI_T could write (still a class, never out of range). */
+static void test_classes(void)
+{
+    const int mine[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] = { 8, 16 };
+    const int nonsense[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] = { -3, INT_MIN };
+    const int *b = mca_coll_rsag_default_class_bounds;
+    char text[32];
+
+    CHECK(MCA_COLL_RSAG_NUM_COMM_CLASSES == 3 && b[0] == 2 && b[1] == 4, "default bounds");
+    for (int p = 1; p <= 70; ++p) {
+        int want = p <= 2 ? 0 : p <= 4 ? 1 : 2;
+        CHECK(mca_coll_rsag_comm_class(NULL, p) == want, "p=%d default class", p);
+        want = p <= 8 ? 0 : p <= 16 ? 1 : 2;
+        CHECK(mca_coll_rsag_comm_class(mine, p) == want, "p=%d class under 8,16", p);
+        CHECK(mca_coll_rsag_comm_class(nonsense, p) == 2, "p=%d nonsense bounds", p);
+    }
+    mca_coll_rsag_class_text(NULL, 1, text, sizeof(text));
+    CHECK(strcmp(text, "p <= 4") == 0, "class text %s", text);
+    mca_coll_rsag_class_text(mine, 2, text, sizeof(text));
+    CHECK(strcmp(text, "p > 16") == 0, "class text %s", text);
+}
+
+/* Reference of auto by the rule, from the table columns of the class. */
+static int reference_auto(mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t *c,
+                          const mca_coll_rsag_tuning_t *t)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    int k = mca_coll_rsag_comm_class(t->class_bounds, c->comm_size), best = 0;
+    size_t best_min = 0;
+
+    for (int i = 0; i < desc->nalgs; ++i) {
+        const mca_coll_rsag_alg_desc_t *a = &desc->algs[i];
+        size_t min = t->min_bytes[a->id] >= 0 ? (size_t) t->min_bytes[a->id]
+                                              : a->default_min_bytes[k];
+        if (0 == mca_coll_rsag_unmet(a, c) && min <= c->bytes && (0 == best || min >= best_min)) {
+            best = a->id;
+            best_min = min;
+        }
+    }
+    return best;
+}
+
+/* The class defaults decide by communicator size, and the decision says
+ * which threshold and class did; across sizes 8 B .. 4 GiB and p 1..70. */
+static void test_class_defaults(mca_coll_rsag_coll_t coll)
+{
+    const int mine[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] = { 3, 6 };
+    mca_coll_rsag_tuning_t t;
+
+    for (int bounds = 0; bounds < 2; ++bounds) {
+        mca_coll_rsag_tuning_defaults(coll, &t);
+        t.class_bounds = bounds ? mine : NULL;
+        for (int p = 1; p <= 70; ++p) {
+            int k = mca_coll_rsag_comm_class(t.class_bounds, p);
+            for (size_t bytes = 8; bytes <= ((size_t) 4 << 30); bytes *= 2) {
+                for (int extra = -1; extra <= 0; ++extra) {
+                    mca_coll_rsag_call_t c = call_of(p, (bytes + extra) / 4, 4, true);
+                    mca_coll_rsag_decision_t d = mca_coll_rsag_select(coll, &c, &t);
+                    const mca_coll_rsag_alg_desc_t *a = mca_coll_rsag_alg(coll, d.alg);
+
+                    CHECK(d.alg == reference_auto(coll, &c, &t), "%s p=%d bytes=%zu -> %d",
+                          mca_coll_rsag_colls[coll].name, p, c.bytes, d.alg);
+                    CHECK(d.comm_class == k && d.by_class && NULL != a
+                              && d.threshold == a->default_min_bytes[k]
+                              && d.threshold <= c.bytes,
+                          "%s p=%d: threshold %zu of class %d", mca_coll_rsag_colls[coll].name,
+                          p, d.threshold, d.comm_class);
+                }
+            }
+        }
+    }
+}
+
+/* CONTRACT with tuners: coll_rsag_<coll>_<alg>_min_bytes = N >= 0 applies
+ * to every communicator size; any negative value means "by class". */
+static void test_override(mca_coll_rsag_coll_t coll, int alg)
+{
+    mca_coll_rsag_tuning_t t;
+    mca_coll_rsag_decision_t d;
+    mca_coll_rsag_call_t c;
+
+    mca_coll_rsag_tuning_defaults(coll, &t);
+    t.min_bytes[alg] = 1024;
+    for (int p = 1; p <= 70; ++p) {
+        int k = mca_coll_rsag_comm_class(NULL, p);
+        size_t count = (size_t) mca_coll_rsag_pof2_floor(p) > 128 ? 512 : 128;
+
+        c = call_of(p, count, 8, true);     /* >= 1024 bytes, count >= p' */
+        d = mca_coll_rsag_select(coll, &c, &t);
+        CHECK(d.alg == alg && !d.by_class && d.threshold == 1024, "p=%d override -> %d", p,
+              d.alg);
+        CHECK(mca_coll_rsag_threshold(coll, &t, alg, k, NULL) == 1024, "p=%d threshold", p);
+    }
+    t.min_bytes[alg] = -7;      /* what MPI_T may write: treated as -1 */
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
+        bool by_class = false;
+        CHECK(mca_coll_rsag_threshold(coll, &t, alg, k, &by_class)
+                  == mca_coll_rsag_alg(coll, alg)->default_min_bytes[k] && by_class,
+              "negative threshold -> class %d default", k);
+    }
+    t.min_bytes[alg] = LONG_MAX;   /* absurd but valid: never chosen by auto */
+    c = call_of(64, (size_t) 1 << 28, 8, true);
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg != alg && d.alg != MCA_COLL_RSAG_DELEGATE, "LONG_MAX threshold -> %d", d.alg);
+}
+
+/* The validation helpers the component applies at registration. */
+static void test_validation(void)
+{
+    int bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] = { 2, 4 };
+    long mb;
+    int chunks;
+    size_t seg;
+    mca_coll_rsag_tuning_t t;
+
+    CHECK(!mca_coll_rsag_fix_class_bounds(bounds) && bounds[0] == 2 && bounds[1] == 4, "ok");
+    bounds[0] = 8; bounds[1] = 16;
+    CHECK(!mca_coll_rsag_fix_class_bounds(bounds) && bounds[0] == 8, "8,16 ok");
+    bounds[0] = 0; bounds[1] = 16;
+    CHECK(mca_coll_rsag_fix_class_bounds(bounds) && bounds[0] == 2 && bounds[1] == 4, "0");
+    bounds[0] = 8; bounds[1] = 8;
+    CHECK(mca_coll_rsag_fix_class_bounds(bounds) && bounds[0] == 2 && bounds[1] == 4, "equal");
+    bounds[0] = 8; bounds[1] = -4;
+    CHECK(mca_coll_rsag_fix_class_bounds(bounds) && bounds[0] == 2 && bounds[1] == 4, "neg");
+
+    mb = -1;
+    CHECK(!mca_coll_rsag_fix_min_bytes(&mb) && mb == -1, "-1 ok");
+    mb = 0;
+    CHECK(!mca_coll_rsag_fix_min_bytes(&mb) && mb == 0, "0 ok");
+    mb = LONG_MAX;
+    CHECK(!mca_coll_rsag_fix_min_bytes(&mb) && mb == LONG_MAX, "huge ok");
+    mb = -2;
+    CHECK(mca_coll_rsag_fix_min_bytes(&mb) && mb == -1, "-2 -> -1");
+    mb = LONG_MIN;
+    CHECK(mca_coll_rsag_fix_min_bytes(&mb) && mb == -1, "LONG_MIN -> -1");
+
+    chunks = 1;
+    CHECK(!mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 1, "1 ok");
+    chunks = 8;
+    CHECK(!mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 8, "8 ok");
+    chunks = 6;
+    CHECK(mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 4, "6 -> 4");
+    chunks = 0;
+    CHECK(mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 1, "0 -> 1");
+    chunks = -5;
+    CHECK(mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 1, "-5 -> 1");
+    chunks = INT_MAX;
+    CHECK(mca_coll_rsag_fix_priority_chunks(&chunks)
+              && chunks == MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS, "INT_MAX -> cap");
+
+    seg = 0;
+    CHECK(!mca_coll_rsag_fix_segment_size(&seg, 99) && seg == 0, "0 ok");
+    seg = 1;
+    CHECK(!mca_coll_rsag_fix_segment_size(&seg, 99) && seg == 1, "1 ok");
+    seg = (size_t) -1;
+    CHECK(mca_coll_rsag_fix_segment_size(&seg, 99) && seg == 99, "-1 -> default");
+    seg = SIZE_MAX >> 1;
+    CHECK(!mca_coll_rsag_fix_segment_size(&seg, 99) && seg == SIZE_MAX >> 1, "huge ok");
+
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
+        mca_coll_rsag_tuning_defaults((mca_coll_rsag_coll_t) coll, &t);
+        for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
+            CHECK(mca_coll_rsag_uncovered_below((mca_coll_rsag_coll_t) coll, &t, k) == 0,
+                  "defaults cover every size (coll %d class %d)", coll, k);
+        }
+        for (int id = 1; id <= MCA_COLL_RSAG_MAX_ALGS; ++id) {
+            t.min_bytes[id] = 5000 + id;
+        }
+        CHECK(mca_coll_rsag_uncovered_below((mca_coll_rsag_coll_t) coll, &t, 1) == 5001,
+              "uncovered below the smallest threshold (coll %d)", coll);
+    }
+}
+
 int main(void)
 {
+    test_classes();
+    test_validation();
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
+        test_class_defaults((mca_coll_rsag_coll_t) coll);
+    }
+    test_override(MCA_COLL_RSAG_ALLREDUCE, MCA_COLL_RSAG_ALLREDUCE_RING);
+    test_override(MCA_COLL_RSAG_ALLREDUCE, MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER);
+    test_override(MCA_COLL_RSAG_REDUCE, MCA_COLL_RSAG_REDUCE_RABENSEIFNER);
+    test_override(MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_RING);
+    test_override(MCA_COLL_RSAG_REDUCE_SCATTER, MCA_COLL_RSAG_REDUCE_SCATTER_PRIORITY);
     test_tables();
     test_auto(MCA_COLL_RSAG_ALLREDUCE, MCA_COLL_RSAG_ALLREDUCE_RECURSIVE_DOUBLING,
               MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER);

@@ -41,6 +41,8 @@ typedef struct mca_coll_rsag_component_t {
     int verbose;
     int output;                                    /* opal_output stream */
     mca_coll_rsag_tuning_t tuning[MCA_COLL_RSAG_NUM_COLLS];
+    /* coll_rsag_comm_class_<k>_max_size; every tuning[].class_bounds points here */
+    int class_bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1];
 
     size_t ring_segment_size;                      /* bytes; 0: whole blocks */
     int priority_chunks;                           /* blocks per message, power of 2 */
@@ -52,6 +54,19 @@ typedef struct mca_coll_rsag_component_t {
      * (MPI_T coll_rsag_temporary_bytes: peak of the last call). */
     unsigned long long tmp_bytes_now;
     unsigned long long tmp_bytes_peak;
+
+    /* Memory (coll_rsag_util.c).  scratch_max_bytes: cap of each
+     * communicator's scratch area (0: none); test_alloc_fail: countdown
+     * to an injected allocation failure (0: none; test-only).  Counters:
+     * allocation requests, blocks held (temporaries and the module's
+     * layout cache), bytes held by all scratch areas, and temporaries the
+     * scratch areas served. */
+    size_t scratch_max_bytes;
+    int test_alloc_fail;
+    unsigned long long allocs;
+    unsigned long long allocs_live;
+    unsigned long long scratch_bytes;
+    unsigned long long scratch_hits;
 } mca_coll_rsag_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_rsag_component_t mca_coll_rsag_component;
@@ -69,8 +84,24 @@ typedef struct mca_coll_rsag_previous_t {
 #undef MCA_COLL_RSAG_PREVIOUS_FIELDS
 } mca_coll_rsag_previous_t;
 
+/* A communicator's scratch area: temporaries of a call are carved from it
+ * one after the other (bump allocation) and it is rewound when the call's
+ * last one is freed.  Kept across calls, so large temporaries are not
+ * mapped and page-faulted afresh on every call; grown, up to
+ * coll_rsag_scratch_max_bytes, to the largest need of a call seen so far
+ * when no temporary is live; freed with the communicator. */
+typedef struct mca_coll_rsag_scratch_t {
+    char *base;
+    size_t size;        /* bytes at base */
+    size_t used;        /* bytes handed out in the current call */
+    size_t call_need;   /* bytes the current call asked for so far */
+    size_t want;        /* largest need of a call so far, capped */
+    int live;           /* temporaries of the current call not yet freed */
+} mca_coll_rsag_scratch_t;
+
 typedef struct mca_coll_rsag_module_t {
     mca_coll_base_module_t super;
+    mca_coll_rsag_scratch_t scratch;
     mca_coll_rsag_previous_t previous;
     bool previous_retained;
     /* Block layout of the current call (comm size + 1 offsets), allocated
@@ -146,17 +177,40 @@ MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS(MCA_COLL_RSAG_DECLARE_RS)
 
 /* A temporary vector of `count` elements of `dtype`.  `buf` is offset by
  * the type's true lower bound, so element i is at buf + i * extent exactly
- * as in a user buffer; free `raw`. */
+ * as in a user buffer.  It comes from the scratch area of the calling
+ * collective's communicator when that has room (`scratch` set), else from
+ * malloc; mca_coll_rsag_tmp_free returns it either way.  Every request
+ * counts for coll_rsag_test_alloc_fail, empty ones (count 0) included, so
+ * algorithms that ask for the same temporaries on every rank, before their
+ * first message, fail at the same point everywhere. */
 typedef struct mca_coll_rsag_tmp_t {
     char *raw;
     char *buf;
     size_t bytes;
+    mca_coll_rsag_scratch_t *scratch;
 } mca_coll_rsag_tmp_t;
-#define MCA_COLL_RSAG_TMP_INIT { NULL, NULL, 0 }
+#define MCA_COLL_RSAG_TMP_INIT { NULL, NULL, 0, NULL }
 
 int mca_coll_rsag_tmp_alloc(mca_coll_rsag_tmp_t *tmp, size_t count,
                             struct ompi_datatype_t *dtype);
 void mca_coll_rsag_tmp_free(mca_coll_rsag_tmp_t *tmp);
+
+/* Other memory of rsag (bookkeeping, the layout cache): malloc and free
+ * with the same failure injection and live-block accounting. */
+void *mca_coll_rsag_malloc(size_t bytes);
+void mca_coll_rsag_free(void *ptr);
+
+/* The dispatcher brackets each algorithm it runs: temporaries of the call
+ * may then come from `m`'s scratch area (per thread: MPI allows
+ * concurrent collectives on different communicators).  end returns err,
+ * out of memory as MPI_ERR_NO_MEM. */
+void mca_coll_rsag_call_begin(mca_coll_rsag_module_t *m);
+int mca_coll_rsag_call_end(int err);
+/* Module constructor / destructor. */
+void mca_coll_rsag_scratch_init(mca_coll_rsag_scratch_t *s);
+void mca_coll_rsag_scratch_fini(mca_coll_rsag_scratch_t *s);
+/* Register the memory parameters and counters (component register). */
+void mca_coll_rsag_memory_register(const mca_base_component_t *c);
 
 /* Address of element `index` of a vector of `dtype` elements. */
 static inline char *mca_coll_rsag_elem(const void *buf, size_t index, ptrdiff_t extent)
@@ -234,6 +288,12 @@ int mca_coll_rsag_rabenseifner_rs(const char *input, char *work, char *tmp, size
                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag,
                                   struct ompi_communicator_t *comm,
                                   mca_coll_rsag_halving_step_t *steps, int *nsteps);
+/* The temporaries of a folding reduce-scatter over layout `displ`: `work`
+ * (displ[p] elements) and `tmp` (mca_coll_rsag_rs_recv_count elements),
+ * both or neither (on failure both are empty). */
+int mca_coll_rsag_rs_buffers(mca_coll_rsag_tmp_t *work, mca_coll_rsag_tmp_t *tmp,
+                             const size_t *displ, struct ompi_datatype_t *dtype,
+                             struct ompi_communicator_t *comm);
 /* End of a folding reduce-scatter: `work` holds this vrank's vblock
  * reduced (displ layout); the rank's own block goes to rbuf and an even
  * rank below 2r sends its odd neighbour's block to it (odd ranks below 2r

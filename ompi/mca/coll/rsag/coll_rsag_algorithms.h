@@ -9,9 +9,11 @@
  *   name         enum string, MPI_T pvar suffix, verbose/benchmark label
  *   restrictions MCA_COLL_RSAG_NEEDS_* bits, checked per call by the selector
  *   default_min_bytes
- *                default of coll_rsag_<coll>_<name>_min_bytes: `auto` uses the
- *                applicable algorithm with the largest threshold <= message
- *                bytes (measured on this machine; see README "Selection")
+ *                compiled-in thresholds of `auto`, one per communicator-size
+ *                class (MCA_COLL_RSAG_BY_CLASS, from the table below): `auto`
+ *                uses the applicable algorithm with the largest threshold <=
+ *                message bytes.  coll_rsag_<coll>_<name>_min_bytes = N >= 0
+ *                overrides them for every communicator size.
  *   function     the implementation (one file per algorithm)
  *
  * The MCA enums, the selector, the dispatch table, the MPI_T counters, the
@@ -27,13 +29,19 @@
 #define MCA_COLL_RSAG_NEEDS_COMMUTATIVE   0x1u  /* op must be commutative */
 #define MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2 0x2u  /* count >= p' = 2^floor(log2 p) */
 
-/* Default thresholds (bytes of the whole vector), measured on the
- * development machine (contrib/results/2026-11-first/, README "Measured").
- * Rabenseifner overtakes recursive doubling at 4 KiB at np 2 (vader's
- * 4 KiB eager limit: whole-vector exchanges turn to rendezvous there,
- * halves do not). */
-#define MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER_MIN_BYTES ((size_t) 4096)
-/* The ring pays p - 1 latencies per phase where recursive halving pays
+/* ---- Default thresholds by communicator size: THE table to edit ----------
+ *
+ * Crossovers depend on the communicator size p, so each default threshold
+ * has one value per size class.  A communicator of size p is in the first
+ * class whose bound is >= p (bounds: coll_rsag_comm_class_<k>_max_size,
+ * defaults below); the last class takes every larger size.  Values are
+ * bytes of the whole vector (count * type size).
+ *
+ * Measured on the development machine (contrib/results/2026-11-first/,
+ * README "Measured").  Rabenseifner overtakes recursive doubling at 4 KiB
+ * at np 2 (vader's 4 KiB eager limit: whole-vector exchanges turn to
+ * rendezvous there, halves do not).
+ * The ring pays p - 1 latencies per phase where recursive halving pays
  * log2 p, but its temporaries are four segments instead of half or all
  * of the vector, and it has no extra step for p != 2^k.  Median time of
  * the ring / of the algorithm auto uses below it, MPI_DOUBLE sums, 256 KB
@@ -46,50 +54,70 @@
  *     np 2                    0.85 0.81 0.82 0.92 0.80 0.71 0.42
  *     np 4                    2.49 0.99 0.81 1.20 0.71 0.70 0.93
  * The ring is never much slower from these sizes up, and twice as fast at
- * 64 MB, where the others' vector-sized temporaries are fresh pages. */
-#define MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES ((size_t) 8 << 20)
-#define MCA_COLL_RSAG_RS_RING_MIN_BYTES ((size_t) 1 << 20)
+ * 64 MB, where the others' vector-sized temporaries are fresh pages.
+ * The priority-aware algorithms (seed 002) send more, smaller messages
+ * and only pay off for large ones: 1 GiB keeps them out of auto.
+ * Every class holds the same values until per-p measurements land.
+ */
+#define MCA_COLL_RSAG_NUM_COMM_CLASSES 3
+/* Default upper bounds of the classes but the last: p <= 2, p <= 4. */
+#define MCA_COLL_RSAG_COMM_CLASS_BOUNDS { 2, 4 }
 
-/* Default auto threshold of the priority-aware algorithms (seed 002: they
- * send more, smaller messages and only pay off for large ones). */
-#define MCA_COLL_RSAG_PRIORITY_MIN_BYTES ((size_t) 1 << 30)
+/* bytes of the whole vector                                                      p <= 2      p <= 4    larger p */
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER       MCA_COLL_RSAG_BY_CLASS(      4096,       4096,       4096)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(   8388608,    8388608,    8388608)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY           MCA_COLL_RSAG_BY_CLASS(1073741824, 1073741824, 1073741824)
+#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL              MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(     16384,      16384,      16384)
+/* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
+#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING         MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
+#define MCA_COLL_RSAG_DEF_RS_RING                      MCA_COLL_RSAG_BY_CLASS(   1048576,    1048576,    1048576)
+#define MCA_COLL_RSAG_DEF_RS_PRIORITY                  MCA_COLL_RSAG_BY_CLASS(1073741824, 1073741824, 1073741824)
+/* ---- end of the threshold table ------------------------------------------ */
+
+/* One threshold per class, as an array initializer.  It only appears
+ * inside the default_min_bytes column, whose users put it in an
+ * initializer and never pass it on to another macro. */
+#define MCA_COLL_RSAG_BY_CLASS(p2, p4, larger) { (size_t) (p2), (size_t) (p4), (size_t) (larger) }
 
 #define MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(X)                                      \
     X(ALLREDUCE, RECURSIVE_DOUBLING, 1, "recursive_doubling",                      \
       "recursive doubling on whole vectors, extra ranks folded in and out; "       \
       "log2(p) steps, order-preserving (non-commutative ops)",                     \
-      0u, 0, mca_coll_rsag_allreduce_recursive_doubling)                           \
+      0u, MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING,                     \
+      mca_coll_rsag_allreduce_recursive_doubling)                           \
     X(ALLREDUCE, RABENSEIFNER, 2, "rabenseifner",                                  \
       "Rabenseifner: reduce-scatter by recursive halving + allgather by "          \
       "recursive doubling, balanced non-power-of-two pre-step; commutative ops, "  \
       "count >= p'",                                                               \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
-      MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER_MIN_BYTES,                              \
+      MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER,                                    \
       mca_coll_rsag_allreduce_rabenseifner)                                  \
     X(ALLREDUCE, RING, 3, "ring",                                                  \
       "pipelined ring: ring reduce-scatter + ring allgather over p blocks of "     \
       "any size, sent in coll_rsag_allreduce_ring_segment_size segments; "         \
       "2(p-1) steps, commutative ops",                                             \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_ALLREDUCE_RING_MIN_BYTES,      \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_ALLREDUCE_RING,           \
       mca_coll_rsag_allreduce_ring)                                                \
     X(ALLREDUCE, PRIORITY, 4, "priority",                                          \
       "priority-aware reduce-scatter (recursive halving sending each block as "    \
       "its own message in the order the partner needs it, reducing lazily) + "     \
       "allgather by recursive doubling; commutative ops",                          \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_PRIORITY_MIN_BYTES,           \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY,       \
       mca_coll_rsag_allreduce_priority)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
       "binomial tree on whole vectors; log2(p) steps, order-preserving "           \
       "(non-commutative ops)",                                                     \
-      0u, 0, mca_coll_rsag_reduce_binomial)                                        \
+      0u, MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL, mca_coll_rsag_reduce_binomial)          \
     X(REDUCE, RABENSEIFNER, 2, "rabenseifner",                                     \
       "Rabenseifner: reduce-scatter by recursive halving + binomial gather to "    \
       "the root, balanced non-power-of-two pre-step; commutative ops, "            \
       "count >= p'",                                                               \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
-      16384, mca_coll_rsag_reduce_rabenseifner)
+      MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER, mca_coll_rsag_reduce_rabenseifner)
 
 /* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
  * (one implementation over a block layout, coll_rsag_reduce_scatter_*.c),
@@ -98,20 +126,20 @@
     X(COLL, RECURSIVE_HALVING, 1, "recursive_halving",                             \
       "recursive halving over the rank blocks (distance halving), extra ranks "    \
       "folded in with the balanced pre-step; commutative ops",                     \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, 0,                                          \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING,     \
       mca_coll_rsag_reduce_scatter_recursive_halving)                              \
     X(COLL, RING, 2, "ring",                                                       \
       "pipelined ring over the rank blocks, sent in "                              \
       "coll_rsag_allreduce_ring_segment_size segments and forwarded as soon as "   \
       "reduced; p-1 steps, commutative ops",                                       \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_RS_RING_MIN_BYTES,             \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_RS_RING,                  \
       mca_coll_rsag_reduce_scatter_ring)                                           \
     X(COLL, PRIORITY, 3, "priority",                                               \
       "priority-aware recursive halving: each step's half leaves as one message "  \
       "per coll_rsag_priority_chunks vblocks, in the order the partner needs "     \
       "them, and received blocks are reduced just before they are forwarded; "    \
       "commutative ops",                                                           \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_PRIORITY_MIN_BYTES,           \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_RS_PRIORITY,              \
       mca_coll_rsag_reduce_scatter_priority)
 
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \

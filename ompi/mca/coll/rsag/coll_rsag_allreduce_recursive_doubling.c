@@ -79,6 +79,14 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
         goto cleanup;
     }
 
+    /* Every rank asks for the temporary (empty on the folded ranks) before
+     * its first message: a failed allocation meets every rank at the same
+     * request, and no peer is left waiting. */
+    err = mca_coll_rsag_tmp_alloc(&tmp, (vrank < 0) ? 0 : n, dtype);
+    if (OMPI_SUCCESS != err) {
+        goto cleanup;
+    }
+
     /* Fold: odd ranks below 2r hand their vector to rank - 1 and get the
      * result back at the end. */
     if (vrank < 0) {
@@ -86,10 +94,6 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
         if (OMPI_SUCCESS == err) {
             err = mca_coll_rsag_recv(rbuf, n, dtype, rank - 1, tag, comm);
         }
-        goto cleanup;
-    }
-    err = mca_coll_rsag_tmp_alloc(&tmp, n, dtype);
-    if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
     in = tmp.buf;

@@ -5,13 +5,23 @@
  *   coll_rsag_priority                  selection priority (default above tuned/han)
  *   coll_rsag_verbose                   1: each decision once per comm and size class
  *   coll_rsag_<coll>_algorithm          enum: auto, or one algorithm of the table
- *   coll_rsag_<coll>_<alg>_min_bytes    auto's threshold for that algorithm
+ *   coll_rsag_<coll>_<alg>_min_bytes    auto's threshold for that algorithm:
+ *                                       -1 the default of the communicator's
+ *                                       size class, N >= 0 for every size
+ *   coll_rsag_comm_class_<k>_max_size   bounds of those size classes
+ *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_util.c)
  * All of them come from the algorithm tables (coll_rsag_algorithms.h).
- * The algorithm and threshold parameters may also be written at run time
- * through MPI_T (they are read on every call).
+ * The algorithm, threshold and class parameters may also be written at run
+ * time through MPI_T (they are read on every call; the selector and the
+ * algorithms accept any value there).
+ *
+ * Hostile settings are checked once, at registration: each one that cannot
+ * be used is replaced by a safe value and named in one message on stream 0,
+ * with the valid values, and the job goes on.
  */
 #include "ompi_config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,6 +37,7 @@
 /* Above coll/tuned (30) and coll/han (35 in Open MPI 5.0): installing the
  * component is enough for it to take the reductions. */
 #define MCA_COLL_RSAG_DEFAULT_PRIORITY 40
+#define MCA_COLL_RSAG_MAX_PRIORITY 100
 /* Ring segments, measured with the ring allreduce and reduce-scatter at
  * np 2 and 4, 1-64 MB: 64 KB segments took 1.06-1.41x the time of 256 KB;
  * 1 MB ones 0.73-1.37x (a tie within the noise), with four times the
@@ -75,6 +86,25 @@ static void rsag_register_counter(const char *name, const char *help, unsigned l
                                             NULL, NULL, NULL, value);
 }
 
+/* Settings that must be replaced say so, with the valid values. */
+#define RSAG_WARN(...) opal_output(0, "coll:rsag: " __VA_ARGS__)
+
+/* "p <= 2: 4096, p <= 4: 4096, p > 4: 4096": the class defaults of one
+ * algorithm under the current class bounds. */
+static void rsag_class_defaults_text(const mca_coll_rsag_alg_desc_t *alg, char *buf, size_t len)
+{
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES && used < len; ++k) {
+        char range[32];
+
+        mca_coll_rsag_class_text(mca_coll_rsag_component.class_bounds, k, range, sizeof(range));
+        used += (size_t) snprintf(buf + used, len - used, "%s%s: %zu", k > 0 ? ", " : "", range,
+                                  alg->default_min_bytes[k]);
+    }
+}
+
 /* Register coll_rsag_<coll>_algorithm (enum built from the table) and one
  * threshold and one MPI_T counter per algorithm, plus the delegation
  * counter. */
@@ -87,9 +117,11 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
     mca_base_var_enum_t *algorithms = NULL;
     char name[128], help[1024], enum_name[128];
     size_t used;
+    long asked;
     int rc;
 
     mca_coll_rsag_tuning_defaults(coll, tuning);
+    tuning->class_bounds = mca_coll_rsag_component.class_bounds;
 
     values[0].value = MCA_COLL_RSAG_AUTO;
     values[0].string = "auto";
@@ -129,19 +161,29 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
 
     for (int i = 0; i < desc->nalgs; ++i) {
         const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
+        char defaults[160];
 
+        rsag_class_defaults_text(alg, defaults, sizeof(defaults));
         snprintf(name, sizeof(name), "%s_%s_min_bytes", desc->name, alg->name);
         snprintf(help, sizeof(help),
                  "auto uses %s for %s messages of at least this many bytes "
                  "(count * type size) when its restrictions (%s) are met and no "
-                 "algorithm with a larger threshold applies",
-                 alg->name, desc->mpi_name, mca_coll_rsag_restriction_text(alg->restrictions));
-        rc = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0,
+                 "algorithm with a larger threshold applies. -1: the default of the "
+                 "communicator's size class (coll_rsag_comm_class_*_max_size): %s bytes; "
+                 "N >= 0: N for every communicator size",
+                 alg->name, desc->mpi_name, mca_coll_rsag_restriction_text(alg->restrictions),
+                 defaults);
+        rc = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_LONG, NULL, 0,
                                              MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
                                              MCA_BASE_VAR_SCOPE_ALL_EQ,
                                              &tuning->min_bytes[alg->id]);
         if (rc < 0) {
             return rc;
+        }
+        asked = tuning->min_bytes[alg->id];
+        if (mca_coll_rsag_fix_min_bytes(&tuning->min_bytes[alg->id])) {
+            RSAG_WARN("coll_rsag_%s = %ld is invalid (valid: -1 for the size-class "
+                      "defaults %s, or a byte count >= 0); using -1", name, asked, defaults);
         }
 
         snprintf(name, sizeof(name), "%s_%s_calls", desc->name, alg->name);
@@ -154,23 +196,86 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
     snprintf(help, sizeof(help),
              "Number of %s calls rsag handed to the previous coll module", desc->mpi_name);
     rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][0]);
+
+    /* One message per uncovered range; "every size" when all classes agree. */
+    {
+        size_t below[MCA_COLL_RSAG_NUM_COMM_CLASSES];
+        bool same = true;
+
+        for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
+            below[k] = mca_coll_rsag_uncovered_below(coll, tuning, k);
+            same &= (below[k] == below[0]);
+        }
+        for (int k = 0; k < (same ? 1 : MCA_COLL_RSAG_NUM_COMM_CLASSES); ++k) {
+            char range[48];
+
+            if (0 == below[k]) {
+                continue;
+            }
+            if (same) {
+                snprintf(range, sizeof(range), "every communicator size");
+            } else {
+                mca_coll_rsag_class_text(tuning->class_bounds, k, range, sizeof(range));
+            }
+            RSAG_WARN("the coll_rsag_%s_*_min_bytes thresholds leave %s messages below %zu "
+                      "bytes uncovered (%s): they go to the previous coll module",
+                      desc->name, desc->mpi_name, below[k], range);
+        }
+    }
     return OPAL_SUCCESS;
+}
+
+/* coll_rsag_comm_class_<k>_max_size: bounds of the communicator-size
+ * classes of the default thresholds. */
+static void rsag_register_classes(void)
+{
+    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
+    char name[64], help[512], valid[128];
+    size_t used = 0;
+
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1; ++k) {
+        mca_coll_rsag_component.class_bounds[k] = mca_coll_rsag_default_class_bounds[k];
+        snprintf(name, sizeof(name), "comm_class_%d_max_size", k);
+        snprintf(help, sizeof(help),
+                 "Communicators of at most this many processes (and more than the previous "
+                 "class's) take the size-class-%d defaults of the *_min_bytes thresholds; "
+                 "larger ones than the last bound take class %d. Bounds must be >= 1 and "
+                 "increasing", k, MCA_COLL_RSAG_NUM_COMM_CLASSES - 1);
+        (void) mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_INT, NULL, 0,
+                                               MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                               MCA_BASE_VAR_SCOPE_ALL_EQ,
+                                               &mca_coll_rsag_component.class_bounds[k]);
+        used += (size_t) snprintf(valid + used, sizeof(valid) - used, "%s%d", k > 0 ? " < " : "",
+                                  mca_coll_rsag_default_class_bounds[k]);
+    }
+    if (mca_coll_rsag_fix_class_bounds(mca_coll_rsag_component.class_bounds)) {
+        RSAG_WARN("coll_rsag_comm_class_*_max_size must be >= 1 and increasing; using the "
+                  "defaults %s", valid);
+    }
 }
 
 static int rsag_register(void)
 {
     const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
-    int rc;
+    size_t seg_asked;
+    int chunks_asked, rc;
 
     mca_coll_rsag_component.priority = MCA_COLL_RSAG_DEFAULT_PRIORITY;
     (void) mca_base_component_var_register(c, "priority",
                                            "Priority of the rsag coll component (default 40, "
                                            "above tuned's 30 and han's 35, so an installed "
                                            "rsag takes the reduction collectives); a negative "
-                                           "value disables it",
+                                           "value disables it; at most 100",
                                            MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_2,
                                            MCA_BASE_VAR_SCOPE_READONLY,
                                            &mca_coll_rsag_component.priority);
+    if (mca_coll_rsag_component.priority > MCA_COLL_RSAG_MAX_PRIORITY) {
+        RSAG_WARN("coll_rsag_priority = %d is out of range (valid: a negative value "
+                  "disables rsag, 0..%d selects it); using %d",
+                  mca_coll_rsag_component.priority, MCA_COLL_RSAG_MAX_PRIORITY,
+                  MCA_COLL_RSAG_MAX_PRIORITY);
+        mca_coll_rsag_component.priority = MCA_COLL_RSAG_MAX_PRIORITY;
+    }
 
     mca_coll_rsag_component.verbose = 0;
     (void) mca_base_component_var_register(c, "verbose",
@@ -184,6 +289,11 @@ static int rsag_register(void)
                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
                                            MCA_BASE_VAR_SCOPE_LOCAL,
                                            &mca_coll_rsag_component.verbose);
+    if (mca_coll_rsag_component.verbose < 0) {
+        RSAG_WARN("coll_rsag_verbose = %d is negative (valid: 0 silent, 1 decisions, "
+                  "2 also module life cycle); using 0", mca_coll_rsag_component.verbose);
+        mca_coll_rsag_component.verbose = 0;
+    }
 
     mca_coll_rsag_component.ring_segment_size = MCA_COLL_RSAG_DEFAULT_RING_SEGMENT;
     (void) mca_base_component_var_register(c, "allreduce_ring_segment_size",
@@ -191,23 +301,37 @@ static int rsag_register(void)
                                            "(MPI_Allreduce ring and the reduce-scatter ring): "
                                            "blocks are sent and reduced in segments of this "
                                            "size, pipelined, so the temporary memory is four "
-                                           "segments; 0 sends whole blocks",
+                                           "segments; 0 sends whole blocks; sizes below one "
+                                           "element send one element per segment",
                                            MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0,
                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
                                            MCA_BASE_VAR_SCOPE_ALL_EQ,
                                            &mca_coll_rsag_component.ring_segment_size);
+    seg_asked = mca_coll_rsag_component.ring_segment_size;
+    if (mca_coll_rsag_fix_segment_size(&mca_coll_rsag_component.ring_segment_size,
+                                       MCA_COLL_RSAG_DEFAULT_RING_SEGMENT)) {
+        RSAG_WARN("coll_rsag_allreduce_ring_segment_size = %zu is not a size (a negative "
+                  "value?); valid: 0 (whole blocks) or a byte count; using %zu",
+                  seg_asked, MCA_COLL_RSAG_DEFAULT_RING_SEGMENT);
+    }
 
     mca_coll_rsag_component.priority_chunks = MCA_COLL_RSAG_DEFAULT_PRIORITY_CHUNKS;
     (void) mca_base_component_var_register(c, "priority_chunks",
                                            "Blocks per message of the priority-aware "
-                                           "reduce-scatter (a power of two; others are "
-                                           "rounded down): 1 sends every rank block as its "
+                                           "reduce-scatter (a power of two from 1 to 65536; "
+                                           "others are rounded down or clamped): 1 sends every rank block as its "
                                            "own message as in the paper, larger values group "
                                            "blocks into fewer, larger messages",
                                            MCA_BASE_VAR_TYPE_INT, NULL, 0,
                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
                                            MCA_BASE_VAR_SCOPE_ALL_EQ,
                                            &mca_coll_rsag_component.priority_chunks);
+    chunks_asked = mca_coll_rsag_component.priority_chunks;
+    if (mca_coll_rsag_fix_priority_chunks(&mca_coll_rsag_component.priority_chunks)) {
+        RSAG_WARN("coll_rsag_priority_chunks = %d is invalid (valid: a power of two from 1 "
+                  "to %d); using %d", chunks_asked, MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS,
+                  mca_coll_rsag_component.priority_chunks);
+    }
 
     (void) mca_base_component_pvar_register(c, "temporary_bytes",
                                             "Peak temporary memory (bytes) that rsag's last "
@@ -219,6 +343,9 @@ static int rsag_register(void)
                                                 | MCA_BASE_PVAR_FLAG_CONTINUOUS,
                                             NULL, NULL, NULL,
                                             &mca_coll_rsag_component.tmp_bytes_peak);
+
+    rsag_register_classes();
+    mca_coll_rsag_memory_register(c);
 
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         rc = rsag_register_collective((mca_coll_rsag_coll_t) coll);

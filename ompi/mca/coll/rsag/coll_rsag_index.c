@@ -112,6 +112,16 @@ int mca_coll_rsag_binomial_child_limit(int vrank, int p)
     return vrank & -vrank;
 }
 
+int mca_coll_rsag_binomial_children(int vrank, int p)
+{
+    int limit = mca_coll_rsag_binomial_child_limit(vrank, p), n = 0;
+
+    for (int mask = 1; mask < limit && vrank + mask < p; mask <<= 1) {
+        ++n;
+    }
+    return n;
+}
+
 void mca_coll_rsag_displs_even(size_t count, int p, size_t *displ)
 {
     size_t base = count / (size_t) p, rest = count % (size_t) p;

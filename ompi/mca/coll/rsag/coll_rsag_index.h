@@ -79,6 +79,8 @@ int mca_coll_rsag_binomial_parent(int vrank);
 /* Exclusive upper bound of the child distances of vrank: lowest set bit of
  * vrank, or the first power of two >= p for vrank 0. */
 int mca_coll_rsag_binomial_child_limit(int vrank, int p);
+/* Number of children of vrank in the tree over p ranks. */
+int mca_coll_rsag_binomial_children(int vrank, int p);
 
 /*
  * Block layouts.  A layout of p blocks is an array displ[0..p] of element

@@ -61,19 +61,21 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->previous_retained = false;
     m->displ = NULL;
     memset(m->reported, 0, sizeof(m->reported));
+    mca_coll_rsag_scratch_init(&m->scratch);
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
 {
     mca_coll_rsag_release_previous(m);
-    free(m->displ);
+    mca_coll_rsag_free(m->displ);
     m->displ = NULL;
+    mca_coll_rsag_scratch_fini(&m->scratch);
 }
 
 size_t *mca_coll_rsag_module_displ(mca_coll_rsag_module_t *m, int p)
 {
     if (NULL == m->displ) {
-        m->displ = malloc(((size_t) p + 1) * sizeof(size_t));
+        m->displ = mca_coll_rsag_malloc(((size_t) p + 1) * sizeof(size_t));
     }
     return m->displ;
 }
@@ -191,6 +193,26 @@ static const char *mca_coll_rsag_reason_text(const mca_coll_rsag_decision_t *d,
     }
 }
 
+/* For a choice by auto, the threshold that made it:
+ * "; coll_rsag_allreduce_ring_min_bytes 8388608 <= bytes (default for p <= 4)". */
+static const char *mca_coll_rsag_threshold_text(const mca_coll_rsag_decision_t *d,
+                                                mca_coll_rsag_coll_t coll, char *buf,
+                                                size_t len)
+{
+    char range[32];
+
+    if (MCA_COLL_RSAG_DELEGATE == d->alg || (MCA_COLL_RSAG_REASON_AUTO != d->reason
+                                             && MCA_COLL_RSAG_REASON_FALLBACK != d->reason)) {
+        return "";
+    }
+    mca_coll_rsag_class_text(mca_coll_rsag_component.class_bounds, d->comm_class, range,
+                             sizeof(range));
+    snprintf(buf, len, "; coll_rsag_%s_%s_min_bytes %zu <= bytes (%s %s)",
+             mca_coll_rsag_colls[coll].name, mca_coll_rsag_alg_name(coll, d->alg), d->threshold,
+             d->by_class ? "default for" : "set for every size, here", range);
+    return buf;
+}
+
 /* Describe the call, select, count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                 size_t count, struct ompi_datatype_t *dtype,
@@ -219,18 +241,19 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS
         && 0 == ompi_comm_rank(comm)
         && 0 == (m->reported[coll][d.alg][d.reason] & (1ULL << size_class))) {
-        char why[160];
+        char why[160], thr[160];
 
         m->reported[coll][d.alg][d.reason] |= 1ULL << size_class;
         opal_output(mca_coll_rsag_component.output,
                     "coll:rsag: %s on %s (cid %d, size %d): %zu bytes (size class %d), "
-                    "%s op -> %s (%s)",
+                    "%s op -> %s (%s)%s",
                     mca_coll_rsag_colls[coll].name, comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
                     call.comm_size, call.bytes, size_class,
                     call.commutative ? "commutative" : "non-commutative",
                     MCA_COLL_RSAG_DELEGATE == d.alg ? "delegated to the previous module"
                                                     : mca_coll_rsag_alg_name(coll, d.alg),
-                    mca_coll_rsag_reason_text(&d, coll, why, sizeof(why)));
+                    mca_coll_rsag_reason_text(&d, coll, why, sizeof(why)),
+                    mca_coll_rsag_threshold_text(&d, coll, thr, sizeof(thr)));
     }
     return d.alg;
 }
@@ -250,7 +273,8 @@ int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
         return m->previous.allreduce(sbuf, rbuf, count, dtype, op, comm,
                                      m->previous.allreduce_module);
     }
-    return allreduce_fns[alg](sbuf, rbuf, count, dtype, op, comm, module);
+    mca_coll_rsag_call_begin(m);
+    return mca_coll_rsag_call_end(allreduce_fns[alg](sbuf, rbuf, count, dtype, op, comm, module));
 }
 
 int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
@@ -268,7 +292,9 @@ int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
         return m->previous.reduce(sbuf, rbuf, count, dtype, op, root, comm,
                                   m->previous.reduce_module);
     }
-    return reduce_fns[alg](sbuf, rbuf, count, dtype, op, root, comm, module);
+    mca_coll_rsag_call_begin(m);
+    return mca_coll_rsag_call_end(reduce_fns[alg](sbuf, rbuf, count, dtype, op, root, comm,
+                                                  module));
 }
 
 int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
@@ -292,10 +318,12 @@ int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int r
     }
     displ = mca_coll_rsag_module_displ(m, p);
     if (NULL == displ) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
     }
     mca_coll_rsag_displs_even(total, p, displ);
-    return reduce_scatter_block_fns[alg](sbuf, rbuf, displ, dtype, op, comm, m);
+    mca_coll_rsag_call_begin(m);
+    return mca_coll_rsag_call_end(reduce_scatter_block_fns[alg](sbuf, rbuf, displ, dtype, op,
+                                                                comm, m));
 }
 
 int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
@@ -309,7 +337,7 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
     int alg;
 
     if (NULL == displ) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
     }
     mca_coll_rsag_displs_counts(rcounts, p, displ);
     alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE_SCATTER, displ[p], dtype, op, comm);
@@ -320,5 +348,6 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
         return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                           m->previous.reduce_scatter_module);
     }
-    return reduce_scatter_fns[alg](sbuf, rbuf, displ, dtype, op, comm, m);
+    mca_coll_rsag_call_begin(m);
+    return mca_coll_rsag_call_end(reduce_scatter_fns[alg](sbuf, rbuf, displ, dtype, op, comm, m));
 }

@@ -7,6 +7,8 @@
  *  mca_coll_rsag_doubling_allgather step 3 of allreduce: the halving walked back
  *  mca_coll_rsag_rabenseifner_rs    steps 1 and 2 together, as both algorithms
  *                                   begin
+ *  mca_coll_rsag_rs_buffers         the work vector and receive buffer of the
+ *                                   reduce-scatter algorithms that fold
  *  mca_coll_rsag_rs_deliver         end of the reduce-scatter algorithms that
  *                                   fold: each rank's block to its rbuf
  *
@@ -31,6 +33,26 @@ void mca_coll_rsag_reduce_into(struct ompi_op_t *op, struct ompi_datatype_t *dty
     } else {
         mca_coll_rsag_reduce3(op, dtype, cnt, tmp, src, dst);
     }
+}
+
+int mca_coll_rsag_rs_buffers(mca_coll_rsag_tmp_t *work, mca_coll_rsag_tmp_t *tmp,
+                             const size_t *displ, struct ompi_datatype_t *dtype,
+                             struct ompi_communicator_t *comm)
+{
+    int size = ompi_comm_size(comm);
+    /* The receive buffer holds the largest part this rank receives: the
+     * pre-step's, or the first halving step's (later ones are smaller). */
+    size_t recv = mca_coll_rsag_rs_recv_count(displ, size, ompi_comm_rank(comm));
+    int err = mca_coll_rsag_tmp_alloc(work, displ[size], dtype);
+
+    if (OMPI_SUCCESS == err) {
+        err = mca_coll_rsag_tmp_alloc(tmp, recv, dtype);
+    }
+    if (OMPI_SUCCESS != err) {
+        mca_coll_rsag_tmp_free(tmp);
+        mca_coll_rsag_tmp_free(work);
+    }
+    return err;
 }
 
 int mca_coll_rsag_fold_balanced(const char *input, char *work, char *tmp, size_t count,

@@ -30,23 +30,32 @@
 
 #include "coll_rsag.h"
 
-/* A buffer of the pair that does not hold the partial result, allocated
- * on first use. */
-static int mca_coll_rsag_binomial_spare(char *bufs[2], mca_coll_rsag_tmp_t tmps[2],
-                                        const char *acc, size_t count,
-                                        struct ompi_datatype_t *dtype, char **spare)
+/* The pair of buffers a vrank with `nchildren` children accumulates in:
+ * bufs[0] (recvbuf on the root) and bufs[1], each combine going into the
+ * one that does not hold the partial result `acc`.  The temporaries are
+ * taken before the first message, and every rank asks for both (empty
+ * when not needed): a failed allocation, met at the same request on every
+ * rank, then leaves no peer waiting. */
+static int mca_coll_rsag_binomial_buffers(char *bufs[2], mca_coll_rsag_tmp_t tmps[2],
+                                          const char *acc, int nchildren, size_t count,
+                                          struct ompi_datatype_t *dtype)
 {
-    int i = (bufs[0] == acc) ? 1 : 0;
+    bool need[2] = { false, false };
+    int holder = (bufs[0] == acc) ? 0 : -1;
+    int err = OMPI_SUCCESS;
 
-    if (NULL == bufs[i]) {
-        int err = mca_coll_rsag_tmp_alloc(&tmps[i], count, dtype);
-        if (OMPI_SUCCESS != err) {
-            return err;
-        }
-        bufs[i] = tmps[i].buf;
+    /* After two combines the pair alternates between buffers that exist. */
+    for (int c = 0; c < nchildren && c < 2; ++c) {
+        holder = (0 == holder) ? 1 : 0;
+        need[holder] = need[holder] || NULL == bufs[holder];
     }
-    *spare = bufs[i];
-    return OMPI_SUCCESS;
+    for (int i = 0; i < 2 && OMPI_SUCCESS == err; ++i) {
+        err = mca_coll_rsag_tmp_alloc(&tmps[i], need[i] ? count : 0, dtype);
+        if (need[i]) {
+            bufs[i] = tmps[i].buf;
+        }
+    }
+    return err;
 }
 
 int mca_coll_rsag_reduce_binomial(const void *sbuf, void *rbuf, int count,
@@ -77,15 +86,17 @@ int mca_coll_rsag_reduce_binomial(const void *sbuf, void *rbuf, int count,
         goto cleanup;
     }
 
+    err = mca_coll_rsag_binomial_buffers(bufs, tmps, acc,
+                                         mca_coll_rsag_binomial_children(vrank, size), n, dtype);
+    if (OMPI_SUCCESS != err) {
+        goto cleanup;
+    }
+
     /* Children first (vrank + 2^k below my lowest set bit), then the parent. */
     for (int mask = 1; mask < limit && vrank + mask < size; mask <<= 1) {
         int child = mca_coll_rsag_unrotate(vrank + mask, tree_root, size);
-        char *in;
+        char *in = bufs[(bufs[0] == acc) ? 1 : 0];
 
-        err = mca_coll_rsag_binomial_spare(bufs, tmps, acc, n, dtype, &in);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
         err = mca_coll_rsag_recv(in, n, dtype, child, tag, comm);
         if (OMPI_SUCCESS != err) {
             goto cleanup;

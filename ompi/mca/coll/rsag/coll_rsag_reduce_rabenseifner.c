@@ -71,20 +71,18 @@ int mca_coll_rsag_reduce_rabenseifner(const void *sbuf, void *rbuf, int count,
         goto cleanup;
     }
 
-    /* The root works in its receive buffer, the others in a temporary. */
-    if (rank == root) {
-        work = rbuf;
-    } else {
-        err = mca_coll_rsag_tmp_alloc(&work_tmp, n, dtype);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
-        work = work_tmp.buf;
+    /* The root works in its receive buffer, the others in a temporary;
+     * every rank asks for both temporaries (the root's work one empty), so
+     * that a failed allocation meets every rank at the same request,
+     * before any message. */
+    err = mca_coll_rsag_tmp_alloc(&work_tmp, (rank == root) ? 0 : n, dtype);
+    if (OMPI_SUCCESS == err) {
+        err = mca_coll_rsag_tmp_alloc(&tmp, n - n / 2, dtype);
     }
-    err = mca_coll_rsag_tmp_alloc(&tmp, n - n / 2, dtype);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
+    work = (rank == root) ? (char *) rbuf : work_tmp.buf;
 
     /* (1) balanced folding onto p' vranks, (2) reduce-scatter */
     err = mca_coll_rsag_rabenseifner_rs(input, work, tmp.buf, n, dtype, op, tag, comm, steps,

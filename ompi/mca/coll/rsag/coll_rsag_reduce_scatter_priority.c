@@ -190,26 +190,22 @@ int mca_coll_rsag_priority_rs(const char *input, char *work, char *tmp, const si
     mca_coll_rsag_vrange_t *runs, *order;
     mca_coll_rsag_vstep_t s;
     ompi_request_t **reqs;
-    void *book = NULL;
+    void *book;
     bool *pending;
     ptrdiff_t lb;
     int nruns, err;
 
     recvs[0].n = recvs[1].n = 0;
-    err = mca_coll_rsag_fold_balanced(input, work, tmp, displ[size], dtype, op, tag, comm);
-    if (OMPI_SUCCESS != err || vrank < 0 || 0 == nsteps) {
-        goto cleanup;
-    }
-    ompi_datatype_get_extent(dtype, &lb, &c.extent);
-
     /* Bookkeeping in one block: the requests of every send (p'-1 at most)
      * and of the receives of two consecutive steps (p'/2 runs at most
-     * each), their runs, one run order, and the receives' pending flags. */
-    book = malloc(nreqs * sizeof(ompi_request_t *) + nruns_max * sizeof(mca_coll_rsag_vrange_t)
-                  + 2 * (size_t) maxruns * sizeof(bool));
+     * each), their runs, one run order, and the receives' pending flags.
+     * Allocated on every rank before the first message, so that a failure
+     * (the same on every rank) leaves no peer waiting. */
+    book = mca_coll_rsag_malloc(nreqs * sizeof(ompi_request_t *)
+                                + nruns_max * sizeof(mca_coll_rsag_vrange_t)
+                                + 2 * (size_t) maxruns * sizeof(bool));
     if (NULL == book) {
-        err = OMPI_ERR_OUT_OF_RESOURCE;
-        goto cleanup;
+        return OMPI_ERR_OUT_OF_RESOURCE;
     }
     reqs = (ompi_request_t **) book;
     runs = (mca_coll_rsag_vrange_t *) (reqs + nreqs);
@@ -221,6 +217,12 @@ int mca_coll_rsag_priority_rs(const char *input, char *work, char *tmp, const si
         recvs[i].pending = pending + i * maxruns;
     }
     order = runs + 2 * maxruns;
+
+    err = mca_coll_rsag_fold_balanced(input, work, tmp, displ[size], dtype, op, tag, comm);
+    if (OMPI_SUCCESS != err || vrank < 0 || 0 == nsteps) {
+        goto cleanup;
+    }
+    ompi_datatype_get_extent(dtype, &lb, &c.extent);
 
     /* Step 0: every receive of K0 is posted (tmp mirrors K0), then G0
      * leaves from the input (from work on a rank that folded). */
@@ -275,14 +277,12 @@ int mca_coll_rsag_priority_rs(const char *input, char *work, char *tmp, const si
     }
 
 cleanup:
-    if (NULL != book) {
-        /* Nothing is left on success; on an error nothing may stay
-         * pending on buffers the caller frees. */
-        mca_coll_rsag_requests_drop(recvs[0].reqs, (size_t) recvs[0].n, true);
-        mca_coll_rsag_requests_drop(recvs[1].reqs, (size_t) recvs[1].n, true);
-        mca_coll_rsag_requests_drop(c.sends, (size_t) c.nsends, false);
-        free(book);
-    }
+    /* Nothing is left on success; on an error nothing may stay pending on
+     * buffers the caller frees. */
+    mca_coll_rsag_requests_drop(recvs[0].reqs, (size_t) recvs[0].n, true);
+    mca_coll_rsag_requests_drop(recvs[1].reqs, (size_t) recvs[1].n, true);
+    mca_coll_rsag_requests_drop(c.sends, (size_t) c.nsends, false);
+    mca_coll_rsag_free(book);
     return err;
 }
 
@@ -292,7 +292,6 @@ int mca_coll_rsag_reduce_scatter_priority(const void *sbuf, void *rbuf, const si
                                           mca_coll_rsag_module_t *module)
 {
     const int tag = MCA_COLL_BASE_TAG_REDUCE_SCATTER;
-    int rank = ompi_comm_rank(comm);
     int size = ompi_comm_size(comm);
     size_t n = displ[size];
     const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
@@ -306,11 +305,7 @@ int mca_coll_rsag_reduce_scatter_priority(const void *sbuf, void *rbuf, const si
     if (0 == n) {
         goto cleanup;
     }
-    err = mca_coll_rsag_tmp_alloc(&work, n, dtype);
-    if (OMPI_SUCCESS == err) {
-        err = mca_coll_rsag_tmp_alloc(&tmp, mca_coll_rsag_rs_recv_count(displ, size, rank),
-                                      dtype);
-    }
+    err = mca_coll_rsag_rs_buffers(&work, &tmp, displ, dtype, comm);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }

@@ -64,13 +64,7 @@ int mca_coll_rsag_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf,
         goto cleanup;
     }
 
-    /* The receive buffer holds the largest half this rank receives: the
-     * pre-step's, or the first halving step's (later ones are smaller). */
-    err = mca_coll_rsag_tmp_alloc(&work, n, dtype);
-    if (OMPI_SUCCESS == err) {
-        err = mca_coll_rsag_tmp_alloc(&tmp, mca_coll_rsag_rs_recv_count(displ, size, rank),
-                                      dtype);
-    }
+    err = mca_coll_rsag_rs_buffers(&work, &tmp, displ, dtype, comm);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }

@@ -5,19 +5,28 @@
  *  1. A forced algorithm (coll_rsag_<coll>_algorithm != auto) is used when
  *     the call meets its restrictions.
  *  2. Otherwise `auto`: among the applicable algorithms, the one with the
- *     largest coll_rsag_<coll>_<alg>_min_bytes that is <= the message size
- *     (later table rows win ties).  A forced algorithm that does not apply
+ *     largest threshold that is <= the message size (later table rows win
+ *     ties).  An algorithm's threshold is coll_rsag_<coll>_<alg>_min_bytes
+ *     when that is >= 0, else the table's default for the communicator's
+ *     size class.  A forced algorithm that does not apply
  *     falls back to this rule, never to a linear algorithm.
  *  3. If no algorithm of ours applies (a datatype whose extent is not
  *     positive, an op that every algorithm of the collective needs to be
  *     commutative, or thresholds that leave this size uncovered), delegate
  *     to the previous module.
  */
+#include <stdint.h>
+#include <stdio.h>
+
 #include "coll_rsag_select.h"
 #include "coll_rsag_index.h"
 
 #define MCA_COLL_RSAG_ALG_DESC(coll, ALG, id, name, desc, restr, min_bytes, fn) \
     { id, name, desc, restr, min_bytes },
+
+const int mca_coll_rsag_default_class_bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] =
+    MCA_COLL_RSAG_COMM_CLASS_BOUNDS;
+
 #define MCA_COLL_RSAG_ALG_TABLE(ID, name, mpi_name, LIST) \
     static const mca_coll_rsag_alg_desc_t ID##_algs[] = { LIST(MCA_COLL_RSAG_ALG_DESC) };
 MCA_COLL_RSAG_COLLECTIVES(MCA_COLL_RSAG_ALG_TABLE)
@@ -70,11 +79,13 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
                                               const mca_coll_rsag_tuning_t *tuning)
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
-    mca_coll_rsag_decision_t d = { MCA_COLL_RSAG_DELEGATE, MCA_COLL_RSAG_REASON_AUTO, 0 };
+    mca_coll_rsag_decision_t d = { MCA_COLL_RSAG_DELEGATE, MCA_COLL_RSAG_REASON_AUTO, 0,
+                                   0, 0, false };
     const mca_coll_rsag_alg_desc_t *forced = mca_coll_rsag_alg(coll, tuning->forced);
-    size_t best_min = 0;
     unsigned unmet_any = 0;
     bool applicable = false;
+
+    d.comm_class = mca_coll_rsag_comm_class(tuning->class_bounds, call->comm_size);
 
     if (!call->dtype_supported) {
         d.reason = MCA_COLL_RSAG_REASON_DATATYPE;
@@ -92,7 +103,8 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
 
     for (int i = 0; i < desc->nalgs; ++i) {
         const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
-        size_t min = tuning->min_bytes[alg->id];
+        bool by_class;
+        size_t min = mca_coll_rsag_threshold(coll, tuning, alg->id, d.comm_class, &by_class);
         unsigned unmet = mca_coll_rsag_unmet(alg, call);
 
         if (0 != unmet) {
@@ -103,9 +115,10 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
         if (min > call->bytes) {
             continue;
         }
-        if (MCA_COLL_RSAG_DELEGATE == d.alg || min >= best_min) {
+        if (MCA_COLL_RSAG_DELEGATE == d.alg || min >= d.threshold) {
             d.alg = alg->id;
-            best_min = min;
+            d.threshold = min;
+            d.by_class = by_class;
         }
     }
     if (MCA_COLL_RSAG_DELEGATE == d.alg) {
@@ -131,13 +144,120 @@ const char *mca_coll_rsag_restriction_text(unsigned bits)
 
 void mca_coll_rsag_tuning_defaults(mca_coll_rsag_coll_t coll, mca_coll_rsag_tuning_t *tuning)
 {
-    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
-
+    (void) coll;    /* every collective starts alike; kept for future per-collective defaults */
     tuning->forced = MCA_COLL_RSAG_AUTO;
     for (int id = 0; id <= MCA_COLL_RSAG_MAX_ALGS; ++id) {
-        tuning->min_bytes[id] = 0;
+        tuning->min_bytes[id] = MCA_COLL_RSAG_MIN_BYTES_BY_CLASS;
     }
+    tuning->class_bounds = NULL;
+}
+
+int mca_coll_rsag_comm_class(const int *bounds, int p)
+{
+    if (NULL == bounds) {
+        bounds = mca_coll_rsag_default_class_bounds;
+    }
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1; ++k) {
+        if (p <= bounds[k]) {
+            return k;
+        }
+    }
+    return MCA_COLL_RSAG_NUM_COMM_CLASSES - 1;
+}
+
+void mca_coll_rsag_class_text(const int *bounds, int k, char *buf, size_t len)
+{
+    if (NULL == bounds) {
+        bounds = mca_coll_rsag_default_class_bounds;
+    }
+    if (k < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1) {
+        snprintf(buf, len, "p <= %d", bounds[k]);
+    } else {
+        snprintf(buf, len, "p > %d", bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 2]);
+    }
+}
+
+size_t mca_coll_rsag_threshold(mca_coll_rsag_coll_t coll, const mca_coll_rsag_tuning_t *tuning,
+                               int id, int k, bool *by_class)
+{
+    const mca_coll_rsag_alg_desc_t *alg = mca_coll_rsag_alg(coll, id);
+    bool use_class = tuning->min_bytes[id] < 0;
+
+    if (NULL != by_class) {
+        *by_class = use_class;
+    }
+    if (!use_class) {
+        return (size_t) tuning->min_bytes[id];
+    }
+    if (NULL == alg || k < 0 || k >= MCA_COLL_RSAG_NUM_COMM_CLASSES) {
+        return 0;
+    }
+    return alg->default_min_bytes[k];
+}
+
+bool mca_coll_rsag_fix_class_bounds(int *bounds)
+{
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1; ++k) {
+        if (bounds[k] < 1 || (k > 0 && bounds[k] <= bounds[k - 1])) {
+            for (int j = 0; j < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1; ++j) {
+                bounds[j] = mca_coll_rsag_default_class_bounds[j];
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+bool mca_coll_rsag_fix_min_bytes(long *min_bytes)
+{
+    if (*min_bytes < MCA_COLL_RSAG_MIN_BYTES_BY_CLASS) {
+        *min_bytes = MCA_COLL_RSAG_MIN_BYTES_BY_CLASS;
+        return true;
+    }
+    return false;
+}
+
+bool mca_coll_rsag_fix_priority_chunks(int *chunks)
+{
+    int fixed = *chunks;
+
+    if (fixed < 1) {
+        fixed = 1;
+    } else if (fixed > MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS) {
+        fixed = MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS;
+    } else {
+        fixed = mca_coll_rsag_pof2_floor(fixed);
+    }
+    if (fixed == *chunks) {
+        return false;
+    }
+    *chunks = fixed;
+    return true;
+}
+
+bool mca_coll_rsag_fix_segment_size(size_t *seg, size_t fallback)
+{
+    if (*seg > (SIZE_MAX >> 1)) {
+        *seg = fallback;
+        return true;
+    }
+    return false;
+}
+
+size_t mca_coll_rsag_uncovered_below(mca_coll_rsag_coll_t coll,
+                                     const mca_coll_rsag_tuning_t *tuning, int k)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    size_t lowest = SIZE_MAX;
+
     for (int i = 0; i < desc->nalgs; ++i) {
-        tuning->min_bytes[desc->algs[i].id] = desc->algs[i].default_min_bytes;
+        size_t min;
+
+        if (desc->algs[i].restrictions & MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2) {
+            continue;
+        }
+        min = mca_coll_rsag_threshold(coll, tuning, desc->algs[i].id, k, NULL);
+        lowest = (min < lowest) ? min : lowest;
     }
+    return (SIZE_MAX == lowest) ? 0 : lowest;
 }

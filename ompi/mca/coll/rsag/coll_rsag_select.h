@@ -38,7 +38,7 @@ typedef struct mca_coll_rsag_alg_desc_t {
     const char *name;
     const char *description;
     unsigned restrictions;      /* MCA_COLL_RSAG_NEEDS_* */
-    size_t default_min_bytes;
+    size_t default_min_bytes[MCA_COLL_RSAG_NUM_COMM_CLASSES];  /* by comm-size class */
 } mca_coll_rsag_alg_desc_t;
 
 typedef struct mca_coll_rsag_coll_desc_t {
@@ -59,10 +59,18 @@ typedef struct mca_coll_rsag_call_t {
     bool dtype_supported;   /* every algorithm needs a positive extent */
 } mca_coll_rsag_call_t;
 
+/* coll_rsag_<coll>_<alg>_min_bytes: any negative value (default -1) means
+ * "the compiled-in default of the communicator's size class"; N >= 0 is
+ * the threshold for every communicator size. */
+#define MCA_COLL_RSAG_MIN_BYTES_BY_CLASS (-1L)
+
 /* Per-collective tuning, from the MCA parameters. */
 typedef struct mca_coll_rsag_tuning_t {
     int forced;                                       /* 0 = auto */
-    size_t min_bytes[MCA_COLL_RSAG_MAX_ALGS + 1];     /* by id */
+    long min_bytes[MCA_COLL_RSAG_MAX_ALGS + 1];       /* by id; < 0: by class */
+    /* Upper bounds of the size classes but the last
+     * (coll_rsag_comm_class_<k>_max_size); NULL: the compiled-in ones. */
+    const int *class_bounds;
 } mca_coll_rsag_tuning_t;
 
 typedef enum mca_coll_rsag_reason_t {
@@ -80,6 +88,10 @@ typedef struct mca_coll_rsag_decision_t {
     mca_coll_rsag_reason_t reason;
     unsigned unmet;                     /* FALLBACK: what the forced one lacked;
                                            NONE: what the algorithms lacked */
+    /* AUTO / FALLBACK with an algorithm: the threshold that chose it */
+    size_t threshold;
+    int comm_class;                     /* size class of the communicator */
+    bool by_class;                      /* threshold is the class default */
 } mca_coll_rsag_decision_t;
 
 /* Restriction bits of `alg` that `call` does not meet (0: applicable). */
@@ -97,7 +109,45 @@ const char *mca_coll_rsag_alg_name(mca_coll_rsag_coll_t coll, int id);
 /* Human-readable text of restriction bits, e.g. "commutative op, count >= p'". */
 const char *mca_coll_rsag_restriction_text(unsigned bits);
 
-/* Defaults of a tuning block from the table (forced = auto). */
+/* Defaults of a tuning block (forced = auto, thresholds by class,
+ * compiled-in class bounds). */
 void mca_coll_rsag_tuning_defaults(mca_coll_rsag_coll_t coll, mca_coll_rsag_tuning_t *tuning);
+
+/* ---- communicator-size classes ---------------------------------------- */
+
+/* Compiled-in class bounds (MCA_COLL_RSAG_COMM_CLASS_BOUNDS). */
+extern const int mca_coll_rsag_default_class_bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1];
+
+/* Class of a communicator of size p: the first k whose bound is >= p, else
+ * the last class.  Any bounds give a class (MPI_T may write nonsense). */
+int mca_coll_rsag_comm_class(const int *bounds, int p);
+
+/* "p <= 4", "p > 4": the range of class k under `bounds`. */
+void mca_coll_rsag_class_text(const int *bounds, int k, char *buf, size_t len);
+
+/* Threshold auto uses for algorithm `id` on a communicator of class k;
+ * *by_class (may be NULL) tells whether it is the class default. */
+size_t mca_coll_rsag_threshold(mca_coll_rsag_coll_t coll, const mca_coll_rsag_tuning_t *tuning,
+                               int id, int k, bool *by_class);
+
+/* ---- validation of settings (registration time) ------------------------
+ * Each returns true when it had to change the value (the caller says so). */
+
+/* Bounds must be >= 1 and strictly increasing; otherwise all are reset
+ * to the compiled-in ones. */
+bool mca_coll_rsag_fix_class_bounds(int *bounds);
+/* A negative threshold other than -1 becomes -1 (by class). */
+bool mca_coll_rsag_fix_min_bytes(long *min_bytes);
+/* priority_chunks: < 1 -> 1, otherwise rounded down to a power of two and
+ * capped at MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS. */
+#define MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS (1 << 16)
+bool mca_coll_rsag_fix_priority_chunks(int *chunks);
+/* A segment size with the top bit set (a negative number read as size_t)
+ * becomes `fallback`. */
+bool mca_coll_rsag_fix_segment_size(size_t *seg, size_t fallback);
+/* Smallest message size auto covers for every commutative call of class
+ * k: 0 unless the thresholds leave small messages to the previous module. */
+size_t mca_coll_rsag_uncovered_below(mca_coll_rsag_coll_t coll,
+                                     const mca_coll_rsag_tuning_t *tuning, int k);
 
 #endif /* MCA_COLL_RSAG_SELECT_H */

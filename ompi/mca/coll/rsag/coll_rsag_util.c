@@ -1,14 +1,21 @@
 /*
- * Helpers shared by rsag's algorithms: temporaries laid out like user
- * buffers, datatype-engine copies, order-respecting reduction, and
- * point-to-point exchanges through the PML.
+ * Helpers shared by rsag's algorithms: memory (temporaries laid out like
+ * user buffers, served from each communicator's scratch area when it has
+ * room, with accounting and test-only failure injection), datatype-engine
+ * copies, order-respecting reduction, and point-to-point exchanges through
+ * the PML.
  */
 #include "ompi_config.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpi.h"
+#include "opal/mca/base/mca_base_pvar.h"
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/util/output.h"
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/coll/base/coll_base_util.h"
@@ -18,6 +25,183 @@
 
 #include "coll_rsag.h"
 
+/* Scratch-area blocks start on cache-line boundaries. */
+#define MCA_COLL_RSAG_SCRATCH_ALIGN ((size_t) 64)
+
+/* Enough for every algorithm at 64 MiB messages: the largest per-call need
+ * is 1.5 messages (Reduce Rabenseifner off the root, the reduce-scatters'
+ * work vector and receive buffer), 96 MiB. */
+#define MCA_COLL_RSAG_DEFAULT_SCRATCH_MAX ((size_t) 128 << 20)
+
+/* The scratch area of the collective this thread is running, if any. */
+static __thread mca_coll_rsag_scratch_t *mca_coll_rsag_current_scratch = NULL;
+
+void mca_coll_rsag_memory_register(const mca_base_component_t *c)
+{
+    mca_coll_rsag_component.scratch_max_bytes = MCA_COLL_RSAG_DEFAULT_SCRATCH_MAX;
+    (void) mca_base_component_var_register(
+        c, "scratch_max_bytes",
+        "Largest scratch area (bytes) each communicator keeps for the temporaries of "
+        "rsag's collectives, reused across calls so that large temporaries are not "
+        "mapped and page-faulted on every call; it grows to the largest need of a call "
+        "seen so far and is freed with the communicator. Needs beyond it are allocated "
+        "per call. 0 disables the scratch areas. Default 128 MiB: enough for every "
+        "algorithm at 64 MiB messages",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_LOCAL, &mca_coll_rsag_component.scratch_max_bytes);
+
+    mca_coll_rsag_component.test_alloc_fail = 0;
+    (void) mca_base_component_var_register(
+        c, "test_alloc_fail",
+        "TEST ONLY: make the Nth memory request of rsag from now fail (N > 0; counted "
+        "down, 0 afterwards; requests for empty temporaries count too), as if malloc had "
+        "failed: the collective returns MPI_ERR_NO_MEM. 0 (default): no injected failure",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_9,
+        MCA_BASE_VAR_SCOPE_LOCAL, &mca_coll_rsag_component.test_alloc_fail);
+
+    (void) mca_base_component_pvar_register(
+        c, "allocations", "Number of memory requests rsag made on this process",
+        OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+        NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, NULL, NULL, NULL,
+        &mca_coll_rsag_component.allocs);
+    (void) mca_base_component_pvar_register(
+        c, "allocations_live",
+        "Memory blocks rsag holds on this process: temporaries of a running call and "
+        "each communicator's layout cache (scratch areas not included)",
+        OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_LEVEL, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+        NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, NULL, NULL, NULL,
+        &mca_coll_rsag_component.allocs_live);
+    (void) mca_base_component_pvar_register(
+        c, "scratch_bytes",
+        "Bytes held by the scratch areas of all communicators on this process",
+        OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_LEVEL, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+        NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, NULL, NULL, NULL,
+        &mca_coll_rsag_component.scratch_bytes);
+    (void) mca_base_component_pvar_register(
+        c, "scratch_hits",
+        "Number of temporaries served from a communicator's scratch area",
+        OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+        NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, NULL, NULL, NULL,
+        &mca_coll_rsag_component.scratch_hits);
+}
+
+/* One memory request: false when coll_rsag_test_alloc_fail says this one
+ * fails. */
+static bool mca_coll_rsag_request_ok(void)
+{
+    ++mca_coll_rsag_component.allocs;
+    if (mca_coll_rsag_component.test_alloc_fail > 0
+        && 0 == --mca_coll_rsag_component.test_alloc_fail) {
+        opal_output_verbose(MCA_COLL_RSAG_VERBOSE_MODULE, mca_coll_rsag_component.output,
+                            "coll:rsag: memory request %llu fails (coll_rsag_test_alloc_fail)",
+                            mca_coll_rsag_component.allocs);
+        return false;
+    }
+    return true;
+}
+
+void *mca_coll_rsag_malloc(size_t bytes)
+{
+    void *ptr = mca_coll_rsag_request_ok() ? malloc(bytes > 0 ? bytes : 1) : NULL;
+
+    if (NULL != ptr) {
+        ++mca_coll_rsag_component.allocs_live;
+    }
+    return ptr;
+}
+
+void mca_coll_rsag_free(void *ptr)
+{
+    if (NULL != ptr) {
+        --mca_coll_rsag_component.allocs_live;
+        free(ptr);
+    }
+}
+
+void mca_coll_rsag_scratch_init(mca_coll_rsag_scratch_t *s)
+{
+    memset(s, 0, sizeof(*s));
+}
+
+/* Give the area back (no temporary of it may be live). */
+static void mca_coll_rsag_scratch_release(mca_coll_rsag_scratch_t *s)
+{
+    if (NULL != s->base) {
+        mca_coll_rsag_component.scratch_bytes -= s->size;
+        free(s->base);
+    }
+    s->base = NULL;
+    s->size = s->used = 0;
+}
+
+void mca_coll_rsag_scratch_fini(mca_coll_rsag_scratch_t *s)
+{
+    if (mca_coll_rsag_current_scratch == s) {
+        mca_coll_rsag_current_scratch = NULL;
+    }
+    mca_coll_rsag_scratch_release(s);
+}
+
+void mca_coll_rsag_call_begin(mca_coll_rsag_module_t *m)
+{
+    mca_coll_rsag_current_scratch = &m->scratch;
+}
+
+int mca_coll_rsag_call_end(int err)
+{
+    mca_coll_rsag_current_scratch = NULL;
+    /* Open MPI 4.1 reports its internal out-of-resource code as
+     * MPI_ERR_INTERN; an MPI code (>= 0) passes through unchanged. */
+    return (OMPI_ERR_OUT_OF_RESOURCE == err) ? MPI_ERR_NO_MEM : err;
+}
+
+/* `bytes` from the current call's scratch area, or NULL: no area, or no
+ * room.  The first request of a call (nothing live) may first resize the
+ * area to the largest need of a call seen so far, within the cap. */
+static char *mca_coll_rsag_scratch_take(mca_coll_rsag_scratch_t *s, size_t bytes)
+{
+    size_t cap = mca_coll_rsag_component.scratch_max_bytes;
+    size_t need = (bytes + MCA_COLL_RSAG_SCRATCH_ALIGN - 1) & ~(MCA_COLL_RSAG_SCRATCH_ALIGN - 1);
+    char *ptr;
+
+    if (NULL == s) {
+        return NULL;
+    }
+    if (0 == s->live) {
+        s->used = s->call_need = 0;
+        if (s->size > cap) {
+            mca_coll_rsag_scratch_release(s);    /* the cap was lowered */
+        }
+    }
+    if (need < bytes || 0 == cap) {
+        return NULL;
+    }
+    s->call_need = (s->call_need + need < s->call_need) ? SIZE_MAX : s->call_need + need;
+    if (s->want > cap || (s->call_need > s->want && s->want < cap)) {
+        s->want = (s->call_need < cap) ? s->call_need : cap;
+    }
+    if (0 == s->live && s->size < s->want && s->want <= cap) {
+        mca_coll_rsag_scratch_release(s);
+        s->base = malloc(s->want);
+        if (NULL != s->base) {
+            s->size = s->want;
+            mca_coll_rsag_component.scratch_bytes += s->size;
+        }
+    }
+    if (need > s->size - s->used) {
+        return NULL;
+    }
+    ptr = s->base + s->used;
+    s->used += need;
+    ++s->live;
+    ++mca_coll_rsag_component.scratch_hits;
+    return ptr;
+}
+
 int mca_coll_rsag_tmp_alloc(mca_coll_rsag_tmp_t *tmp, size_t count,
                             struct ompi_datatype_t *dtype)
 {
@@ -26,6 +210,10 @@ int mca_coll_rsag_tmp_alloc(mca_coll_rsag_tmp_t *tmp, size_t count,
 
     tmp->raw = tmp->buf = NULL;
     tmp->bytes = 0;
+    tmp->scratch = NULL;
+    if (!mca_coll_rsag_request_ok()) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
     if (0 == count) {
         return OMPI_SUCCESS;
     }
@@ -33,10 +221,16 @@ int mca_coll_rsag_tmp_alloc(mca_coll_rsag_tmp_t *tmp, size_t count,
     ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
     /* The last element starts (count - 1) extents in and spans true_extent. */
     bytes = (size_t) true_extent + (count - 1) * (size_t) extent;
-    tmp->raw = malloc(bytes > 0 ? bytes : 1);
-    if (NULL == tmp->raw) {
+    if (0 == bytes) {
+        bytes = 1;
+    }
+    tmp->raw = mca_coll_rsag_scratch_take(mca_coll_rsag_current_scratch, bytes);
+    if (NULL != tmp->raw) {
+        tmp->scratch = mca_coll_rsag_current_scratch;
+    } else if (NULL == (tmp->raw = malloc(bytes))) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
+    ++mca_coll_rsag_component.allocs_live;
     tmp->buf = tmp->raw - true_lb;
     tmp->bytes = bytes;
     mca_coll_rsag_component.tmp_bytes_now += bytes;
@@ -50,10 +244,16 @@ void mca_coll_rsag_tmp_free(mca_coll_rsag_tmp_t *tmp)
 {
     if (NULL != tmp->raw) {
         mca_coll_rsag_component.tmp_bytes_now -= tmp->bytes;
+        --mca_coll_rsag_component.allocs_live;
+        if (NULL == tmp->scratch) {
+            free(tmp->raw);
+        } else if (0 == --tmp->scratch->live) {
+            tmp->scratch->used = 0;              /* the call's last one: rewind */
+        }
     }
-    free(tmp->raw);
     tmp->raw = tmp->buf = NULL;
     tmp->bytes = 0;
+    tmp->scratch = NULL;
 }
 
 int mca_coll_rsag_copy(struct ompi_datatype_t *dtype, size_t count, void *dst,

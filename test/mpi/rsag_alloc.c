@@ -1,0 +1,485 @@
+/*
+ * rsag_alloc.c -- rsag's memory: the per-communicator scratch area and
+ * allocation failures.
+ *
+ *   rsag_alloc --fail [--count N]
+ *     For every collective and every rsag algorithm (forced through MPI_T),
+ *     in place and not, on a duplicate of MPI_COMM_WORLD with
+ *     MPI_ERRORS_RETURN: one clean call counts this rank's memory requests
+ *     (MPI_T coll_rsag_allocations); every rank must make the same number.
+ *     Then for k = 1..that number, coll_rsag_test_alloc_fail = k makes the
+ *     k-th request fail on every rank: the call must return an error of
+ *     class MPI_ERR_NO_MEM on every rank, consume the countdown, leave
+ *     coll_rsag_allocations_live where it was (nothing leaked; the clean
+ *     call must not leak either), and the
+ *     same call right after must succeed with the right result.  A hang is
+ *     a failure too (run it under a timeout).
+ *
+ *   rsag_alloc --scratch [--coll NAME] [--bytes B] [--iters N] [--quiet]
+ *     The collective (allreduce, reduce, reduce_scatter_block; auto
+ *     algorithm) on B bytes of doubles, N timed calls on a fresh duplicate
+ *     communicator, first with the scratch area (coll_rsag_scratch_max_bytes
+ *     as configured), then with it off (0).  Per call it reports minor page
+ *     faults (getrusage), coll_rsag_temporary_bytes and time.  Asserts that
+ *     the cap covers the call's need, and when the call needs temporaries:
+ *     with the area, the timed calls took temporaries from it
+ *     (coll_rsag_scratch_hits), the area did not
+ *     grow during them, it was freed with the communicator
+ *     (coll_rsag_scratch_bytes back to its value before), and the page
+ *     faults per call are below a quarter of the temporaries' pages; the
+ *     temporary need reported is the same with and without the area, and
+ *     with the cap at 0 no area is kept.
+ *
+ * Rank 0 prints the result lines and "rsag_alloc: ... failed=0"; exit 1 on
+ * any failure.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+enum { ALLREDUCE, REDUCE, RSB, RS, NCOLL };
+static const char *coll_names[NCOLL] = { "allreduce", "reduce", "reduce_scatter_block",
+                                         "reduce_scatter" };
+#define MAX_ALGS 8
+
+static MPI_T_pvar_session session;
+static int rank, size;
+static long failures, cases;
+
+static void die(const char *what, int rc)
+{
+    fprintf(stderr, "rsag_alloc: rank %d: %s failed (%d)\n", rank, what, rc);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+static MPI_T_pvar_handle pvar(const char *name, int var_class)
+{
+    MPI_T_pvar_handle h;
+    int idx, count, rc = MPI_T_pvar_get_index(name, var_class, &idx);
+
+    if (MPI_SUCCESS != rc) {
+        if (0 == rank) {
+            fprintf(stderr, "rsag_alloc: no MPI_T pvar %s: is mca_coll_rsag loaded?\n", name);
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (MPI_SUCCESS != (rc = MPI_T_pvar_handle_alloc(session, idx, NULL, &h, &count))) {
+        die(name, rc);
+    }
+    return h;
+}
+
+static unsigned long long pread(MPI_T_pvar_handle h)
+{
+    unsigned long long v = 0;
+    int rc = MPI_T_pvar_read(session, h, &v);
+    if (MPI_SUCCESS != rc) {
+        die("MPI_T_pvar_read", rc);
+    }
+    return v;
+}
+
+/* A control variable by name; its enum (or MPI_T_ENUM_NULL) in *et. */
+static MPI_T_cvar_handle cvar(const char *name, MPI_T_enum *et)
+{
+    char buf[256];
+    int idx, count, verb, bind, scope, len = sizeof buf, rc;
+    MPI_Datatype dt;
+    MPI_T_cvar_handle h;
+    MPI_T_enum e;
+
+    if (MPI_SUCCESS != (rc = MPI_T_cvar_get_index(name, &idx))) {
+        die(name, rc);
+    }
+    rc = MPI_T_cvar_get_info(idx, buf, &len, &verb, &dt, &e, NULL, NULL, &bind, &scope);
+    if (MPI_SUCCESS != rc) {
+        die("MPI_T_cvar_get_info", rc);
+    }
+    if (NULL != et) {
+        *et = e;
+    }
+    if (MPI_SUCCESS != (rc = MPI_T_cvar_handle_alloc(idx, NULL, &h, &count))) {
+        die("MPI_T_cvar_handle_alloc", rc);
+    }
+    return h;
+}
+
+static void cwrite(MPI_T_cvar_handle h, const void *v)
+{
+    int rc = MPI_T_cvar_write(h, v);
+    if (MPI_SUCCESS != rc) {
+        die("MPI_T_cvar_write", rc);
+    }
+}
+
+/* Did every rank pass?  (on MPI_COMM_WORLD, nothing armed) */
+static int all_ok(int ok)
+{
+    int all = 0;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all;
+}
+
+/* Input element i of `rank`, and the sum over the ranks. */
+static int in_elem(int r, size_t i) { return (r + 1) * (int) (i % 7 + 1); }
+static int sum_elem(size_t i) { return size * (size + 1) / 2 * (int) (i % 7 + 1); }
+
+/* One call of `coll` on n ints per rank (allreduce, reduce: n; the
+ * reduce-scatters: rank i gets i + n/size elements, which the _block one
+ * evens out to n/size).  Fills the input, returns the MPI error code and
+ * in *ok whether the result is right (only meaningful on success). */
+static int call(int coll, size_t n, int inplace, MPI_Comm comm, int *sbuf, int *rbuf, int *ok)
+{
+    int counts[1024] = { 0 }, root = size - 1, rc, mine;
+    size_t total = 0, off = 0;
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = (int) (n / (size_t) size) + (RS == coll ? i : 0);
+        if (i < rank) {
+            off += (size_t) counts[i];
+        }
+        total += (size_t) counts[i];
+    }
+    if (coll < RSB) {
+        total = n;
+    }
+    mine = counts[rank];
+    for (size_t i = 0; i < total; ++i) {
+        sbuf[i] = rbuf[i] = in_elem(rank, i);
+    }
+    inplace = inplace && !(REDUCE == coll && rank != root);
+    switch (coll) {
+    case ALLREDUCE:
+        rc = MPI_Allreduce(inplace ? MPI_IN_PLACE : sbuf, rbuf, (int) n, MPI_INT, MPI_SUM, comm);
+        break;
+    case REDUCE:
+        rc = MPI_Reduce(inplace ? MPI_IN_PLACE : sbuf, rbuf, (int) n, MPI_INT, MPI_SUM, root,
+                        comm);
+        break;
+    case RSB:
+        rc = MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : sbuf, rbuf, mine, MPI_INT,
+                                      MPI_SUM, comm);
+        break;
+    default:
+        rc = MPI_Reduce_scatter(inplace ? MPI_IN_PLACE : sbuf, rbuf, counts, MPI_INT, MPI_SUM,
+                                comm);
+        break;
+    }
+    *ok = 1;
+    if (ALLREDUCE == coll || (REDUCE == coll && rank == root)) {
+        for (size_t i = 0; i < n; ++i) {
+            *ok = *ok && rbuf[i] == sum_elem(i);
+        }
+    } else if (coll >= RSB) {
+        for (size_t i = 0; i < (size_t) mine; ++i) {
+            *ok = *ok && rbuf[i] == sum_elem(off + i);
+        }
+    }
+    return rc;
+}
+
+static int run_fail(size_t n)
+{
+    MPI_T_pvar_handle allocs = pvar("coll_rsag_allocations", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle live = pvar("coll_rsag_allocations_live", MPI_T_PVAR_CLASS_LEVEL);
+    MPI_T_cvar_handle fail = cvar("coll_rsag_test_alloc_fail", NULL);
+    size_t room = n + (size_t) size * (size_t) size;
+    int zero = 0, *sbuf = malloc(room * sizeof(int)), *rbuf = malloc(room * sizeof(int));
+    MPI_Comm comm;
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    for (int coll = 0; coll < NCOLL; ++coll) {
+        char name[128], alg[64];
+        int nitems, elen = sizeof name;
+        MPI_T_enum et;
+        MPI_T_cvar_handle algorithm;
+
+        snprintf(name, sizeof name, "coll_rsag_%s_algorithm", coll_names[coll]);
+        algorithm = cvar(name, &et);
+        MPI_T_enum_get_info(et, &nitems, name, &elen);
+        for (int item = 0; item < nitems; ++item) {
+            int value, alen = sizeof alg;
+            MPI_T_enum_get_item(et, item, &value, alg, &alen);
+            if (0 == strcmp(alg, "auto")) {
+                continue;
+            }
+            cwrite(algorithm, &value);
+            snprintf(name, sizeof name, "coll_rsag_%s_%s_calls", coll_names[coll], alg);
+            MPI_T_pvar_handle calls = pvar(name, MPI_T_PVAR_CLASS_COUNTER);
+            for (int inplace = 0; inplace < 2; ++inplace) {
+                unsigned long long a0, a1, c0, nreq, lo, hi, l0, l1;
+                int ok, rc, left, cls, injected = 0, passed;
+
+                /* clean call: how many requests, on every rank the same?
+                 * (after one more: a communicator's first call may fill
+                 * its layout cache) */
+                call(coll, n, inplace, comm, sbuf, rbuf, &ok);
+                c0 = pread(calls);
+                a0 = pread(allocs);
+                l0 = pread(live);
+                rc = call(coll, n, inplace, comm, sbuf, rbuf, &ok);
+                a1 = pread(allocs);
+                l1 = pread(live);
+                nreq = a1 - a0;
+                if (l1 != l0) {
+                    fprintf(stderr, "rsag_alloc: rank %d: %s %s%s: live blocks %llu -> %llu "
+                            "over a successful call\n", rank, coll_names[coll], alg,
+                            inplace ? " in place" : "", l0, l1);
+                }
+                passed = all_ok(MPI_SUCCESS == rc && ok && pread(calls) == c0 + 1 && l1 == l0);
+                MPI_Allreduce(&nreq, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+                MPI_Allreduce(&nreq, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+                if (lo != hi || 0 == lo) {
+                    passed = 0;      /* injecting would leave some rank waiting */
+                }
+                for (unsigned long long k = 1; k <= hi && passed; ++k) {
+                    int kk = (int) k, mine = 1;
+
+                    l0 = pread(live);
+                    cwrite(fail, &kk);
+                    rc = call(coll, n, inplace, comm, sbuf, rbuf, &ok);
+                    MPI_T_cvar_read(fail, &left);
+                    cwrite(fail, &zero);
+                    l1 = pread(live);
+                    cls = MPI_SUCCESS;
+                    if (MPI_SUCCESS != rc) {
+                        MPI_Error_class(rc, &cls);
+                    }
+                    if (MPI_ERR_NO_MEM != cls || 0 != left || l1 != l0) {
+                        fprintf(stderr, "rsag_alloc: rank %d: %s %s%s request %llu/%llu: "
+                                "error class %d (want MPI_ERR_NO_MEM %d), countdown left %d, "
+                                "live blocks %llu -> %llu\n", rank, coll_names[coll], alg,
+                                inplace ? " in place" : "", k, hi, cls, MPI_ERR_NO_MEM, left,
+                                l0, l1);
+                        mine = 0;
+                    }
+                    /* the communicator is still usable */
+                    rc = call(coll, n, inplace, comm, sbuf, rbuf, &ok);
+                    if (MPI_SUCCESS != rc || !ok) {
+                        fprintf(stderr, "rsag_alloc: rank %d: %s %s%s: the call after the "
+                                "failure at request %llu gave rc %d, result %s\n", rank,
+                                coll_names[coll], alg, inplace ? " in place" : "", k, rc,
+                                ok ? "right" : "wrong");
+                        mine = 0;
+                    }
+                    passed = all_ok(mine);
+                    ++injected;
+                }
+                ++cases;
+                failures += !passed;
+                if (0 == rank) {
+                    printf("%s %-20s %-18s %-9s requests %llu..%llu, %d failures injected\n",
+                           passed ? "ok  " : "FAIL", coll_names[coll], alg,
+                           inplace ? "in-place" : "", lo, hi, injected);
+                }
+            }
+            MPI_T_pvar_handle_free(session, &calls);
+        }
+        MPI_T_cvar_handle_free(&algorithm);
+    }
+    MPI_Comm_free(&comm);
+    free(sbuf);
+    free(rbuf);
+    return 0;
+}
+
+static double now(void) { return MPI_Wtime(); }
+
+static long minflt(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_minflt;
+}
+
+/* N timed calls of `coll` on `bytes` of doubles (auto algorithm) on a
+ * fresh duplicate; per-call faults, temporary bytes, hits, time. */
+typedef struct {
+    double faults, hits, seconds;
+    unsigned long long temp, grown, held, after;
+} stats_t;
+
+static stats_t scratch_phase(int coll, size_t bytes, int iters, MPI_T_pvar_handle temp,
+                             MPI_T_pvar_handle hits, MPI_T_pvar_handle held)
+{
+    size_t n = bytes / sizeof(double);
+    double *sbuf = malloc(n * sizeof(double)), *rbuf = malloc(n * sizeof(double));
+    stats_t s;
+    unsigned long long h0 = 0, held0 = 0, before;
+    long f0 = 0;
+    int counts[1024] = { 0 };
+    double t0, best = 1e30;
+    MPI_Comm comm;
+
+    for (int i = 0; i < size; ++i) {
+        counts[i] = (int) (n / (size_t) size);
+    }
+    for (size_t i = 0; i < n; ++i) {
+        sbuf[i] = rbuf[i] = (double) (i % 17);   /* touch every page once */
+    }
+    before = pread(held);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    for (int it = -2; it < iters; ++it) {
+        if (0 == it) {
+            f0 = minflt();
+            h0 = pread(hits);
+            held0 = pread(held);
+        }
+        MPI_Barrier(comm);
+        t0 = now();
+        switch (coll) {
+        case ALLREDUCE:
+            MPI_Allreduce(sbuf, rbuf, (int) n, MPI_DOUBLE, MPI_SUM, comm);
+            break;
+        case REDUCE:
+            MPI_Reduce(sbuf, rbuf, (int) n, MPI_DOUBLE, MPI_SUM, size - 1, comm);
+            break;
+        default:
+            MPI_Reduce_scatter_block(sbuf, rbuf, counts[0], MPI_DOUBLE, MPI_SUM, comm);
+            break;
+        }
+        t0 = now() - t0;
+        if (it >= 0 && t0 < best) {
+            best = t0;
+        }
+        s.temp = pread(temp);
+    }
+    s.faults = (double) (minflt() - f0) / iters;
+    s.hits = (double) (pread(hits) - h0) / iters;
+    s.grown = pread(held) - held0;
+    s.held = pread(held) - before;      /* this communicator's area */
+    s.seconds = best;
+    MPI_Comm_free(&comm);
+    s.after = pread(held) - before;
+    free(sbuf);
+    free(rbuf);
+    return s;
+}
+
+static void run_scratch(int coll, size_t bytes, int iters, int quiet)
+{
+    MPI_T_pvar_handle temp = pvar("coll_rsag_temporary_bytes", MPI_T_PVAR_CLASS_LEVEL);
+    MPI_T_pvar_handle hits = pvar("coll_rsag_scratch_hits", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle held = pvar("coll_rsag_scratch_bytes", MPI_T_PVAR_CLASS_LEVEL);
+    MPI_T_cvar_handle cap = cvar("coll_rsag_scratch_max_bytes", NULL);
+    size_t cap0 = 0, off = 0;
+    stats_t on, off_s;
+    char why[256] = "";
+    int ok = 1;
+
+    MPI_T_cvar_read(cap, &cap0);
+    on = scratch_phase(coll, bytes, iters, temp, hits, held);
+    cwrite(cap, &off);
+    off_s = scratch_phase(coll, bytes, iters, temp, hits, held);
+    cwrite(cap, &cap0);
+
+    if (on.temp != off_s.temp) {
+        snprintf(why, sizeof why, "temporary bytes %llu with the area, %llu without",
+                 on.temp, off_s.temp);
+        ok = 0;
+    } else if (on.temp > cap0) {
+        snprintf(why, sizeof why, "coll_rsag_scratch_max_bytes %zu is below the call's "
+                 "temporary need %llu: nothing to show", cap0, on.temp);
+        ok = 0;
+    } else if (on.temp > 0) {
+        if (on.hits < 1.0) {
+            snprintf(why, sizeof why, "%.2f temporaries per call from the area", on.hits);
+            ok = 0;
+        } else if (0 != on.grown || 0 == on.held || 0 != on.after) {
+            snprintf(why, sizeof why, "area held %llu, grew %llu in the timed calls, %llu "
+                     "left after MPI_Comm_free", on.held, on.grown, on.after);
+            ok = 0;
+        } else if (on.faults * 4096.0 * 4.0 > (double) on.temp) {
+            snprintf(why, sizeof why, "%.0f page faults per call for %llu temporary bytes",
+                     on.faults, on.temp);
+            ok = 0;
+        }
+    }
+    if (0 != off_s.hits || 0 != off_s.held) {
+        snprintf(why, sizeof why, "scratch off: %.2f hits per call, %llu bytes held",
+                 off_s.hits, off_s.held);
+        ok = 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "rsag_alloc: rank %d: %s %zu bytes: %s\n", rank, coll_names[coll],
+                bytes, why);
+    }
+    ok = all_ok(ok);
+    ++cases;
+    failures += !ok;
+    /* rank 0 reports its own numbers; the root of reduce is the last rank */
+    if (0 == rank || !quiet) {
+        printf("%s %-20s np=%d bytes=%zu rank=%d temp/call=%llu | scratch cap %zu: "
+               "faults/call %.0f, hits/call %.1f, area %llu, best %.2f ms | off: faults/call "
+               "%.0f, best %.2f ms\n", ok ? "ok  " : "FAIL", coll_names[coll], size, bytes,
+               rank, on.temp, cap0, on.faults, on.hits, on.held, on.seconds * 1e3,
+               off_s.faults, off_s.seconds * 1e3);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int provided, mode = 0, coll = -1, iters = 10, quiet = 0;
+    size_t bytes = (size_t) 16 << 20, count = 1000;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_T_pvar_session_create(&session);
+    for (int i = 1; i < argc; ++i) {
+        if (0 == strcmp(argv[i], "--fail")) {
+            mode = 1;
+        } else if (0 == strcmp(argv[i], "--scratch")) {
+            mode = 2;
+        } else if (0 == strcmp(argv[i], "--quiet")) {
+            quiet = 1;
+        } else if (i + 1 < argc && 0 == strcmp(argv[i], "--count")) {
+            count = strtoull(argv[++i], NULL, 0);
+        } else if (i + 1 < argc && 0 == strcmp(argv[i], "--bytes")) {
+            bytes = strtoull(argv[++i], NULL, 0);
+        } else if (i + 1 < argc && 0 == strcmp(argv[i], "--iters")) {
+            iters = atoi(argv[++i]);
+        } else if (i + 1 < argc && 0 == strcmp(argv[i], "--coll")) {
+            ++i;
+            for (int c = 0; c < RS; ++c) {
+                coll = (0 == strcmp(argv[i], coll_names[c])) ? c : coll;
+            }
+            if (coll < 0) {
+                mode = 0;
+                break;
+            }
+        } else {
+            mode = 0;
+            break;
+        }
+    }
+    if (0 == mode || size > 1024 || iters < 1) {
+        if (0 == rank) {
+            fprintf(stderr, "usage: rsag_alloc --fail [--count N] | --scratch [--coll "
+                            "allreduce|reduce|reduce_scatter_block] [--bytes B] [--iters N] "
+                            "[--quiet]\n");
+        }
+        MPI_Finalize();
+        return 2;
+    }
+    if (1 == mode) {
+        run_fail(count);
+    } else {
+        for (int c = 0; c < RS; ++c) {
+            if (coll < 0 || coll == c) {
+                run_scratch(c, bytes, iters, quiet);
+            }
+        }
+    }
+    if (0 == rank) {
+        printf("rsag_alloc: np=%d cases=%ld failed=%ld\n", size, cases, failures);
+    }
+    MPI_T_pvar_session_free(&session);
+    MPI_T_finalize();
+    MPI_Finalize();
+    return failures ? 1 : 0;
+}
