@@ -1,0 +1,203 @@
+/*
+ * rsag_mpit.c -- MPI_T helpers of the regression and stress tests (see
+ * rsag_mpit.h): algorithm control variables and call counters of rsag.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rsag_mpit.h"
+
+const char *rt_coll_names[RT_NCOLL] = {
+    "allreduce", "reduce", "reduce_scatter_block", "reduce_scatter"
+};
+
+static MPI_T_pvar_session session;
+static struct {
+    MPI_T_cvar_handle cvar;
+    int nalg;
+    char name[RT_MAXALG][RT_NAMELEN];
+    int value[RT_MAXALG];
+    MPI_T_pvar_handle ctr[RT_MAXALG];
+} colls[RT_NCOLL];
+
+static int counter_handle(const char *name, MPI_T_pvar_handle *h)
+{
+    int idx, count;
+
+    if (MPI_SUCCESS != MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx)
+        || MPI_SUCCESS != MPI_T_pvar_handle_alloc(session, idx, NULL, h, &count)) {
+        fprintf(stderr, "rsag test: no MPI_T counter %s: is mca_coll_rsag loaded?\n", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* The enum control variable of one collective, auto first, and a counter
+ * per algorithm. */
+static int setup_coll(int c)
+{
+    char name[2 * RT_NAMELEN], ename[RT_NAMELEN], desc[1024];
+    int idx, count, verb, bind, scope, num = 0, nlen, dlen, elen;
+    MPI_Datatype dt;
+    MPI_T_enum et;
+
+    snprintf(name, sizeof name, "coll_rsag_%s_algorithm", rt_coll_names[c]);
+    nlen = sizeof ename;
+    dlen = sizeof desc;
+    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &idx)
+        || MPI_SUCCESS != MPI_T_cvar_get_info(idx, ename, &nlen, &verb, &dt, &et, desc, &dlen,
+                                              &bind, &scope)
+        || MPI_T_ENUM_NULL == et
+        || MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &colls[c].cvar, &count)) {
+        fprintf(stderr, "rsag test: no MPI_T enum control variable %s: is mca_coll_rsag "
+                "loaded?\n", name);
+        return -1;
+    }
+    elen = sizeof ename;
+    MPI_T_enum_get_info(et, &num, ename, &elen);
+    colls[c].nalg = 1;
+    snprintf(colls[c].name[0], RT_NAMELEN, "auto");
+    colls[c].value[0] = 0;
+    for (int i = 0; i < num && colls[c].nalg < RT_MAXALG; i++) {
+        int k = colls[c].nalg, value, len = RT_NAMELEN;
+        char item[RT_NAMELEN];
+
+        if (MPI_SUCCESS != MPI_T_enum_get_item(et, i, &value, item, &len) || 0 == value) {
+            continue;
+        }
+        snprintf(colls[c].name[k], RT_NAMELEN, "%s", item);
+        colls[c].value[k] = value;
+        colls[c].nalg++;
+    }
+    for (int k = 0; k < colls[c].nalg; k++) {
+        if (0 == k) {
+            snprintf(name, sizeof name, "coll_rsag_%s_delegated_calls", rt_coll_names[c]);
+        } else {
+            snprintf(name, sizeof name, "coll_rsag_%s_%s_calls", rt_coll_names[c],
+                     colls[c].name[k]);
+        }
+        if (0 != counter_handle(name, &colls[c].ctr[k])) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int rt_mpit_init(void)
+{
+    int provided;
+
+    if (MPI_SUCCESS != MPI_T_init_thread(MPI_THREAD_SINGLE, &provided)
+        || MPI_SUCCESS != MPI_T_pvar_session_create(&session)) {
+        fprintf(stderr, "rsag test: MPI_T initialisation failed\n");
+        return -1;
+    }
+    for (int c = 0; c < RT_NCOLL; c++) {
+        if (0 != setup_coll(c)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+void rt_mpit_finalize(void)
+{
+    for (int c = 0; c < RT_NCOLL; c++) {
+        rt_force(c, 0);
+    }
+    MPI_T_pvar_session_free(&session);
+    MPI_T_finalize();
+}
+
+int rt_nalg(int coll)
+{
+    return colls[coll].nalg;
+}
+
+const char *rt_alg(int coll, int k)
+{
+    return colls[coll].name[k];
+}
+
+int rt_alg_index(int coll, const char *name)
+{
+    for (int k = 0; k < colls[coll].nalg; k++) {
+        if (0 == strcmp(colls[coll].name[k], name)) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+int rt_force(int coll, int k)
+{
+    int back = -1;
+
+    if (MPI_SUCCESS != MPI_T_cvar_write(colls[coll].cvar, &colls[coll].value[k])
+        || MPI_SUCCESS != MPI_T_cvar_read(colls[coll].cvar, &back)
+        || back != colls[coll].value[k]) {
+        fprintf(stderr, "rsag test: cannot set coll_rsag_%s_algorithm to %s\n",
+                rt_coll_names[coll], colls[coll].name[k]);
+        return -1;
+    }
+    return 0;
+}
+
+void rt_snapshot(int coll, rt_snap_t *s)
+{
+    s->nalg = colls[coll].nalg;
+    for (int k = 0; k < s->nalg; k++) {
+        snprintf(s->algs[k], RT_NAMELEN, "%s", 0 == k ? "delegated" : colls[coll].name[k]);
+        s->ctr[k] = 0;
+        MPI_T_pvar_read(session, colls[coll].ctr[k], &s->ctr[k]);
+    }
+}
+
+const char *rt_ran(int coll, const rt_snap_t *a, const rt_snap_t *b)
+{
+    const char *ran = "none";
+
+    (void) coll;
+    for (int k = 0; k < a->nalg; k++) {
+        unsigned long long d = b->ctr[k] - a->ctr[k];
+
+        if (0 == d) {
+            continue;
+        }
+        if (1 != d || 0 != strcmp(ran, "none")) {
+            return "several";
+        }
+        ran = b->algs[k];
+    }
+    return ran;
+}
+
+static int needs_commutative(const char *alg)
+{
+    return NULL != strstr(alg, "rabenseifner") || NULL != strstr(alg, "ring")
+           || NULL != strstr(alg, "priority") || NULL != strstr(alg, "halving");
+}
+
+int rt_check_ran(int coll, int k, long count, int pof2, int commutative, const rt_snap_t *a,
+                 const rt_snap_t *b, char *why, size_t len)
+{
+    const char *alg = rt_alg(coll, k), *ran = rt_ran(coll, a, b);
+    int applies = k > 0 && (commutative || !needs_commutative(alg))
+                  && (NULL == strstr(alg, "rabenseifner") || count >= pof2);
+
+    if (0 == strcmp(ran, "none") || 0 == strcmp(ran, "several")) {
+        snprintf(why, len, "the counters say %s ran", ran);
+        return 1;
+    }
+    if (applies && 0 != strcmp(ran, alg)) {
+        snprintf(why, len, "%s forced and applicable, but the counters say %s ran", alg, ran);
+        return 1;
+    }
+    if (commutative && 0 == strcmp(ran, "delegated")) {
+        snprintf(why, len, "a commutative op was delegated");
+        return 1;
+    }
+    snprintf(why, len, "%s ran", ran);
+    return 0;
+}

@@ -1,0 +1,60 @@
+/*
+ * rsag_mpit.h -- MPI_T helpers shared by the regression and stress tests:
+ * switch rsag's algorithm of a collective through its control variable
+ * coll_rsag_<coll>_algorithm and find out, from the counters
+ * coll_rsag_<coll>_<alg>_calls / coll_rsag_<coll>_delegated_calls, which
+ * algorithm ran a call.
+ *
+ * Call rt_mpit_init() after MPI_Init and rt_mpit_finalize() before
+ * MPI_Finalize (Open MPI 4.1 wants MPI_T inside the MPI lifetime).
+ */
+#ifndef RSAG_MPIT_H
+#define RSAG_MPIT_H
+
+#include <stddef.h>
+
+#define RT_MAXALG 16
+#define RT_NAMELEN 64
+
+enum { RT_ALLREDUCE, RT_REDUCE, RT_RSB, RT_RS, RT_NCOLL };
+extern const char *rt_coll_names[RT_NCOLL];
+
+/* What one collective offers: algs[0] is "auto"; ctr[k] counts alg k's calls
+ * (ctr[0] counts delegated calls). */
+typedef struct {
+    int nalg;
+    char algs[RT_MAXALG][RT_NAMELEN];
+    unsigned long long ctr[RT_MAXALG];
+} rt_snap_t;
+
+/* 0 when every control variable and counter of rsag was found (rsag is
+ * loaded); otherwise prints why on stderr and returns -1. */
+int rt_mpit_init(void);
+void rt_mpit_finalize(void);
+
+/* Number of algorithms of coll (auto included, index 0) and their names. */
+int rt_nalg(int coll);
+const char *rt_alg(int coll, int k);
+/* index of the algorithm called name, -1 if there is none */
+int rt_alg_index(int coll, const char *name);
+
+/* Force algorithm k (0: auto) for coll; 0 on success. */
+int rt_force(int coll, int k);
+
+/* Read coll's counters. */
+void rt_snapshot(int coll, rt_snap_t *s);
+/* Which counter moved between a and b: the algorithm's name, "delegated",
+ * "none" or "several" (a counter that moved by more than one counts as
+ * several). */
+const char *rt_ran(int coll, const rt_snap_t *a, const rt_snap_t *b);
+
+/* Check which algorithm ran a call of `count` elements (whole vector) on a
+ * communicator whose p' is pof2, forced to algorithm k: when k applies
+ * (rabenseifner needs count >= p'; rabenseifner, ring, priority and
+ * recursive_halving need a commutative op) it must be k; a commutative op
+ * must never be delegated; exactly one counter moves.  0 when right, else
+ * 1 with the reason in why. */
+int rt_check_ran(int coll, int k, long count, int pof2, int commutative, const rt_snap_t *a,
+                 const rt_snap_t *b, char *why, size_t len);
+
+#endif
