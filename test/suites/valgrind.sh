@@ -6,11 +6,13 @@
 # then requires zero errors and zero definite leaks with a frame in
 # mca_coll_rsag.so; what valgrind reports about Open MPI itself (or the test
 # programs) is listed in test/results/<test>.others.log and does not fail the test.
-# About 3 minutes on 2 busy cores.
+# About 4 minutes of CPU time in all (wall time grows with the machine's load).
 
 vg_supp=${RSAG_VALGRIND_SUPP:-$(ls /usr/share/openmpi/openmpi-valgrind.supp \
     /usr/share/openmpi*/openmpi-valgrind.supp 2>/dev/null | head -n 1)}
 vg_filter="$here/valgrind-filter.awk"
+# valgrind slows a job down many times: twice the usual mpirun time limit.
+vg_mpirun=(timeout -k 10 "$(( timeout_s * 2 ))" "${mpirun_cmd[@]:4}")
 
 # valgrind_job NAME NP PROGRAM ARGS...: the job under memcheck, then the filter.
 valgrind_job() {
@@ -28,7 +30,7 @@ valgrind_job() {
     # --keep-debuginfo: Open MPI dlcloses components before the leak check,
     # frames in them would lose the object name the filter looks for.
     local TIMEFORMAT="valgrind job: %R s wall, %U s user, %S s system CPU"
-    time "${mpirun_cmd[@]}" -np "$np" valgrind -q --keep-debuginfo=yes --num-callers=40 \
+    time "${vg_mpirun[@]}" -np "$np" valgrind -q --keep-debuginfo=yes --num-callers=40 \
         --suppressions="$vg_supp" --leak-check=full --show-leak-kinds=definite \
         --errors-for-leak-kinds=definite --xml=yes --xml-file="$dir/vg.%p.xml" "$@"
     local rc=$?
