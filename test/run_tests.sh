@@ -209,12 +209,6 @@ run_test matrix-priority-chunks2-np6 "${mpirun_cmd[@]}" \
     --coll allreduce,reduce_scatter_block,reduce_scatter
 expect_in_log 'forced reduce_scatter=priority: [0-9]+ cases, 0 failed'
 
-# --- transports --------------------------------------------------------------
-run_test transport-ob1-tcp-np3 "${mpirun_cmd[@]}" --mca pml ob1 --mca btl self,tcp \
-    --mca btl_tcp_if_include lo -np 3 "$check" --quick
-run_test transport-ucx-np3 "${mpirun_cmd[@]}" --mca pml ucx --mca pml_ucx_tls any \
-    --mca pml_ucx_devices any -np 3 "$check" --quick
-
 # --- 8/16-bit integer SUM/PROD -----------------------------------------------
 # Open MPI 4.1.4's op/avx mis-sums 8/16-bit integers (Open MPI #8045), even
 # in MPI_Reduce_local; rsag's op self-test replaces those kernels, so this

@@ -1,0 +1,58 @@
+# valgrind-filter.awk: sorts valgrind memcheck XML reports (--xml=yes, one
+# file per process) into errors of mca_coll_rsag and errors of everything else.
+#
+#   awk -v others=FILE -f test/valgrind-filter.awk vg.*.xml
+#
+# A record (an <error>: invalid access, uninitialised value, definite leak...)
+# belongs to rsag when any frame of any of its stacks lies in an object whose
+# name contains "mca_coll_rsag" (valgrind must run with --keep-debuginfo=yes:
+# Open MPI unloads its components before exit and frames of unloaded objects
+# would lose their object name).  A frame without an object cannot be
+# attributed, so it counts against rsag too.  Records of rsag are printed in
+# full; the others are summarised (kind, first frames) in the file `others`.
+# Prints one line
+#   valgrind-filter: F files (F finished), R rsag records, O other records
+# and exits 1 when R > 0, when no file was given, or when a file does not
+# end with valgrind's FINISHED state (the process did not run to its end).
+BEGIN {
+    if (others == "") others = "/dev/null"
+    nfiles = 0; nfinished = 0; nrsag = 0; nother = 0
+    printf "" > others
+}
+FNR == 1 { ++nfiles; in_rec = 0 }
+/<state>FINISHED<\/state>/ { ++nfinished }
+/^<error>/ {
+    in_rec = 1; rec = ""; kind = "?"; what = ""; ours = 0; nframes = 0; noobj = 0
+    summary = ""
+}
+in_rec {
+    rec = rec $0 "\n"
+    if ($0 ~ /<kind>/) { kind = $0; gsub(/.*<kind>|<\/kind>.*/, "", kind) }
+    if (what == "" && $0 ~ /<text>|<what>/) { what = $0; gsub(/^ *<[a-z]*>|<\/[a-z]*> *$/, "", what) }
+    if ($0 ~ /<frame>/) { ++nframes; frame_obj = 0; fn = "???"; obj = "???" }
+    if ($0 ~ /<obj>/) {
+        frame_obj = 1; obj = $0; gsub(/.*<obj>|<\/obj>.*/, "", obj)
+        if (obj ~ /mca_coll_rsag/) ours = 1
+    }
+    if ($0 ~ /<fn>/) { fn = $0; gsub(/.*<fn>|<\/fn>.*/, "", fn) }
+    if ($0 ~ /<\/frame>/) {
+        if (!frame_obj) noobj = 1
+        if (nframes <= 6) summary = summary "\n        " fn " (" obj ")"
+    }
+}
+/^<\/error>/ && in_rec {
+    in_rec = 0
+    if (ours || noobj) {
+        ++nrsag
+        printf "=== %s record in %s%s:\n%s", kind, FILENAME,
+               ours ? "" : " (a frame without object: cannot be attributed)", rec
+    } else {
+        ++nother
+        printf "%s: %s: %s%s\n", FILENAME, kind, what, summary >> others
+    }
+}
+END {
+    printf "valgrind-filter: %d files (%d finished), %d rsag records, %d other records%s\n",
+           nfiles, nfinished, nrsag, nother, nother ? " (listed in " others ")" : ""
+    exit (nfiles == 0 || nfinished != nfiles || nrsag > 0) ? 1 : 0
+}
