@@ -171,7 +171,7 @@ else
         n=$((n + 1))
     done < <(cd "$cache/source/tree" && find ompi opal -name '*.h')
     echo "   $n headers copied to $extra"
-    rm -rf "$cache/source/tree"
+    rm -rf "$cache/source"   # 25 MB of tarballs no longer needed
     echo "$version" >"$extra/.complete"
     echo "$version" >"$root/.complete"
 fi
