@@ -17,7 +17,7 @@
 #    the headers of its ompi/ and opal/ that the binary package does not
 #    ship are copied to an extra include directory searched last.
 # 3. The tree is copied (git ls-files: the working tree, uncommitted edits
-#    included), autogen'd and configured out of tree (VPATH) with
+#    included; a tree outside git is copied whole and distclean'd), autogen'd and configured out of tree (VPATH) with
 #    --with-ompi=<unpacked>/usr --enable-werror; configure reads the flags
 #    from ompi-c.pc because 5.0's mpicc cannot run on the older glibc.
 # 4. make: the component (libtool -no-undefined, ld -z defs, against 5.0's
@@ -187,10 +187,13 @@ step "copying the tree to $src and running autogen.pl"
 mkdir -p "$src" "$build"
 if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     (cd "$top" && git ls-files -z -c -o --exclude-standard | xargs -0 cp --parents -t "$src" --)
-elif [ -f "$top/Makefile" ]; then
-    run_logged "$logs/distdir.log" make -C "$top" distdir distdir="$src"
 else
+    # Not a git checkout (e.g. an unpacked dist tarball): copy it all and
+    # undo an in-place configure so the copy can host a VPATH build.
     cp -R "$top/." "$src"
+    if [ -f "$src/config.status" ]; then
+        run_logged "$logs/distclean.log" make -C "$src" distclean
+    fi
 fi
 run_logged "$logs/autogen.log" sh -c "cd '$src' && ./autogen.pl"
 
