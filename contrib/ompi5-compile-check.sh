@@ -163,14 +163,12 @@ else
     step "unpacking $(basename "$dsc") and copying the headers missing from libopenmpi-dev"
     run_logged "$logs/dpkg-source.log" dpkg-source -x "$dsc" "$cache/source/tree"
     rm -rf "$extra" && mkdir -p "$extra"
-    n=0
-    while IFS= read -r h; do
-        [ -e "$incdir/$h" ] && continue
-        mkdir -p "$extra/$(dirname "$h")"
-        cp "$cache/source/tree/$h" "$extra/$h"
-        n=$((n + 1))
-    done < <(cd "$cache/source/tree" && find ompi opal -name '*.h')
-    echo "   $n headers copied to $extra"
+    (cd "$cache/source/tree" && find ompi opal -name '*.h' | LC_ALL=C sort) >"$work/headers-source"
+    (cd "$incdir" && find ompi opal -name '*.h' | LC_ALL=C sort) >"$work/headers-package"
+    LC_ALL=C comm -23 "$work/headers-source" "$work/headers-package" >"$work/headers-missing"
+    (cd "$cache/source/tree" && xargs -r -d '\n' cp --parents -t "$extra" <"$work/headers-missing") ||
+        die "copying the missing headers to $extra failed"
+    echo "   $(wc -l <"$work/headers-missing") headers copied to $extra"
     rm -rf "$cache/source"   # 25 MB of tarballs no longer needed
     echo "$version" >"$extra/.complete"
     echo "$version" >"$root/.complete"
