@@ -129,7 +129,7 @@ else
     # The libraries libopenmpi-dev and libpmix-dev pin to their own version
     # (libopenmpi40, libpmix2t64, ...): what their headers and links need.
     pinned_deps() {
-        apt_cache show "$1=$2" | sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
+        apt_cache show "$1=$2" | sed -n '/^Depends: /{s///p;q}' | tr ',' '\n' |
             sed -nE 's/^ *([a-z0-9.+-]+) \(= .*\).*/\1/p'
     }
     pmix_version=$(apt_cache policy libpmix-dev | sed -n 's/^ *Candidate: //p')
@@ -149,11 +149,11 @@ else
         dpkg -x "$deb" "$root.tmp" || die "dpkg -x $deb failed"
     done
     mv "$root.tmp" "$root"
-    incdir=$(dirname "$(find "$root/usr" -name ompi_config.h -path '*/openmpi/*' | head -n 1)")
+    incdir=$(dirname "$(find "$root/usr" -name ompi_config.h -path '*/openmpi/*' -print -quit)")
     [ -f "$incdir/ompi/mca/coll/coll.h" ] || die "libopenmpi-dev $version has no ompi/mca/coll/coll.h"
 
     # ---- 2. Headers Debian's libopenmpi-dev does not ship -----------------
-    srcpkg=$(apt_cache show "libopenmpi-dev=$version" | sed -n 's/^Source: \([^ ]*\).*/\1/p' | head -n 1)
+    srcpkg=$(apt_cache show "libopenmpi-dev=$version" | sed -n '/^Source: /{s/^Source: \([^ ]*\).*/\1/p;q}')
     srcpkg=${srcpkg:-openmpi}
     step "downloading the source package $srcpkg=$version"
     rm -rf "$cache/source" && mkdir -p "$cache/source"
@@ -207,9 +207,13 @@ run_logged "$logs/make-component.log" make -C "$build/ompi/mca/coll/rsag" V=1
 so="$build/ompi/mca/coll/rsag/.libs/mca_coll_rsag.so"
 [ -f "$so" ] || die "no $so after make"
 grep -q -- "-Wl,-z,defs" "$logs/make-component.log" || die "the component was not linked with -z defs"
-readelf -d "$so" | grep -q 'NEEDED.*libopen-pal\.so\.80' ||
+# (grep reads files, not pipes: with pipefail an early exit of grep -q
+# could fail the writer.)
+readelf -d "$so" >"$logs/readelf.txt" && nm -D --defined-only "$so" >"$logs/nm.txt" ||
+    die "cannot read $so with readelf/nm"
+grep -q 'NEEDED.*libopen-pal\.so\.80' "$logs/readelf.txt" ||
     die "$so is not linked against Open MPI 5.0's libopen-pal.so.80"
-nm -D --defined-only "$so" | grep -q ' mca_coll_rsag_component$' ||
+grep -q ' mca_coll_rsag_component$' "$logs/nm.txt" ||
     die "$so does not export mca_coll_rsag_component"
 
 step "building and running the unit tests"
