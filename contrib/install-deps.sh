@@ -2,7 +2,10 @@
 # Debian/Ubuntu packages needed to build, install and test mca_coll_rsag.
 # Runs apt-get as root, or through sudo for another user.
 set -euo pipefail
-packages=(libopenmpi-dev openmpi-bin libucx-dev autoconf automake libtool make gcc pkg-config valgrind)
+# valgrind: the memcheck suite; dpkg-dev, xz-utils, git: contrib/ompi5-compile-check.sh
+# (Open MPI 5.0 build check).
+packages=(libopenmpi-dev openmpi-bin libucx-dev autoconf automake libtool make gcc pkg-config
+          valgrind dpkg-dev xz-utils git)
 if [ "$(id -u)" -eq 0 ]; then
     as_root=(env)
 else

@@ -1,7 +1,7 @@
 # Checks that locate an installed Open MPI and its developer headers.
 
-# RSAG_FIND_OMPI: find mpicc and ompi_info (--with-ompi=DIR or PATH) and
-# derive the compile and link flags of Open MPI's internal API from them.
+# RSAG_FIND_OMPI: find Open MPI (--with-ompi=DIR or mpicc on PATH) and
+# derive the compile and link flags of its internal API.
 AC_DEFUN([RSAG_FIND_OMPI], [
   AC_ARG_WITH([ompi],
     [AS_HELP_STRING([--with-ompi=DIR],
@@ -13,11 +13,30 @@ AC_DEFUN([RSAG_FIND_OMPI], [
     [AC_PATH_PROG([MPICC], [mpicc])
      AC_PATH_PROG([OMPI_INFO], [ompi_info])])
 
-  AS_IF([test -z "$MPICC" || test -z "$OMPI_INFO"],
+  # An Open MPI whose programs cannot run on this host (a newer
+  # distribution's package unpacked with dpkg -x, for a compile check) is
+  # described by its pkg-config files instead: RSAG_OMPI_FROM_PKGCONFIG.
+  AS_IF([test -n "$MPICC" && test -n "$OMPI_INFO" && $MPICC --showme:version >/dev/null 2>&1],
+    [RSAG_OMPI_FROM_WRAPPER],
+    [test -n "$with_ompi" && test "x$with_ompi" != xyes],
+    [RSAG_OMPI_FROM_PKGCONFIG],
+    [test -z "$MPICC" || test -z "$OMPI_INFO"],
     [AC_MSG_ERROR([Open MPI was not found (need mpicc and ompi_info).
   On Debian/Ubuntu:  apt-get install -y libopenmpi-dev openmpi-bin
-  Elsewhere: put Open MPI's bin/ on PATH or pass --with-ompi=DIR.])])
+  Elsewhere: put Open MPI's bin/ on PATH or pass --with-ompi=DIR.])],
+    [AC_MSG_ERROR([$MPICC does not run here (try: $MPICC --showme:version).])])
 
+  AC_SUBST([MPICC])
+  AC_SUBST([OMPI_INFO])
+  AC_SUBST([OMPI_PREFIX])
+  AC_SUBST([OMPI_PKGLIBDIR])
+  AC_SUBST([OMPI_CPPFLAGS])
+  AC_SUBST([OMPI_LIBS])
+  AC_SUBST([MPI_LINK])
+])
+
+# RSAG_OMPI_FROM_WRAPPER: the flags from a runnable mpicc and ompi_info.
+AC_DEFUN([RSAG_OMPI_FROM_WRAPPER], [
   AS_IF([! $MPICC --showme:version 2>/dev/null | grep -qi "open mpi"],
     [AC_MSG_ERROR([$MPICC is not Open MPI's compiler wrapper (MPICH or another MPI?).
   mca_coll_rsag is an Open MPI component: point --with-ompi=DIR at an Open MPI install.])])
@@ -41,13 +60,52 @@ AC_DEFUN([RSAG_FIND_OMPI], [
   OMPI_LIBS="$OMPI_LIBDIRS -lmpi -lopen-pal"
   MPI_LINK=`$MPICC --showme:link`
 
-  AC_SUBST([MPICC])
-  AC_SUBST([OMPI_INFO])
-  AC_SUBST([OMPI_PREFIX])
-  AC_SUBST([OMPI_PKGLIBDIR])
-  AC_SUBST([OMPI_CPPFLAGS])
-  AC_SUBST([OMPI_LIBS])
-  AC_SUBST([MPI_LINK])
+])
+
+# RSAG_OMPI_FROM_PKGCONFIG: --with-ompi=DIR names an Open MPI whose programs
+# cannot run here (e.g. Debian trixie's 5.0 packages unpacked with dpkg -x
+# into ROOT, so DIR=ROOT/usr).  The flags come from DIR's ompi-c.pc, whose
+# paths (prefix=/usr) pkg-config relocates under ROOT (its sysroot).
+# Nothing of that Open MPI is executed: this builds the component (a compile
+# and link check), it does not make it runnable here.
+AC_DEFUN([RSAG_OMPI_FROM_PKGCONFIG], [
+  AC_PATH_PROG([PKG_CONFIG], [pkg-config])
+  AS_IF([test -z "$PKG_CONFIG"],
+    [AC_MSG_ERROR([Open MPI in $with_ompi does not run here, and pkg-config (to read its ompi-c.pc) is missing.
+  On Debian/Ubuntu:  apt-get install -y pkg-config])])
+  AC_MSG_CHECKING([for ompi-c.pc under $with_ompi])
+  rsag_pcdir=""
+  for d in "$with_ompi"/lib/pkgconfig "$with_ompi"/lib/*/pkgconfig "$with_ompi"/lib/*/openmpi/lib/pkgconfig; do
+    AS_IF([test -z "$rsag_pcdir" && test -f "$d/ompi-c.pc"], [rsag_pcdir="$d"])
+  done
+  AS_IF([test -z "$rsag_pcdir"],
+    [AC_MSG_RESULT([no])
+     AC_MSG_ERROR([$with_ompi has neither a runnable bin/mpicc nor an ompi-c.pc: is it an Open MPI prefix?])])
+  AC_MSG_RESULT([$rsag_pcdir])
+  rsag_with_ompi=`echo "$with_ompi" | sed -e 's|/*$||'`
+  rsag_pc_prefix=`PKG_CONFIG_LIBDIR="$rsag_pcdir" $PKG_CONFIG --variable=prefix ompi-c | sed -e 's|/*$||'`
+  rsag_sysroot="${rsag_with_ompi%$rsag_pc_prefix}"
+  AS_IF([test -z "$rsag_pc_prefix" || test "$rsag_sysroot$rsag_pc_prefix" != "$rsag_with_ompi"],
+    [AC_MSG_ERROR([$rsag_pcdir/ompi-c.pc says prefix=$rsag_pc_prefix, which is not the end of --with-ompi=$with_ompi.])])
+  AC_MSG_NOTICE([Open MPI in $with_ompi does not run on this host: using its pkg-config files (sysroot $rsag_sysroot); the component can be built, not run, with it])
+  rsag_pc="env PKG_CONFIG_LIBDIR=$rsag_pcdir PKG_CONFIG_SYSROOT_DIR=$rsag_sysroot PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 PKG_CONFIG_ALLOW_SYSTEM_LIBS=1 $PKG_CONFIG"
+  OMPI_CPPFLAGS=`$rsag_pc --cflags-only-I ompi-c`
+  # Debian's 5.0 wrapper does not name PMIx's include directory, which
+  # opal's headers need (<pmix.h>): take it from pmix.pc next to ompi-c.pc.
+  AS_IF([test -f "$rsag_pcdir/pmix.pc"],
+    [OMPI_CPPFLAGS="$OMPI_CPPFLAGS `$rsag_pc --cflags-only-I pmix`"])
+  # libmpi and libopen-pal as in RSAG_OMPI_FROM_WRAPPER; the linker must
+  # take libmpi's own dependencies (libpmix, ...) from the same tree.
+  OMPI_LIBDIRS=""
+  for d in `$rsag_pc --libs-only-L ompi-c | sed -e 's/-L//g'`; do
+    OMPI_LIBDIRS="$OMPI_LIBDIRS -L$d -Wl,-rpath-link,$d"
+    AS_IF([test -e "$d/libmpi.so"],
+      [OMPI_LIBDIRS="$OMPI_LIBDIRS -Wl,-rpath-link,`readlink -f "$d/libmpi.so" | sed -e 's|/[[^/]]*$||'`"])
+  done
+  OMPI_LIBS="$OMPI_LIBDIRS -lmpi -lopen-pal"
+  MPI_LINK="$OMPI_LIBDIRS -lmpi"
+  OMPI_PREFIX="$with_ompi"
+  OMPI_PKGLIBDIR=""
 ])
 
 # RSAG_CHECK_OMPI_HEADERS: the developer headers must be installed, the

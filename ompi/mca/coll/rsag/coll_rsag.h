@@ -70,7 +70,7 @@ typedef struct mca_coll_rsag_component_t {
     unsigned long long scratch_hits;
 } mca_coll_rsag_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_coll_rsag_component_t mca_coll_rsag_component;
+MCA_COLL_RSAG_EXPORT extern mca_coll_rsag_component_t mca_coll_rsag_component;
 
 /* The slots rsag takes (coll_<name> in Open MPI's module and c_coll). */
 #define MCA_COLL_RSAG_SLOTS(S) S(allreduce) S(reduce) S(reduce_scatter_block) S(reduce_scatter)
