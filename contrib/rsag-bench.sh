@@ -32,12 +32,15 @@
 #                                  variant, memcpy, ratios (see below)
 #   OUTDIR/<coll>-np<N>-raw.csv    every line of every job (rep, job, ...)
 #   OUTDIR/<coll>-np<N>-table.txt  the table printed on stdout
+#   OUTDIR/<coll>-np<N>.png        latency vs size, log-log, one line per
+#                                  variant (needs gnuplot, e.g. gnuplot-nox)
 #   OUTDIR/<coll>-np<N>.log        commands, quiet-machine checks, timings
 # Ratios are time(tuned)/time(rsag): > 1 means rsag is faster.
 #
 # Needs bash, awk (mawk is fine), sort, mpicc/mpirun/ompi_info (Debian:
 # libopenmpi-dev openmpi-bin).  No python.
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 
 usage() {
     cat <<EOF
@@ -65,8 +68,9 @@ usage: $0 [options]
       --component-dir D  directory holding mca_coll_rsag.so, added to Open MPI's
                          component path (default: \$RSAG_COMPONENT_DIR, or nothing:
                          rsag installed in Open MPI's pkglibdir)
-      --bench PATH       rsag_bench binary (default: build rsag_bench.c from this
-                         script's directory into OUTDIR)
+      --bench PATH       rsag_bench binary (default: the one next to this script
+                         (make / make install put it there) unless rsag_bench.c
+                         there is newer, else build rsag_bench.c into OUTDIR)
       --mpirun-args "A"  extra mpirun arguments (e.g. "--mca pml ucx"), all jobs
       --wait-quiet SECS  before the run, wait until no other mpirun/rsag_check
                          runs and the 1-min loadavg < --quiet-load, polling every
@@ -241,8 +245,10 @@ done
 # ---------------------------------------------------------------- benchmark binary
 if [ "$MERGE_ONLY" = 1 ]; then
     BENCH=/bin/true
+elif [ -z "$BENCH" ] && [ -x "$HERE/rsag_bench" ] && ! [ "$HERE/rsag_bench.c" -nt "$HERE/rsag_bench" ]; then
+    BENCH="$HERE/rsag_bench"    # installed next to this script, or built by make
 elif [ -z "$BENCH" ]; then
-    src="$(cd "$(dirname "$0")" && pwd)/rsag_bench.c"
+    src="$HERE/rsag_bench.c"
     [ -f "$src" ] || die "$src not found (or give --bench)"
     command -v mpicc >/dev/null 2>&1 || die "mpicc not found (Debian: apt-get install libopenmpi-dev)"
     BENCH="$OUTDIR/rsag_bench"
@@ -571,7 +577,32 @@ END {
     if (failures != "") printf "\nVERIFICATION FAILURES (size:variants):%s\n", failures
 }' "$RAW" | tee "$TABLE"
 
-progress "wrote $BASE.csv, $RAW, $TABLE, $LOG"
+# ---------------------------------------------------------------- plot
+# Log-log latency vs size, one line per variant (the *_us columns of the
+# wide CSV, memcpy dashed).
+PNG="$BASE.png"
+rm -f "$PNG"
+if ! command -v gnuplot >/dev/null 2>&1; then
+    progress "gnuplot not found: no plot (Debian: apt-get install --no-install-recommends gnuplot-nox, or contrib/install-deps.sh)"
+else
+    last=$(head -1 "$BASE.csv" | awk -F, '{ for (i = 1; i <= NF; ++i) if ($i == "memcpy_us") print i }')
+    gnuplot <<EOF 2>>"$LOG" || progress "gnuplot failed (see $LOG): no plot"
+set terminal pngcairo size 1200,800 noenhanced
+set output "$PNG"
+set datafile separator ","
+set key autotitle columnheader outside right
+set logscale xy
+set format x "%.0b%B"
+set xlabel "message size, bytes (whole input vector)"
+set ylabel "time, microseconds"
+set grid
+set title "$COLL, np $NP$( [ "$OVERSUB" = yes ] && echo ' (oversubscribed)'), $(hostname)"
+plot for [i=2:$((last - 1))] "$BASE.csv" using 1:i with linespoints lw (i == 2 ? 3 : 1), \\
+     "$BASE.csv" using 1:$last with lines dashtype 2 lc rgb "black"
+EOF
+fi
+
+progress "wrote $BASE.csv, $RAW, $TABLE, $LOG$( [ -s "$PNG" ] && echo ", $PNG")"
 if [ "$FAILED" -gt 0 ]; then
     echo "rsag-bench.sh: *** $FAILED job(s) failed or gave WRONG RESULTS; see $LOG" >&2
     exit 1
