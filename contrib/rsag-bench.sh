@@ -363,7 +363,8 @@ else
                 cmd=("${MPIRUN[@]}" $MPIRUN_ARGS $mpiextra "$BENCH" "${BENCH_ARGS[@]}" $benchextra)
                 log "${cmd[*]}"
                 t0=$(date +%s)
-                "${cmd[@]}" >"$out" 2>>"$LOG"
+                # stderr to the log; rsag_bench's per-size progress lines also to ours
+                "${cmd[@]}" >"$out" 2> >(tee -a "$LOG" | grep --line-buffered '^rsag_bench: size' | sed -u "s/^rsag_bench: /rsag-bench.sh:   $job: /" >&2)
                 rc=$?
                 t1=$(date +%s)
                 done_jobs=$(( (rep - 1) * njobs + k + 1 )); elapsed=$((t1 - t_start))

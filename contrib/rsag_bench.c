@@ -618,6 +618,7 @@ int main(int argc, char **argv)
     size_t sizes[MAX_SIZES];
     size_t maxb = 0;
     int nvar = 0, nsizes, provided, rc, failures = 0, status = 0, oversub;
+    double t_start;
     long ncores;
     char *lsize;
     void *sbuf = NULL, *rbuf = NULL;
@@ -709,6 +710,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
+    t_start = now();
     for (int s = 0; s < nsizes; ++s) {
         size_t bytes = sizes[s];
         int count = (int) (bytes / dtype_size());
@@ -782,6 +784,10 @@ int main(int argc, char **argv)
                        iters, ran, nbad ? "FAIL" : "ok", oversub ? "yes" : "no");
                 fflush(stdout);
             }
+        }
+        if (0 == rank) { /* progress, for long sweeps */
+            fprintf(stderr, "rsag_bench: size %d/%d done (%zu bytes), %.1f s elapsed\n", s + 1,
+                    nsizes, bytes, now() - t_start);
         }
     }
     set_alg(cvar_orig);
