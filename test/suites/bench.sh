@@ -6,8 +6,13 @@
 bench_data="$here/suites/bench-data"
 bench_out="$results/bench"
 contribdir="$top/contrib"
-# where make install put the tools (configure --with-rsag-bindir)
-toolsdir=$(sed -n 's|^rsagbindir = ||p' "$top/contrib/Makefile" 2>/dev/null | head -n 1)
+# where make install put the tools (configure --with-rsag-bindir; the default
+# without --with-ompi-component-dir is ${bindir}, expanded here)
+bench_makevar() { sed -n "s|^$1 = ||p" "$top/contrib/Makefile" 2>/dev/null | head -n 1; }
+toolsdir=$(bench_makevar rsagbindir)
+for v in bindir exec_prefix prefix; do
+    toolsdir=${toolsdir//\$\{$v\}/$(bench_makevar "$v")}
+done
 
 # Winners -> thresholds on synthetic measurements: noise margin (a 2 % win
 # keeps the previous algorithm), a restriction (rabenseifner did not run at
