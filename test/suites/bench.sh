@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Benchmark and tuner (contrib/rsag-bench.sh, rsag_bench, rsag-tune.sh,
 # rsag-thresholds.awk), sourced by run_tests.sh.  Smoke runs only: tiny
 # sizes, one repetition (timings are meaningless here; correctness, outputs
@@ -59,7 +60,7 @@ expect_in_log 'results correct'
 # verification pass (rsag-bench.sh exits 1 on a wrong result).
 bench_smoke() { # $1 = collective, more args for rsag-bench.sh
     local c=$1; shift
-    rm -rf "$bench_out/$c" || return 1
+    rm -rf "${bench_out:?}/$c" || return 1
     timeout -k 10 300 "$toolsdir/rsag-bench.sh" -n 3 -c "$c" --reps 1 --sizes 8,4096 --iters 5 \
         -o "$bench_out/$c" "$@" || return 1
     local f
