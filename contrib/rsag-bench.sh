@@ -225,12 +225,9 @@ case " $RSAG_LABELS " in *" rsag_auto "*) ;; *) die "rsag's enum has no auto val
 
 # Jobs: "label|extra mpirun args|bench args"
 JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms all --label rsag")
-VARIANT_LABELS=""   # <name>_<alg> of every --rsag-variant, auto first
+# one more rsag job per --rsag-variant (labels <name>_<alg>, merged below)
 for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
     JOBS+=("${v%%=*}|--mca coll_rsag_${COLL}_algorithm auto ${v#*=}|--rsag-algorithms all --label ${v%%=*}")
-done
-for name in $VARIANT_NAMES; do
-    for l in $RSAG_LABELS; do VARIANT_LABELS="$VARIANT_LABELS ${name}_${l#rsag_}"; done
 done
 [ "$RSAG_ONLY" = 1 ] || JOBS+=("tuned_default|--mca coll ^rsag|--rsag-algorithms current --label tuned_default")
 TUNED_LABELS="tuned_default"
