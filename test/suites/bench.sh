@@ -83,3 +83,10 @@ for c in allreduce reduce reduce_scatter; do
     expect_in_log 'ratios time\(rsag algorithm\)/time\(rsag auto\)'
     expect_not_in_log 'VERIFICATION FAILURES'
 done
+
+# Bad options are refused with a message, before anything runs.
+run_test bench-rejects-bad-variant-name exits_nonzero \
+    "$toolsdir/rsag-bench.sh" -c reduce_scatter --rsag-variant "no_underscores=--mca x 1"
+expect_in_log "NAME must be letters, digits, '-'"
+run_test bench-rejects-bad-collective exits_nonzero "$toolsdir/rsag-bench.sh" -c scan
+expect_in_log '-c must be allreduce, reduce, reduce_scatter_block or reduce_scatter'
