@@ -13,3 +13,6 @@ else
 fi
 "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get update -q
 "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${packages[@]}"
+# gnuplot for contrib/rsag-bench.sh's PNG plot; without recommends it is 4 small
+# packages (with them, ImageMagick and Ghostscript).
+"${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends gnuplot-nox

@@ -3,11 +3,22 @@
 # for one collective at one process count, and print the ratios.
 #
 #   contrib/rsag-bench.sh -n 2 -c allreduce -o results/today
+#   contrib/rsag-bench.sh -n 4 -c reduce_scatter_block \
+#       --rsag-variant "chunks4=--mca coll_rsag_priority_chunks 4"
+#
+# Message size ("bytes") is the whole input vector of one rank (count * type
+# size; reduce_scatter_block: recvcount * np; reduce_scatter: sum of the equal
+# recvcounts), the quantity rsag's selector compares with
+# coll_rsag_<coll>_<alg>_min_bytes.
 #
 # Jobs, all with the same process count, transport and message sizes:
 #   rsag           one job: every value of coll_rsag_<coll>_algorithm (auto and
 #                  each algorithm, read from ompi_info's "Valid values:" line),
 #                  switched through MPI_T and interleaved inside the job;
+#   <name>         one more such job per --rsag-variant NAME=MCA-ARGS, with
+#                  the extra mpirun arguments (labels <name>_auto,
+#                  <name>_<algorithm>), e.g. to compare coll_rsag_priority_chunks
+#                  values;
 #   tuned_default  --mca coll ^rsag: coll/tuned's own decision;
 #   tuned_<N>_<name>
 #                  --mca coll ^rsag --mca coll_tuned_use_dynamic_rules 1
@@ -21,18 +32,27 @@
 #                                  variant, memcpy, ratios (see below)
 #   OUTDIR/<coll>-np<N>-raw.csv    every line of every job (rep, job, ...)
 #   OUTDIR/<coll>-np<N>-table.txt  the table printed on stdout
+#   OUTDIR/<coll>-np<N>.png        latency vs size, log-log, one line per
+#                                  variant (needs gnuplot, e.g. gnuplot-nox)
 #   OUTDIR/<coll>-np<N>.log        commands, quiet-machine checks, timings
 # Ratios are time(tuned)/time(rsag): > 1 means rsag is faster.
 #
 # Needs bash, awk (mawk is fine), sort, mpicc/mpirun/ompi_info (Debian:
 # libopenmpi-dev openmpi-bin).  No python.
 set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
 
 usage() {
     cat <<EOF
 usage: $0 [options]
   -n, --np NP            process count (default 2)
-  -c, --coll COLL        allreduce | reduce (default allreduce)
+  -c, --coll COLL        allreduce | reduce | reduce_scatter_block | reduce_scatter
+                         (default allreduce; reduce_scatter: equal counts)
+      --rsag-variant NAME=ARGS
+                         one more rsag job (all rsag algorithms, labels NAME_auto,
+                         NAME_<alg>) run with the extra mpirun ARGS, e.g.
+                         "chunks4=--mca coll_rsag_priority_chunks 4"; repeatable;
+                         NAME: letters, digits, '-'
       --reps N           repetitions of every job (default 3)
       --min-bytes N      smallest message (default 8)
       --max-bytes N      largest message (default 64M; K/M/G suffixes)
@@ -48,8 +68,9 @@ usage: $0 [options]
       --component-dir D  directory holding mca_coll_rsag.so, added to Open MPI's
                          component path (default: \$RSAG_COMPONENT_DIR, or nothing:
                          rsag installed in Open MPI's pkglibdir)
-      --bench PATH       rsag_bench binary (default: build rsag_bench.c from this
-                         script's directory into OUTDIR)
+      --bench PATH       rsag_bench binary (default: the one next to this script
+                         (make / make install put it there) unless rsag_bench.c
+                         there is newer, else build rsag_bench.c into OUTDIR)
       --mpirun-args "A"  extra mpirun arguments (e.g. "--mca pml ucx"), all jobs
       --wait-quiet SECS  before the run, wait until no other mpirun/rsag_check
                          runs and the 1-min loadavg < --quiet-load, polling every
@@ -81,6 +102,7 @@ OUTDIR=./rsag-bench-out
 COMPONENT_DIR=${RSAG_COMPONENT_DIR:-}
 BENCH=
 MPIRUN_ARGS=
+VARIANTS=()      # "name=mpirun args" of --rsag-variant
 WAIT_QUIET=0
 QUIET_LOAD=0.7
 QUIET_CPU=0.3
@@ -105,6 +127,7 @@ while [ $# -gt 0 ]; do
     --component-dir) need "$@"; COMPONENT_DIR=$2; shift 2 ;;
     --bench) need "$@"; BENCH=$2; shift 2 ;;
     --mpirun-args) need "$@"; MPIRUN_ARGS=$2; shift 2 ;;
+    --rsag-variant) need "$@"; VARIANTS+=("$2"); shift 2 ;;
     --wait-quiet) need "$@"; WAIT_QUIET=$2; shift 2 ;;
     --quiet-load) need "$@"; QUIET_LOAD=$2; shift 2 ;;
     --quiet-cpu) need "$@"; QUIET_CPU=$2; shift 2 ;;
@@ -113,7 +136,16 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-case "$COLL" in allreduce|reduce) ;; *) die "-c must be allreduce or reduce" ;; esac
+case "$COLL" in allreduce|reduce|reduce_scatter_block|reduce_scatter) ;;
+*) die "-c must be allreduce, reduce, reduce_scatter_block or reduce_scatter" ;; esac
+VARIANT_NAMES=""
+for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
+    name=${v%%=*}
+    case "$v" in *=*) ;; *) die "--rsag-variant $v: expected NAME=MCA-ARGS" ;; esac
+    case "$name" in ''|*[!A-Za-z0-9-]*) die "--rsag-variant $v: NAME must be letters, digits, '-'" ;; esac
+    case " rsag tuned tdef $VARIANT_NAMES " in *" $name "*) die "--rsag-variant $v: NAME $name is taken" ;; esac
+    VARIANT_NAMES="$VARIANT_NAMES $name"
+done
 case "$NP" in ''|*[!0-9]*) die "-n must be a number" ;; esac
 case "$REPS" in ''|*[!0-9]*|0) die "--reps must be a positive number" ;; esac
 case "$WAIT_QUIET" in ''|*[!0-9]*) die "--wait-quiet must be seconds" ;; esac
@@ -174,6 +206,7 @@ if [ "$MERGE_ONLY" = 1 ]; then
     RSAG_VALUES=$(awk -F, 'NR > 1 && $3 ~ /^rsag_/ && !seen[$3]++ { n = $3; sub(/^rsag_/, "", n); print i++ ":" n }' "$RAW")
     TUNED_VALUES=$(awk -F, 'NR > 1 && $3 ~ /^tuned_[0-9]+_/ && !seen[$3]++ { n = $3; sub(/^tuned_/, "", n); sub(/_/, ":", n); print n }' "$RAW")
     TUNED_VALUES="0:ignore $TUNED_VALUES"
+    VARIANT_NAMES=$(awk -F, 'NR > 1 && $2 != "rsag" && $2 !~ /^tuned_/ && !seen[$2]++ { print $2 }' "$RAW")
 else
     RSAG_VALUES=$(valid_values "coll rsag" "coll_rsag_${COLL}_algorithm")
     TUNED_VALUES=$(valid_values "coll tuned" "coll_tuned_${COLL}_algorithm")
@@ -192,6 +225,10 @@ case " $RSAG_LABELS " in *" rsag_auto "*) ;; *) die "rsag's enum has no auto val
 
 # Jobs: "label|extra mpirun args|bench args"
 JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms all --label rsag")
+# one more rsag job per --rsag-variant (labels <name>_<alg>, merged below)
+for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
+    JOBS+=("${v%%=*}|--mca coll_rsag_${COLL}_algorithm auto ${v#*=}|--rsag-algorithms all --label ${v%%=*}")
+done
 [ "$RSAG_ONLY" = 1 ] || JOBS+=("tuned_default|--mca coll ^rsag|--rsag-algorithms current --label tuned_default")
 TUNED_LABELS="tuned_default"
 [ "$RSAG_ONLY" = 1 ] && TUNED_VALUES="" && TUNED_LABELS=""
@@ -205,8 +242,10 @@ done
 # ---------------------------------------------------------------- benchmark binary
 if [ "$MERGE_ONLY" = 1 ]; then
     BENCH=/bin/true
+elif [ -z "$BENCH" ] && [ -x "$HERE/rsag_bench" ] && ! [ "$HERE/rsag_bench.c" -nt "$HERE/rsag_bench" ]; then
+    BENCH="$HERE/rsag_bench"    # installed next to this script, or built by make
 elif [ -z "$BENCH" ]; then
-    src="$(cd "$(dirname "$0")" && pwd)/rsag_bench.c"
+    src="$HERE/rsag_bench.c"
     [ -f "$src" ] || die "$src not found (or give --bench)"
     command -v mpicc >/dev/null 2>&1 || die "mpicc not found (Debian: apt-get install libopenmpi-dev)"
     BENCH="$OUTDIR/rsag_bench"
@@ -298,6 +337,7 @@ else
     log "# $(ompi_info --version 2>/dev/null | head -1)"
     log "# OMPI_MCA_mca_base_component_path=${OMPI_MCA_mca_base_component_path:-<unset>}"
     log "# rsag values: "$RSAG_VALUES
+    for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do log "# rsag variant ${v%%=*}: ${v#*=}"; done
     log "# tuned values: "$TUNED_VALUES
     [ "$OVERSUB" = yes ] && progress "np $NP > $NCORES cores: OVERSUBSCRIBED, timings are slow and noisy"
 
@@ -320,10 +360,12 @@ else
                 cmd=("${MPIRUN[@]}" $MPIRUN_ARGS $mpiextra "$BENCH" "${BENCH_ARGS[@]}" $benchextra)
                 log "${cmd[*]}"
                 t0=$(date +%s)
-                "${cmd[@]}" >"$out" 2>>"$LOG"
+                # stderr to the log; rsag_bench's per-size progress lines also to ours
+                "${cmd[@]}" >"$out" 2> >(tee -a "$LOG" | grep --line-buffered '^rsag_bench: size' | sed -u "s/^rsag_bench: /rsag-bench.sh:   $job: /" >&2)
                 rc=$?
                 t1=$(date +%s)
-                progress "[rep $rep/$REPS, job $((k + 1))/$njobs] $job: $((t1 - t0)) s, exit $rc, load $(cut -d' ' -f1 /proc/loadavg)"
+                done_jobs=$(( (rep - 1) * njobs + k + 1 )); elapsed=$((t1 - t_start))
+                progress "[rep $rep/$REPS, job $((k + 1))/$njobs] $job: $((t1 - t0)) s, exit $rc, load $(cut -d' ' -f1 /proc/loadavg); elapsed ${elapsed} s, ETA $(( elapsed * (REPS * njobs - done_jobs) / done_jobs )) s"
                 b=$(busy_with 0)
                 [ -z "$b" ] && break
                 # never rerun a job that failed: its output must stay in the data
@@ -352,6 +394,7 @@ DISTURBED=$(grep -c '^# DISTURBED' "$LOG" 2>/dev/null)
 # ---------------------------------------------------------------- merge
 TABLE="$BASE-table.txt"
 awk -F, -v rsag_labels="$RSAG_LABELS" -v rsag_algs="$RSAG_ALGS" -v tuned_labels="$TUNED_LABELS" \
+    -v variant_names="$VARIANT_NAMES" \
     -v coll="$COLL" -v np="$NP" -v oversub="$OVERSUB" -v ncores="$NCORES" \
     -v csv="$BASE.csv" -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" '
 function median(list,    a, n, i, j, x) {
@@ -398,18 +441,31 @@ END {
         sizes[j + 1] = x
     }
     nr = split(rsag_labels, rl, " "); na = split(rsag_algs, ra, " "); nt = split(tuned_labels, tl, " ")
+    nn = split(variant_names, vn, " ")
     nv = 0
-    for (i = 1; i <= nr; ++i) var[++nv] = rl[i]
+    for (i = 1; i <= nr; ++i) { var[++nv] = rl[i]; x = rl[i]; sub(/^rsag_/, "", x); algof[rl[i]] = x }
+    # --rsag-variant jobs: <name>_<alg>, compared with rsag_<alg> (vr: variant ratio columns)
+    nvr = 0
+    for (k = 1; k <= nn; ++k) for (i = 1; i <= nr; ++i) {
+        x = rl[i]; sub(/^rsag_/, "", x)
+        var[++nv] = vn[k] "_" x; algof[var[nv]] = x
+        vr[++nvr] = var[nv]; vrbase[nvr] = rl[i]
+    }
     for (i = 1; i <= nt; ++i) var[++nv] = tl[i]
+    if (coll == "allreduce") busf = 2 * (np - 1) / np
+    else if (coll == "reduce") busf = 1
+    else busf = (np - 1) / np
 
     # wide CSV
     h = "bytes"
     for (v = 1; v <= nv; ++v) h = h "," var[v] "_us"
     h = h ",memcpy_us"
     for (i = 1; i <= nr; ++i) h = h "," rl[i] "_ran"
+    for (i = 1; i <= nvr; ++i) h = h "," vr[i] "_ran"
     h = h ",best_tuned,best_tuned/rsag_auto,tuned_default/rsag_auto"
     for (a = 1; a <= na; ++a) h = h ",best_tuned/rsag_" ra[a]
     for (i = 2; i <= nt; ++i) h = h "," tl[i] "/rsag_auto"
+    for (i = 1; i <= nvr; ++i) h = h "," vrbase[i] "/" vr[i]
     h = h ",rsag_auto/memcpy,rsag_auto_busbw_GBps,verify_failures,oversubscribed"
     print h > csv
 
@@ -425,14 +481,16 @@ END {
         for (i = 1; i <= nt; ++i) if (med[tl[i]] != "" && (best == "" || med[tl[i]] < best)) { best = med[tl[i]]; bestl = tl[i] }
         mcm = median(mc[b]); auto = med["rsag_auto"]
         bw = (auto > 0) ? b / auto / 1000 : ""
-        if (bw != "" && coll == "allreduce") bw = bw * 2 * (np - 1) / np
+        if (bw != "") bw = bw * busf
         row = b
         for (v = 1; v <= nv; ++v) row = row "," m[v]
         row = row "," mcm
         for (i = 1; i <= nr; ++i) row = row "," ran[rl[i], b]
+        for (i = 1; i <= nvr; ++i) row = row "," ran[vr[i], b]
         row = row "," bestl "," ratio(best, auto) "," ratio(med["tuned_default"], auto)
         for (a = 1; a <= na; ++a) row = row "," ratio(best, med["rsag_" ra[a]])
         for (i = 2; i <= nt; ++i) row = row "," ratio(med[tl[i]], auto)
+        for (i = 1; i <= nvr; ++i) row = row "," ratio(med[vrbase[i]], med[vr[i]])
         row = row "," ratio(auto, mcm) "," (bw == "" ? "" : sprintf("%.3f", bw)) "," (nfail == "" ? 0 : nfail) "," oversub
         print row > csv
 
@@ -440,8 +498,8 @@ END {
         T[s, 0] = hsize(b)
         for (v = 1; v <= nv; ++v) {
             T[s, v] = fmt(m[v]) ((var[v], b) in bad ? "!" : "")
-            x = var[v]; sub(/^rsag_/, "", x)
-            if (v <= nr && x != "auto" && ran[var[v], b] != x) T[s, v] = T[s, v] "*"
+            x = algof[var[v]]
+            if (x != "" && x != "auto" && ran[var[v], b] != x) T[s, v] = T[s, v] "*"
         }
         T[s, nv + 1] = fmt(mcm); T[s, nv + 2] = ratio(auto, mcm); T[s, nv + 3] = (bw == "" ? "-" : sprintf("%.2f", bw))
         if (nt > 0) {
@@ -457,15 +515,24 @@ END {
             }
             R[s, 1] = x; R[s, 2 + na] = ran["rsag_auto", b]
         }
+        for (i = 1; i <= nvr; ++i) V[s, i] = ratio(med[vrbase[i]], med[vr[i]])
         if (nfail != "") failures = failures " " hsize(b) ":" nfail
     }
 
     # table 1: times
     H[0] = "bytes"
     for (v = 1; v <= nv; ++v) H[v] = short(var[v])
-    H[nv + 1] = "memcpy"; H[nv + 2] = "auto/memcpy"; H[nv + 3] = (coll == "allreduce" ? "busbw_GB/s" : "bw_GB/s")
+    H[nv + 1] = "memcpy"; H[nv + 2] = "auto/memcpy"; H[nv + 3] = (coll == "reduce" ? "bw_GB/s" : "busbw_GB/s")
     printf "%s, np %d on %d cores%s; median over %d reps of each job'"'"'s time (max over ranks of the per-rank median), microseconds\n", \
         coll, np, ncores, (oversub == "yes" ? " -- OVERSUBSCRIBED (slow, noisy)" : " (not oversubscribed)"), maxrep
+    if (coll == "reduce_scatter_block")
+        print "bytes = whole input vector of one rank = recvcount * np * type size (as coll_rsag_" coll "_<alg>_min_bytes)"
+    else if (coll == "reduce_scatter")
+        print "bytes = whole input vector of one rank = sum of the (equal) recvcounts * type size (as coll_rsag_" coll "_<alg>_min_bytes)"
+    else
+        print "bytes = whole message = count * type size (as coll_rsag_" coll "_<alg>_min_bytes)"
+    printf "%s = bytes/time * %s; memcpy = one memcpy of bytes on rank 0\n", H[nv + 3], \
+        (coll == "allreduce" ? "2(p-1)/p" : coll == "reduce" ? "1" : "(p-1)/p")
     if (not_quiet > 0) printf "note: %d job(s) started while the machine was not quiet (see the log)\n", not_quiet
     if (disturbed > 0) printf "note: %d job(s) ran while other MPI jobs were running (see the log)\n", disturbed
     legend = ""
@@ -495,10 +562,45 @@ END {
     for (c = 0; c <= ncol; ++c) { w[c] = length(G[c]); for (s = 1; s <= ns; ++s) if (length(R[s, c]) > w[c]) w[c] = length(R[s, c]) }
     for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], G[c], (c < ncol ? "  " : "\n")
     for (s = 1; s <= ns; ++s) for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], (R[s, c] == "" ? "-" : R[s, c]), (c < ncol ? "  " : "\n")
+    if (nvr > 0) {                      # table 3: --rsag-variant jobs against the rsag job
+        print ""
+        print "variant ratios time(rsag_<alg>)/time(<variant>_<alg>): > 1 means the variant is faster"
+        ncol = nvr; G[0] = "bytes"
+        for (i = 1; i <= nvr; ++i) G[i] = vr[i]
+        for (s = 1; s <= ns; ++s) V[s, 0] = hsize(sizes[s])
+        for (c = 0; c <= ncol; ++c) { w[c] = length(G[c]); for (s = 1; s <= ns; ++s) if (length(V[s, c]) > w[c]) w[c] = length(V[s, c]) }
+        for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], G[c], (c < ncol ? "  " : "\n")
+        for (s = 1; s <= ns; ++s) for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], (V[s, c] == "" ? "-" : V[s, c]), (c < ncol ? "  " : "\n")
+    }
     if (failures != "") printf "\nVERIFICATION FAILURES (size:variants):%s\n", failures
 }' "$RAW" | tee "$TABLE"
 
-progress "wrote $BASE.csv, $RAW, $TABLE, $LOG"
+# ---------------------------------------------------------------- plot
+# Log-log latency vs size, one line per variant (the *_us columns of the
+# wide CSV, memcpy dashed).
+PNG="$BASE.png"
+rm -f "$PNG"
+if ! command -v gnuplot >/dev/null 2>&1; then
+    progress "gnuplot not found: no plot (Debian: apt-get install --no-install-recommends gnuplot-nox, or contrib/install-deps.sh)"
+else
+    last=$(head -1 "$BASE.csv" | awk -F, '{ for (i = 1; i <= NF; ++i) if ($i == "memcpy_us") print i }')
+    gnuplot <<EOF 2>>"$LOG" || progress "gnuplot failed (see $LOG): no plot"
+set terminal pngcairo size 1200,800 noenhanced
+set output "$PNG"
+set datafile separator ","
+set key autotitle columnheader outside right
+set logscale xy
+set format x "%.0b%B"
+set xlabel "message size, bytes (whole input vector)"
+set ylabel "time, microseconds"
+set grid
+set title "$COLL, np $NP$( [ "$OVERSUB" = yes ] && echo ' (oversubscribed)'), $(hostname)"
+plot for [i=2:$((last - 1))] "$BASE.csv" using 1:i with linespoints lw (i == 2 ? 3 : 1), \\
+     "$BASE.csv" using 1:$last with lines dashtype 2 lc rgb "black"
+EOF
+fi
+
+progress "wrote $BASE.csv, $RAW, $TABLE, $LOG$( [ -s "$PNG" ] && echo ", $PNG")"
 if [ "$FAILED" -gt 0 ]; then
     echo "rsag-bench.sh: *** $FAILED job(s) failed or gave WRONG RESULTS; see $LOG" >&2
     exit 1

@@ -1,5 +1,6 @@
 /*
- * rsag_bench: time MPI_Allreduce / MPI_Reduce per message size, for rsag's
+ * rsag_bench: time MPI_Allreduce / MPI_Reduce / MPI_Reduce_scatter_block /
+ * MPI_Reduce_scatter (equal counts) per message size, for rsag's
  * algorithms (switched inside one job through MPI_T) or for whatever the job
  * is configured with (e.g. coll/tuned with a forced algorithm), next to the
  * time of one memcpy of the same size.
@@ -22,9 +23,19 @@
  *      result.  rsag's MPI_T counters (coll_rsag_<coll>_<alg>_calls) around
  *      that call tell which rsag algorithm really ran ("ran" column).
  *
+ * Message size ("bytes") is the whole input vector of one rank, count *
+ * type size: for allreduce and reduce the count argument, for
+ * reduce_scatter_block recvcount * p, for reduce_scatter the sum of the
+ * recvcounts (all equal here, bytes / p each).  It is the quantity rsag's
+ * selector compares with coll_rsag_<coll>_<alg>_min_bytes.  For the
+ * reduce-scatter collectives sizes are rounded down to a multiple of
+ * p * type size (at least one element per rank).
+ *
  * Output: CSV on stdout (rank 0), one line per (variant, size):
  *   label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,oversubscribed
- * busbw_GBps: allreduce bytes/time * 2(p-1)/p; reduce bytes/time (factor 1).
+ * busbw_GBps: bytes/time times 2(p-1)/p for allreduce, 1 for reduce,
+ * (p-1)/p for reduce_scatter_block and reduce_scatter.
+ * memcpy_us is the time of one memcpy of `bytes`.
  * Exit status: 0 if every verification passed, 1 if one failed, 2 on usage
  * or setup errors.
  *
@@ -47,7 +58,7 @@
 #define MAX_SIZES    128
 #define NAME_LEN     128
 
-typedef enum { COLL_ALLREDUCE, COLL_REDUCE } coll_t;
+typedef enum { COLL_ALLREDUCE, COLL_REDUCE, COLL_RSB, COLL_RS, COLL_N } coll_t;
 typedef enum { DT_DOUBLE, DT_FLOAT, DT_INT } dtype_t;
 
 static struct {
@@ -75,7 +86,14 @@ typedef struct {
 } counter_t;
 
 static int rank, nprocs;
-static const char *coll_name[] = {"allreduce", "reduce"};
+static const char *coll_name[COLL_N] = {"allreduce", "reduce", "reduce_scatter_block",
+                                        "reduce_scatter"};
+static int *rs_counts; /* MPI_Reduce_scatter's recvcounts (all equal) */
+
+static int is_rs(void)
+{
+    return COLL_RSB == opt.coll || COLL_RS == opt.coll;
+}
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -160,16 +178,18 @@ static void fill_input(void *buf, size_t count, int salt)
     }
 }
 
-/* Number of wrong elements; the first is reported on stderr. */
-static size_t check_result(const void *buf, size_t count, int salt, const char *label,
-                           size_t bytes)
+/* Number of wrong elements among buf[0 .. count), which should hold the
+ * sum of the input elements first .. first + count; the first wrong one is
+ * reported on stderr. */
+static size_t check_result(const void *buf, size_t first, size_t count, int salt,
+                           const char *label, size_t bytes)
 {
     size_t bad = 0;
     for (size_t i = 0; i < count; ++i) {
         long expect = 0;
         double got;
         for (int r = 0; r < nprocs; ++r) {
-            expect += input_value(r, i, salt);
+            expect += input_value(r, first + i, salt);
         }
         switch (opt.dtype) {
         case DT_DOUBLE: got = ((const double *) buf)[i]; break;
@@ -181,7 +201,7 @@ static size_t check_result(const void *buf, size_t count, int salt, const char *
                 fprintf(stderr,
                         "rsag_bench: VERIFY FAILED: %s %s np %d %zu bytes: rank %d element "
                         "%zu is %g, expected %ld\n",
-                        label, coll_name[opt.coll], nprocs, bytes, rank, i, got, expect);
+                        label, coll_name[opt.coll], nprocs, bytes, rank, first + i, got, expect);
             }
             ++bad;
         }
@@ -230,12 +250,34 @@ static double time_memcpy(void *dst, const void *src, size_t bytes, int iters, i
     return med;
 }
 
+/* One call; count = elements of the whole input vector (a multiple of
+ * nprocs for the reduce-scatter collectives). */
 static int run_coll(const void *sbuf, void *rbuf, int count)
 {
-    if (COLL_ALLREDUCE == opt.coll) {
+    switch (opt.coll) {
+    case COLL_ALLREDUCE:
         return MPI_Allreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, MPI_COMM_WORLD);
+    case COLL_REDUCE:
+        return MPI_Reduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, MPI_COMM_WORLD);
+    case COLL_RSB:
+        return MPI_Reduce_scatter_block(sbuf, rbuf, count / nprocs, dtype_mpi(), MPI_SUM,
+                                        MPI_COMM_WORLD);
+    default:
+        for (int r = 0; r < nprocs; ++r) {
+            rs_counts[r] = count / nprocs;
+        }
+        return MPI_Reduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, MPI_COMM_WORLD);
     }
-    return MPI_Reduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, MPI_COMM_WORLD);
+}
+
+/* bytes/time times the bus factor of the collective (see the header). */
+static double bus_factor(void)
+{
+    switch (opt.coll) {
+    case COLL_ALLREDUCE: return 2.0 * (nprocs - 1) / nprocs;
+    case COLL_REDUCE: return 1.0;
+    default: return (double) (nprocs - 1) / nprocs;
+    }
 }
 
 /* ---------------------------------------------------------------- options */
@@ -244,7 +286,10 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: rsag_bench [options]\n"
-            "  --coll allreduce|reduce     collective (default allreduce)\n"
+            "  --coll allreduce|reduce|reduce_scatter_block|reduce_scatter\n"
+            "                              collective (default allreduce); message size =\n"
+            "                              the whole input vector (reduce-scatter: rounded\n"
+            "                              to a multiple of np elements, equal counts)\n"
             "  --min-bytes N               smallest message (default 8; K/M/G suffixes)\n"
             "  --max-bytes N               largest message (default 64M)\n"
             "                              sizes: min, every power of 4 in between, max\n"
@@ -326,9 +371,13 @@ static int parse_options(int argc, char **argv)
         if (NULL == v) {
             bad = 1;
         } else if (!strcmp(a, "--coll")) {
-            if (!strcmp(v, "allreduce")) opt.coll = COLL_ALLREDUCE;
-            else if (!strcmp(v, "reduce")) opt.coll = COLL_REDUCE;
-            else bad = 1;
+            bad = 1;
+            for (int c = 0; c < COLL_N; ++c) {
+                if (!strcmp(v, coll_name[c])) {
+                    opt.coll = (coll_t) c;
+                    bad = 0;
+                }
+            }
         } else if (!strcmp(a, "--min-bytes")) {
             bad = parse_bytes(v, &opt.min_bytes);
         } else if (!strcmp(a, "--max-bytes")) {
@@ -381,8 +430,17 @@ static int parse_options(int argc, char **argv)
     return 0;
 }
 
-/* min, every power of 4 strictly between, max, or the --sizes list (bytes
- * rounded down to whole elements, at least one element).  0 on a bad list. */
+/* A message size rounded down to whole elements (reduce-scatter: to a
+ * multiple of np elements), at least one such unit. */
+static size_t round_size(size_t b)
+{
+    size_t unit = dtype_size() * (size_t) (is_rs() ? nprocs : 1);
+    return b < unit ? unit : b / unit * unit;
+}
+
+/* min, every power of 4 strictly between, max, or the --sizes list, each
+ * rounded (round_size), sizes that round to the previous one dropped.
+ * 0 on a bad list. */
 static int make_sizes(size_t *sizes)
 {
     int n = 0;
@@ -396,18 +454,20 @@ static int make_sizes(size_t *sizes)
             if (parse_bytes(tok, &b) || b / ts > INT_MAX) {
                 return 0;
             }
-            sizes[n++] = b < ts ? ts : b / ts * ts;
+            if (0 == n || round_size(b) != sizes[n - 1]) {
+                sizes[n++] = round_size(b);
+            }
         }
         return n;
     }
-    sizes[n++] = opt.min_bytes / ts * ts;
+    sizes[n++] = round_size(opt.min_bytes);
     for (size_t p = 1; p > 0 && p < opt.max_bytes && n < MAX_SIZES - 1; p <<= 2) {
-        if (p > opt.min_bytes && p / ts * ts > sizes[n - 1]) {
-            sizes[n++] = p / ts * ts;
+        if (p > opt.min_bytes && round_size(p) > sizes[n - 1]) {
+            sizes[n++] = round_size(p);
         }
     }
-    if (opt.max_bytes / ts * ts > sizes[n - 1]) {
-        sizes[n++] = opt.max_bytes / ts * ts;
+    if (round_size(opt.max_bytes) > sizes[n - 1]) {
+        sizes[n++] = round_size(opt.max_bytes);
     }
     return n;
 }
@@ -558,6 +618,7 @@ int main(int argc, char **argv)
     size_t sizes[MAX_SIZES];
     size_t maxb = 0;
     int nvar = 0, nsizes, provided, rc, failures = 0, status = 0, oversub;
+    double t_start;
     long ncores;
     char *lsize;
     void *sbuf = NULL, *rbuf = NULL;
@@ -630,7 +691,8 @@ int main(int argc, char **argv)
     sbuf = malloc(maxb);
     rbuf = malloc(maxb);
     times = malloc(sizeof(double) * (size_t) nvar * (size_t) (opt.iters > 0 ? opt.iters : 1000));
-    if (NULL == sbuf || NULL == rbuf || NULL == times) {
+    rs_counts = malloc(sizeof(int) * (size_t) nprocs);
+    if (NULL == sbuf || NULL == rbuf || NULL == times || NULL == rs_counts) {
         fprintf(stderr, "rsag_bench: rank %d: out of memory\n", rank);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -648,6 +710,7 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
 
+    t_start = now();
     for (int s = 0; s < nsizes; ++s) {
         size_t bytes = sizes[s];
         int count = (int) (bytes / dtype_size());
@@ -702,17 +765,17 @@ int main(int argc, char **argv)
                 fprintf(stderr, "rsag_bench: VERIFY FAILED: %s %s %zu bytes: rank %d: error "
                         "%d\n", var[v].label, coll_name[opt.coll], bytes, rank, rc);
                 bad = 1;
+            } else if (is_rs()) {
+                size_t block = (size_t) count / (size_t) nprocs;
+                bad = check_result(rbuf, (size_t) rank * block, block, salt, var[v].label, bytes);
             } else if (COLL_ALLREDUCE == opt.coll || rank == opt.root) {
-                bad = check_result(rbuf, (size_t) count, salt, var[v].label, bytes);
+                bad = check_result(rbuf, 0, (size_t) count, salt, var[v].label, bytes);
             }
             nbad = sum_at_root(bad ? 1 : 0);
             fill_input(sbuf, (size_t) count, s);
 
             if (0 == rank) {
-                double busbw = (double) bytes / t / 1e9;
-                if (COLL_ALLREDUCE == opt.coll) {
-                    busbw *= 2.0 * (nprocs - 1) / nprocs;
-                }
+                double busbw = (double) bytes / t / 1e9 * bus_factor();
                 if (nbad) {
                     ++failures;
                 }
@@ -721,6 +784,10 @@ int main(int argc, char **argv)
                        iters, ran, nbad ? "FAIL" : "ok", oversub ? "yes" : "no");
                 fflush(stdout);
             }
+        }
+        if (0 == rank) { /* progress, for long sweeps */
+            fprintf(stderr, "rsag_bench: size %d/%d done (%zu bytes), %.1f s elapsed\n", s + 1,
+                    nsizes, bytes, now() - t_start);
         }
     }
     set_alg(cvar_orig);
@@ -744,6 +811,7 @@ int main(int argc, char **argv)
     }
     MPI_T_finalize();
     free(times);
+    free(rs_counts);
     free(sbuf);
     free(rbuf);
     MPI_Finalize();

@@ -1,0 +1,92 @@
+# shellcheck shell=bash
+# Benchmark and tuner (contrib/rsag-bench.sh, rsag_bench, rsag-tune.sh,
+# rsag-thresholds.awk), sourced by run_tests.sh.  Smoke runs only: tiny
+# sizes, one repetition (timings are meaningless here; correctness, outputs
+# and the tuner's effect on rsag's choice are what is checked).
+
+bench_data="$here/suites/bench-data"
+bench_out="$results/bench"
+contribdir="$top/contrib"
+# where make install put the tools (configure --with-rsag-bindir; the default
+# without --with-ompi-component-dir is ${bindir}, expanded here)
+bench_makevar() { sed -n "s|^$1 = ||p" "$top/contrib/Makefile" 2>/dev/null | head -n 1; }
+toolsdir=$(bench_makevar rsagbindir)
+for v in bindir exec_prefix prefix; do
+    toolsdir=${toolsdir//\$\{$v\}/$(bench_makevar "$v")}
+done
+
+# Winners -> thresholds on synthetic measurements: noise margin (a 2 % win
+# keeps the previous algorithm), a restriction (rabenseifner did not run at
+# 8 B), a win of the base algorithm above another's run (overridden), an
+# algorithm that never wins (SIZE_MAX), the base keeping 0.
+bench_thresholds() {
+    local c
+    for c in allreduce reduce; do
+        awk -v coll="$c" -f "$contribdir/rsag-thresholds.awk" "$bench_data/$c-np4.csv" || return 1
+    done >"$results/bench-thresholds.out"
+    diff -u "$bench_data/thresholds.expected" "$results/bench-thresholds.out"
+}
+run_test bench-thresholds-synthetic bench_thresholds
+
+run_test bench-thresholds-rejects-bad-csv exits_nonzero \
+    awk -v coll=allreduce -f "$contribdir/rsag-thresholds.awk" "$bench_data/thresholds.expected"
+expect_in_log 'no bytes / rsag_<alg>_us columns'
+
+# The installed tuner, on the synthetic CSVs, writes a parameter file; passed
+# to mpirun with --tune it changes rsag's choices: allreduce at 80000 bytes
+# ring (default: rabenseifner), at 800 bytes rabenseifner (default:
+# recursive_doubling), reduce at 8000000 bytes binomial (default:
+# rabenseifner).
+bench_tune_file() {
+    rm -rf "$bench_out/tune" && mkdir -p "$bench_out/tune" || return 1
+    cp "$bench_data/allreduce-np4.csv" "$bench_data/reduce-np4.csv" "$bench_out/tune/" || return 1
+    "$toolsdir/rsag-tune.sh" -n 4 -c allreduce,reduce --from-csv -o "$bench_out/tune" || return 1
+    grep -qx 'coll_rsag_allreduce_ring_min_bytes = 32768' "$bench_out/tune/rsag-tune-np4.conf" || return 1
+    "${mpirun_cmd[@]}" --tune "$bench_out/tune/rsag-tune-np4.conf" --mca coll_rsag_verbose 1 \
+        -np 4 "$demo"
+}
+run_test bench-tune-file-changes-choice-np4 bench_tune_file
+expect_in_log 'coll_rsag_reduce_rabenseifner_min_bytes = 18446744073709551615'
+expect_in_log 'allreduce on MPI_COMM_WORLD .*: 80000 bytes .* -> ring \(auto\)'
+expect_in_log 'allreduce on MPI_COMM_WORLD .*: 800 bytes .* -> rabenseifner \(auto\)'
+expect_in_log 'rsag: reduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> binomial \(auto\)'
+expect_not_in_log 'rsag: reduce on MPI_COMM_WORLD .* -> rabenseifner'
+expect_in_log 'results correct'
+
+# Real smoke runs of the installed benchmark: every collective, np 3 (not a
+# power of two; reduce-scatter sizes rounded to multiples of 3 elements).
+# reduce_scatter_block against every coll/tuned algorithm and with an
+# --rsag-variant job; the others rsag-only.  Outputs must appear and every
+# verification pass (rsag-bench.sh exits 1 on a wrong result).
+bench_smoke() { # $1 = collective, more args for rsag-bench.sh
+    local c=$1; shift
+    rm -rf "${bench_out:?}/$c" || return 1
+    timeout -k 10 300 "$toolsdir/rsag-bench.sh" -n 3 -c "$c" --reps 1 --sizes 8,4096 --iters 5 \
+        -o "$bench_out/$c" "$@" || return 1
+    local f
+    for f in "$c-np3.csv" "$c-np3-raw.csv" "$c-np3-table.txt" "$c-np3.log"; do
+        [ -s "$bench_out/$c/$f" ] || { echo "missing output $f"; return 1; }
+    done
+    if command -v gnuplot >/dev/null 2>&1; then
+        [ -s "$bench_out/$c/$c-np3.png" ] || { echo "missing plot $c-np3.png"; return 1; }
+    fi
+    ! grep -q ',FAIL,' "$bench_out/$c/$c-np3-raw.csv"
+}
+run_test bench-smoke-reduce_scatter_block-np3 bench_smoke reduce_scatter_block \
+    --rsag-variant "chunks2=--mca coll_rsag_priority_chunks 2"
+expect_in_log 'bytes = whole input vector of one rank = recvcount \* np \* type size'
+expect_in_log 'tuned_4_butterfly'
+expect_in_log 'chunks2_priority'
+expect_in_log 'variant ratios'
+for c in allreduce reduce reduce_scatter; do
+    run_test "bench-smoke-$c-np3" bench_smoke "$c" --rsag-only
+    expect_in_log 'ratios time\(rsag algorithm\)/time\(rsag auto\)'
+    expect_not_in_log 'VERIFICATION FAILURES'
+done
+
+# Bad options are refused with a message, before anything runs.
+run_test bench-rejects-bad-variant-name exits_nonzero \
+    "$toolsdir/rsag-bench.sh" -c reduce_scatter --rsag-variant "no_underscores=--mca x 1"
+expect_in_log "NAME must be letters, digits, '-'"
+run_test bench-rejects-bad-collective exits_nonzero "$toolsdir/rsag-bench.sh" -c scan
+expect_in_log '-c must be allreduce, reduce, reduce_scatter_block or reduce_scatter'
