@@ -23,8 +23,9 @@
 #     algorithm's wins is overridden (that size goes to the algorithm whose
 #     range covers it; the comment lines show the cost).
 #  3. The base algorithm keeps 0 (it covers everything below the others);
-#     an algorithm that never wins gets 18446744073709551615 (SIZE_MAX), so
-#     `auto` never picks it.
+#     an algorithm that never wins gets 9223372036854775807 (LONG_MAX, the
+#     largest value of these long parameters; a larger number would wrap to
+#     -1, "class default"), so `auto` never picks it.
 # Output: comment lines (one per size: every algorithm's time, fastest,
 # winner, the choice of the new thresholds, its time / the fastest time, and
 # auto's under the thresholds of the run), then one line per algorithm:
@@ -41,7 +42,7 @@ function ratio(a, b) { return (a == "" || b == "" || b <= 0) ? "-" : sprintf("%.
 BEGIN {
     FS = ","
     if (margin == "") margin = 0.03
-    never = "18446744073709551615"
+    never = "9223372036854775807"
     if (coll == "") { print "rsag-thresholds.awk: -v coll=COLL missing" > "/dev/stderr"; bad = 1; exit 1 }
 }
 NR == 1 {

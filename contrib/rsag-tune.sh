@@ -13,7 +13,7 @@
 # the given process count and mpirun arguments (transport), then
 # rsag-thresholds.awk turns the per-size winners into thresholds (see that
 # file for the rules: 3 % noise margin, base algorithm 0, never-winning
-# algorithms SIZE_MAX).  The file's comments say where, when and how it was
+# algorithms LONG_MAX).  The file's comments say where, when and how it was
 # measured, and show every measured time and ratio.
 #
 # The thresholds are scalar MCA settings: they apply to every communicator

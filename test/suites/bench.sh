@@ -18,7 +18,7 @@ done
 # Winners -> thresholds on synthetic measurements: noise margin (a 2 % win
 # keeps the previous algorithm), a restriction (rabenseifner did not run at
 # 8 B), a win of the base algorithm above another's run (overridden), an
-# algorithm that never wins (SIZE_MAX), the base keeping 0.
+# algorithm that never wins (LONG_MAX), the base keeping 0.
 bench_thresholds() {
     local c
     for c in allreduce reduce; do
@@ -46,7 +46,7 @@ bench_tune_file() {
         -np 4 "$demo"
 }
 run_test bench-tune-file-changes-choice-np4 bench_tune_file
-expect_in_log 'coll_rsag_reduce_rabenseifner_min_bytes = 18446744073709551615'
+expect_in_log 'coll_rsag_reduce_rabenseifner_min_bytes = 9223372036854775807'
 expect_in_log 'allreduce on MPI_COMM_WORLD .*: 80000 bytes .* -> ring \(auto\)'
 expect_in_log 'allreduce on MPI_COMM_WORLD .*: 800 bytes .* -> rabenseifner \(auto\)'
 expect_in_log 'rsag: reduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> binomial \(auto\)'
