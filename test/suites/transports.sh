@@ -1,23 +1,27 @@
 # transports.sh: the correctness matrix over the other transports.
 # Sourced by test/run_tests.sh.
 #
-# The core tests run over ob1 + vader (shared memory).  Here a reduced
-# matrix (rsag_check --quick, every algorithm) runs over ob1 + tcp on the
-# loopback and over UCX.  Each job runs with pml_base_verbose (and, for ob1,
+# The core tests run over the default transport, which on one node is
+# ob1 + vader (shared memory): transport-default-is-ob1-vader asserts that.
+# Here a reduced matrix (rsag_check --quick, every algorithm) runs over
+# ob1 + tcp on the loopback and over UCX.  Each job runs with pml_base_verbose (and, for ob1,
 # btl_base_verbose, for UCX pml_ucx_verbose) and its log must show that the intended transport
 # carried the traffic: a job that silently ran over ob1 + vader fails the
 # assertion (transports-assertion-rejects-vader shows that it does).
 
 transport_verbose=(--mca pml_base_verbose 10 --mca btl_base_verbose 30 --mca pml_ucx_verbose 10)
 
-# assert_transport LOG NP ob1-tcp|ucx: every rank selected the intended PML;
-# for ob1 + tcp, every rank reached every other rank through the tcp BTL and
-# no rank used vader; for UCX, every rank connected to every rank through it.
+# assert_transport LOG NP ob1-tcp|ob1-vader|ucx: every rank selected the
+# intended PML; for ob1, every rank reached every other rank through the
+# intended BTL (tcp or vader) and no pair used the other one; for UCX, every
+# rank connected to every rank through it.
 assert_transport() {
     local log="$1" np="$2" want="$3" pml n expect_pairs=$(( $2 * ($2 - 1) ))
     [ -r "$log" ] || { echo "transport check: no log $log"; return 2; }
+    local btl="" other=""
     case "$want" in
-        ob1-tcp) pml=ob1 ;;
+        ob1-tcp) pml=ob1 btl=tcp other="vader|sm|smcuda" ;;
+        ob1-vader) pml=ob1 btl=vader other="tcp|openib|uct" ;;
         ucx) pml=ucx ;;
         *) echo "assert_transport: unknown transport $want"; return 2 ;;
     esac
@@ -32,14 +36,14 @@ assert_transport() {
         return 1
     fi
     case "$want" in
-        ob1-tcp)
-            n=$(grep -c "bml: Using tcp btl for send to" "$log")
+        ob1-*)
+            n=$(grep -c "bml: Using $btl btl for send to" "$log")
             if [ "$n" -ne "$expect_pairs" ]; then
-                echo "transport check: $n of $expect_pairs rank pairs use the tcp btl"
+                echo "transport check: $n of $expect_pairs rank pairs use the $btl btl"
                 return 1
             fi
-            if grep -qE "bml: Using (vader|sm|smcuda) btl for send" "$log"; then
-                echo "transport check: a shared-memory btl was used"
+            if grep -qE "bml: Using ($other) btl for send" "$log"; then
+                echo "transport check: another btl ($other) was used"
                 return 1
             fi ;;
         ucx)
@@ -51,6 +55,12 @@ assert_transport() {
     esac
     echo "transport check: $want used by all $np ranks"
 }
+
+# The transport the core matrix runs over, with no transport arguments.
+run_test transport-default-is-ob1-vader-np3 "${mpirun_cmd[@]}" "${transport_verbose[@]}" \
+    -np 3 "$check" --quick
+expect_in_log 'rsag_check: np=[0-9]+ cases=[0-9]+ passed=[0-9]+ failed=0'
+[ -n "$last_name" ] && { assert_transport "$last_log" 3 ob1-vader >>"$last_log" || reopen_failed; }
 
 for np in 3 4; do
     run_test "transport-ob1-tcp-np$np" "${mpirun_cmd[@]}" --mca pml ob1 --mca btl self,tcp \
