@@ -16,14 +16,22 @@
 #     at that size (rsag_<alg>_ran = <alg>: restrictions met).  The winner is
 #     the fastest candidate, except that the previous size's winner (the base
 #     algorithm before the first size) stays winner while it is within
-#     `margin` (default 3 %) of the fastest: noise does not move thresholds.
-#  2. Thresholds, walking the sizes from the largest down: an algorithm's
-#     min_bytes is the smallest size of its topmost run of wins.  One
-#     algorithm has one threshold, so a win below a run of another
-#     algorithm's wins is overridden (that size goes to the algorithm whose
-#     range covers it; the comment lines show the cost).
+#     `margin` of the fastest.  This is the "winner" column of the comments
+#     only; the thresholds come from rule 2.
+#  2. Thresholds: every combination is tried -- the base algorithm at 0,
+#     each other algorithm either off or starting at one of the measured
+#     sizes (no two at the same size) -- and simulated with the selector's
+#     rule at every measured size.  The combination kept has the smallest
+#     worst slowdown (time of the algorithm it picks / time of the fastest
+#     algorithm at that size; a slowdown within `margin`, default 3 %,
+#     counts as none: noise does not move thresholds), then the smallest
+#     sum of log slowdowns, then the fewest algorithms,
+#     then (same choices at every measured size) the later starts.
+#     One algorithm has one threshold, so an isolated win may be given up
+#     when taking it would cost more elsewhere (the comment lines show what
+#     each size costs).
 #  3. The base algorithm keeps 0 (it covers everything below the others);
-#     an algorithm that never wins gets 9223372036854775807 (LONG_MAX, the
+#     an algorithm left off gets 9223372036854775807 (LONG_MAX, the
 #     largest value of these long parameters; a larger number would wrap to
 #     -1, "class default"), so `auto` never picks it.
 # Output: comment lines (one per size: every algorithm's time, fastest,
@@ -38,6 +46,45 @@ function hsize(b) {
     return b
 }
 function ratio(a, b) { return (a == "" || b == "" || b <= 0) ? "-" : sprintf("%.2f", a / b) }
+# The algorithm auto picks at the i-th smallest size under thr[]: the one
+# that ran there with the largest threshold <= the size (0: none).
+function pick(i,    s, b, k, c) {
+    s = ord[i]; b = size[s]; c = 0
+    for (k = 1; k <= na; ++k)
+        if (ok[s, k] && thr[k] != never && thr[k] + 0 <= b && (c == 0 || thr[k] + 0 >= thr[c] + 0)) c = k
+    return c
+}
+# No two algorithms of opt[] start at the same size.
+function distinct_options(    j, k) {
+    for (j = 2; j <= na; ++j) for (k = j + 1; k <= na; ++k) if (opt[j] && opt[j] == opt[k]) return 0
+    return 1
+}
+# worst, sumlog, used of thr[]; 0 when some size is left to no algorithm.
+function score(    i, c, r, f) {
+    worst = 1; sumlog = 0; used = 0
+    for (k = 2; k <= na; ++k) used += (thr[k] != never)
+    for (i = 1; i <= ns; ++i) {
+        f = fastest[i]
+        if (f == 0) continue
+        c = pick(i)
+        if (c == 0) return 0
+        r = (t[ord[i], c] + 0) / (t[ord[i], f] + 0)
+        if (r <= 1 + margin) continue           # noise: no slowdown
+        sumlog += log(r)
+        if (r > worst) worst = r
+    }
+    return 1
+}
+function better(    eps) {
+    eps = 1e-9
+    if (worst < bworst - eps) return 1
+    if (worst > bworst + eps) return 0
+    if (sumlog < bsum - eps) return 1
+    if (sumlog > bsum + eps) return 0
+    if (used != bused) return used < bused
+    return optsum() > bsumopt     # equal in effect: the later starts
+}
+function optsum(    k, x) { x = 0; for (k = 2; k <= na; ++k) x += opt[k]; return x }
 
 BEGIN {
     FS = ","
@@ -92,16 +139,27 @@ END {
         if (ok[s, cur] && t[s, cur] + 0 <= (t[s, best] + 0) * (1 + margin)) win[i] = cur
         else win[i] = cur = best
     }
-    # 2. thresholds from the top; 3. the base keeps 0
-    done[1] = 1; prev = 0
-    for (i = ns; i >= 1; --i) {
-        w = win[i]
-        if (w == 0 || (w in done)) continue
-        if (prev != 0 && prev != w) done[prev] = 1
-        thr[w] = size[ord[i]]; prev = w
+    # 2. every combination of thresholds (an odometer over the options of
+    # algorithms 2..na: 0 = off, j = from the j-th smallest size); 3. the
+    # base keeps 0
+    for (k = 2; k <= na; ++k) opt[k] = 0
+    have = 0
+    while (1) {
+        if (distinct_options()) {
+            for (k = 2; k <= na; ++k) thr[k] = opt[k] ? size[ord[opt[k]]] : never
+            thr[1] = 0
+            if (score() && (!have || better())) {
+                have = 1; bworst = worst; bsum = sumlog; bused = used; bsumopt = optsum()
+                for (k = 2; k <= na; ++k) bopt[k] = opt[k]
+            }
+        }
+        for (k = 2; k <= na && opt[k] == ns; ++k) opt[k] = 0
+        if (k > na) break
+        opt[k]++
     }
+    if (!have) { print "rsag-thresholds.awk: " FILENAME ": no thresholds cover every size" > "/dev/stderr"; exit 1 }
     thr[1] = 0
-    for (k = 2; k <= na; ++k) if (!(k in thr)) thr[k] = never
+    for (k = 2; k <= na; ++k) thr[k] = bopt[k] ? size[ord[bopt[k]]] : never
 
     # comments: the measurements and what the new thresholds choose
     printf "# %s: times in microseconds (median over reps of the max over ranks of the\n", coll
@@ -113,9 +171,7 @@ END {
     print h
     for (i = 1; i <= ns; ++i) {
         s = ord[i]; b = size[s]
-        chosen = 0
-        for (k = 1; k <= na; ++k)
-            if (ok[s, k] && thr[k] != never && thr[k] + 0 <= b && (chosen == 0 || thr[k] + 0 >= thr[chosen] + 0)) chosen = k
+        chosen = pick(i)
         line = sprintf("# %8s", hsize(b))
         for (k = 1; k <= na; ++k) line = line sprintf(" %*s", wd[k], ok[s, k] ? t[s, k] : "-")
         f = fastest[i]
@@ -124,9 +180,12 @@ END {
                             (chosen && f) ? ratio(t[s, chosen], t[s, f]) : "-",
                             f ? ratio(autot[s], t[s, f]) : "-")
         print line
+        if (chosen && f && (t[s, chosen] + 0) / (t[s, f] + 0) > wr) { wr = (t[s, chosen] + 0) / (t[s, f] + 0); wb = b }
     }
+    if (wr > 1 + margin) printf "# these thresholds: worst slowdown %.2f, at %s (no choice of thresholds does better)\n", wr, hsize(wb)
+    else printf "# these thresholds: the fastest algorithm (within %d %%) at every size\n", margin * 100 + 0.5
     for (k = 1; k <= na; ++k) {
-        why = (k == 1) ? "base algorithm: always 0" : (thr[k] == never ? "never the winner: never chosen" : "wins from " hsize(thr[k]))
+        why = (k == 1) ? "base algorithm: always 0" : (thr[k] == never ? "off: never the better choice" : "from " hsize(thr[k]))
         printf "# %s\ncoll_rsag_%s_%s_min_bytes = %s\n", why, coll, alg[k], thr[k]
     }
 }

@@ -39,80 +39,15 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "rsag_mpit.h"
+
 enum { ALLREDUCE, REDUCE, RSB, RS, NCOLL };
 static const char *coll_names[NCOLL] = { "allreduce", "reduce", "reduce_scatter_block",
                                          "reduce_scatter" };
 #define MAX_ALGS 8
 
-static MPI_T_pvar_session session;
 static int rank, size;
 static long failures, cases;
-
-static void die(const char *what, int rc)
-{
-    fprintf(stderr, "rsag_alloc: rank %d: %s failed (%d)\n", rank, what, rc);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-}
-
-static MPI_T_pvar_handle pvar(const char *name, int var_class)
-{
-    MPI_T_pvar_handle h;
-    int idx, count, rc = MPI_T_pvar_get_index(name, var_class, &idx);
-
-    if (MPI_SUCCESS != rc) {
-        if (0 == rank) {
-            fprintf(stderr, "rsag_alloc: no MPI_T pvar %s: is mca_coll_rsag loaded?\n", name);
-        }
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    if (MPI_SUCCESS != (rc = MPI_T_pvar_handle_alloc(session, idx, NULL, &h, &count))) {
-        die(name, rc);
-    }
-    return h;
-}
-
-static unsigned long long pread(MPI_T_pvar_handle h)
-{
-    unsigned long long v = 0;
-    int rc = MPI_T_pvar_read(session, h, &v);
-    if (MPI_SUCCESS != rc) {
-        die("MPI_T_pvar_read", rc);
-    }
-    return v;
-}
-
-/* A control variable by name; its enum (or MPI_T_ENUM_NULL) in *et. */
-static MPI_T_cvar_handle cvar(const char *name, MPI_T_enum *et)
-{
-    char buf[256];
-    int idx, count, verb, bind, scope, len = sizeof buf, rc;
-    MPI_Datatype dt;
-    MPI_T_cvar_handle h;
-    MPI_T_enum e;
-
-    if (MPI_SUCCESS != (rc = MPI_T_cvar_get_index(name, &idx))) {
-        die(name, rc);
-    }
-    rc = MPI_T_cvar_get_info(idx, buf, &len, &verb, &dt, &e, NULL, NULL, &bind, &scope);
-    if (MPI_SUCCESS != rc) {
-        die("MPI_T_cvar_get_info", rc);
-    }
-    if (NULL != et) {
-        *et = e;
-    }
-    if (MPI_SUCCESS != (rc = MPI_T_cvar_handle_alloc(idx, NULL, &h, &count))) {
-        die("MPI_T_cvar_handle_alloc", rc);
-    }
-    return h;
-}
-
-static void cwrite(MPI_T_cvar_handle h, const void *v)
-{
-    int rc = MPI_T_cvar_write(h, v);
-    if (MPI_SUCCESS != rc) {
-        die("MPI_T_cvar_write", rc);
-    }
-}
 
 /* Did every rank pass?  (on MPI_COMM_WORLD, nothing armed) */
 static int all_ok(int ok)
@@ -182,9 +117,9 @@ static int call(int coll, size_t n, int inplace, MPI_Comm comm, int *sbuf, int *
 
 static int run_fail(size_t n)
 {
-    MPI_T_pvar_handle allocs = pvar("coll_rsag_allocations", MPI_T_PVAR_CLASS_COUNTER);
-    MPI_T_pvar_handle live = pvar("coll_rsag_allocations_live", MPI_T_PVAR_CLASS_LEVEL);
-    MPI_T_cvar_handle fail = cvar("coll_rsag_test_alloc_fail", NULL);
+    MPI_T_pvar_handle allocs = rt_pvar("coll_rsag_allocations", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle live = rt_pvar("coll_rsag_allocations_live", MPI_T_PVAR_CLASS_LEVEL);
+    MPI_T_cvar_handle fail = rt_cvar("coll_rsag_test_alloc_fail", NULL, NULL);
     size_t room = n + (size_t) size * (size_t) size;
     int zero = 0, *sbuf = malloc(room * sizeof(int)), *rbuf = malloc(room * sizeof(int));
     MPI_Comm comm;
@@ -198,7 +133,7 @@ static int run_fail(size_t n)
         MPI_T_cvar_handle algorithm;
 
         snprintf(name, sizeof name, "coll_rsag_%s_algorithm", coll_names[coll]);
-        algorithm = cvar(name, &et);
+        algorithm = rt_cvar(name, NULL, &et);
         MPI_T_enum_get_info(et, &nitems, name, &elen);
         for (int item = 0; item < nitems; ++item) {
             int value, alen = sizeof alg;
@@ -206,9 +141,9 @@ static int run_fail(size_t n)
             if (0 == strcmp(alg, "auto")) {
                 continue;
             }
-            cwrite(algorithm, &value);
+            rt_cvar_write(algorithm, &value);
             snprintf(name, sizeof name, "coll_rsag_%s_%s_calls", coll_names[coll], alg);
-            MPI_T_pvar_handle calls = pvar(name, MPI_T_PVAR_CLASS_COUNTER);
+            MPI_T_pvar_handle calls = rt_pvar(name, MPI_T_PVAR_CLASS_COUNTER);
             for (int inplace = 0; inplace < 2; ++inplace) {
                 unsigned long long a0, a1, c0, nreq, lo, hi, l0, l1;
                 int ok, rc, left, cls, injected = 0, passed;
@@ -217,19 +152,19 @@ static int run_fail(size_t n)
                  * (after one more: a communicator's first call may fill
                  * its layout cache) */
                 call(coll, n, inplace, comm, sbuf, rbuf, &ok);
-                c0 = pread(calls);
-                a0 = pread(allocs);
-                l0 = pread(live);
+                c0 = rt_pvar_read(calls);
+                a0 = rt_pvar_read(allocs);
+                l0 = rt_pvar_read(live);
                 rc = call(coll, n, inplace, comm, sbuf, rbuf, &ok);
-                a1 = pread(allocs);
-                l1 = pread(live);
+                a1 = rt_pvar_read(allocs);
+                l1 = rt_pvar_read(live);
                 nreq = a1 - a0;
                 if (l1 != l0) {
                     fprintf(stderr, "rsag_alloc: rank %d: %s %s%s: live blocks %llu -> %llu "
                             "over a successful call\n", rank, coll_names[coll], alg,
                             inplace ? " in place" : "", l0, l1);
                 }
-                passed = all_ok(MPI_SUCCESS == rc && ok && pread(calls) == c0 + 1 && l1 == l0);
+                passed = all_ok(MPI_SUCCESS == rc && ok && rt_pvar_read(calls) == c0 + 1 && l1 == l0);
                 MPI_Allreduce(&nreq, &lo, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
                 MPI_Allreduce(&nreq, &hi, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
                 if (lo != hi || 0 == lo) {
@@ -238,12 +173,12 @@ static int run_fail(size_t n)
                 for (unsigned long long k = 1; k <= hi && passed; ++k) {
                     int kk = (int) k, mine = 1;
 
-                    l0 = pread(live);
-                    cwrite(fail, &kk);
+                    l0 = rt_pvar_read(live);
+                    rt_cvar_write(fail, &kk);
                     rc = call(coll, n, inplace, comm, sbuf, rbuf, &ok);
                     MPI_T_cvar_read(fail, &left);
-                    cwrite(fail, &zero);
-                    l1 = pread(live);
+                    rt_cvar_write(fail, &zero);
+                    l1 = rt_pvar_read(live);
                     cls = MPI_SUCCESS;
                     if (MPI_SUCCESS != rc) {
                         MPI_Error_class(rc, &cls);
@@ -276,7 +211,7 @@ static int run_fail(size_t n)
                            inplace ? "in-place" : "", lo, hi, injected);
                 }
             }
-            MPI_T_pvar_handle_free(session, &calls);
+            rt_pvar_free(&calls);
         }
         MPI_T_cvar_handle_free(&algorithm);
     }
@@ -320,13 +255,13 @@ static stats_t scratch_phase(int coll, size_t bytes, int iters, MPI_T_pvar_handl
     for (size_t i = 0; i < n; ++i) {
         sbuf[i] = rbuf[i] = (double) (i % 17);   /* touch every page once */
     }
-    before = pread(held);
+    before = rt_pvar_read(held);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     for (int it = -2; it < iters; ++it) {
         if (0 == it) {
             f0 = minflt();
-            h0 = pread(hits);
-            held0 = pread(held);
+            h0 = rt_pvar_read(hits);
+            held0 = rt_pvar_read(held);
         }
         MPI_Barrier(comm);
         t0 = now();
@@ -345,15 +280,15 @@ static stats_t scratch_phase(int coll, size_t bytes, int iters, MPI_T_pvar_handl
         if (it >= 0 && t0 < best) {
             best = t0;
         }
-        s.temp = pread(temp);
+        s.temp = rt_pvar_read(temp);
     }
     s.faults = (double) (minflt() - f0) / iters;
-    s.hits = (double) (pread(hits) - h0) / iters;
-    s.grown = pread(held) - held0;
-    s.held = pread(held) - before;      /* this communicator's area */
+    s.hits = (double) (rt_pvar_read(hits) - h0) / iters;
+    s.grown = rt_pvar_read(held) - held0;
+    s.held = rt_pvar_read(held) - before;      /* this communicator's area */
     s.seconds = best;
     MPI_Comm_free(&comm);
-    s.after = pread(held) - before;
+    s.after = rt_pvar_read(held) - before;
     free(sbuf);
     free(rbuf);
     return s;
@@ -361,10 +296,10 @@ static stats_t scratch_phase(int coll, size_t bytes, int iters, MPI_T_pvar_handl
 
 static void run_scratch(int coll, size_t bytes, int iters, int quiet)
 {
-    MPI_T_pvar_handle temp = pvar("coll_rsag_temporary_bytes", MPI_T_PVAR_CLASS_LEVEL);
-    MPI_T_pvar_handle hits = pvar("coll_rsag_scratch_hits", MPI_T_PVAR_CLASS_COUNTER);
-    MPI_T_pvar_handle held = pvar("coll_rsag_scratch_bytes", MPI_T_PVAR_CLASS_LEVEL);
-    MPI_T_cvar_handle cap = cvar("coll_rsag_scratch_max_bytes", NULL);
+    MPI_T_pvar_handle temp = rt_pvar("coll_rsag_temporary_bytes", MPI_T_PVAR_CLASS_LEVEL);
+    MPI_T_pvar_handle hits = rt_pvar("coll_rsag_scratch_hits", MPI_T_PVAR_CLASS_COUNTER);
+    MPI_T_pvar_handle held = rt_pvar("coll_rsag_scratch_bytes", MPI_T_PVAR_CLASS_LEVEL);
+    MPI_T_cvar_handle cap = rt_cvar("coll_rsag_scratch_max_bytes", NULL, NULL);
     size_t cap0 = 0, off = 0;
     stats_t on, off_s;
     char why[256] = "";
@@ -372,9 +307,9 @@ static void run_scratch(int coll, size_t bytes, int iters, int quiet)
 
     MPI_T_cvar_read(cap, &cap0);
     on = scratch_phase(coll, bytes, iters, temp, hits, held);
-    cwrite(cap, &off);
+    rt_cvar_write(cap, &off);
     off_s = scratch_phase(coll, bytes, iters, temp, hits, held);
-    cwrite(cap, &cap0);
+    rt_cvar_write(cap, &cap0);
 
     if (on.temp != off_s.temp) {
         snprintf(why, sizeof why, "temporary bytes %llu with the area, %llu without",
@@ -422,14 +357,15 @@ static void run_scratch(int coll, size_t bytes, int iters, int quiet)
 
 int main(int argc, char **argv)
 {
-    int provided, mode = 0, coll = -1, iters = 10, quiet = 0;
+    int mode = 0, coll = -1, iters = 10, quiet = 0;
     size_t bytes = (size_t) 16 << 20, count = 1000;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    MPI_T_pvar_session_create(&session);
+    if (0 != rt_mpit_init()) {
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     for (int i = 1; i < argc; ++i) {
         if (0 == strcmp(argv[i], "--fail")) {
             mode = 1;
@@ -478,8 +414,7 @@ int main(int argc, char **argv)
     if (0 == rank) {
         printf("rsag_alloc: np=%d cases=%ld failed=%ld\n", size, cases, failures);
     }
-    MPI_T_pvar_session_free(&session);
-    MPI_T_finalize();
+    rt_mpit_finalize();
     MPI_Finalize();
     return failures ? 1 : 0;
 }

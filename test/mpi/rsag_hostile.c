@@ -23,32 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ALLREDUCE, REDUCE, RSB, RS, NCOLL };
-static const char *coll_names[NCOLL] = { "allreduce", "reduce", "reduce_scatter_block",
-                                         "reduce_scatter" };
-#define MAXALG 9
+#include "rsag_mpit.h"
+
+/* The collectives in rsag_mpit's order (RT_ALLREDUCE ...). */
+enum { ALLREDUCE = RT_ALLREDUCE, REDUCE = RT_REDUCE, RSB = RT_RSB, RS = RT_RS, NCOLL = RT_NCOLL };
 static int rank, size, cases, failures;
-
-static void die(const char *what, const char *name, int rc)
-{
-    fprintf(stderr, "rsag_hostile: rank %d: %s(%s) failed (%d)\n", rank, what, name, rc);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-}
-
-static int cvar_index(const char *name, MPI_Datatype *dt, MPI_T_enum *et)
-{
-    char n[256];
-    int idx, nlen = sizeof n, verb, bind, scope, rc;
-
-    if (MPI_SUCCESS != (rc = MPI_T_cvar_get_index(name, &idx))) {
-        die("MPI_T_cvar_get_index", name, rc);
-    }
-    rc = MPI_T_cvar_get_info(idx, n, &nlen, &verb, dt, et, NULL, NULL, &bind, &scope);
-    if (MPI_SUCCESS != rc) {
-        die("MPI_T_cvar_get_info", name, rc);
-    }
-    return idx;
-}
 
 /* Write "name=value" through MPI_T, by the variable's datatype. */
 static void write_setting(const char *setting)
@@ -56,9 +35,7 @@ static void write_setting(const char *setting)
     char name[256];
     const char *eq = strchr(setting, '=');
     MPI_Datatype dt;
-    MPI_T_enum et;
     MPI_T_cvar_handle h;
-    int idx, count, rc;
     union { int i; unsigned u; long l; unsigned long ul; long long ll; unsigned long long ull; } v;
 
     if (NULL == eq || (size_t) (eq - setting) >= sizeof name) {
@@ -67,7 +44,7 @@ static void write_setting(const char *setting)
     }
     memcpy(name, setting, (size_t) (eq - setting));
     name[eq - setting] = '\0';
-    idx = cvar_index(name, &dt, &et);
+    h = rt_cvar(name, &dt, NULL);
     if (dt == MPI_INT) {
         v.i = (int) strtol(eq + 1, NULL, 0);
     } else if (dt == MPI_UNSIGNED) {
@@ -81,70 +58,27 @@ static void write_setting(const char *setting)
     } else if (dt == MPI_UNSIGNED_LONG_LONG) {
         v.ull = strtoull(eq + 1, NULL, 0);
     } else {
-        die("unsupported datatype of", name, 0);
+        fprintf(stderr, "rsag_hostile: %s has a datatype this program cannot write\n", name);
+        MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    if (MPI_SUCCESS != (rc = MPI_T_cvar_handle_alloc(idx, NULL, &h, &count))) {
-        die("MPI_T_cvar_handle_alloc", name, rc);
-    }
-    if (MPI_SUCCESS != (rc = MPI_T_cvar_write(h, &v))) {
-        die("MPI_T_cvar_write", name, rc);
-    }
+    rt_cvar_write(h, &v);
     MPI_T_cvar_handle_free(&h);
     if (0 == rank) {
         printf("rsag_hostile: wrote %s through MPI_T\n", setting);
     }
 }
 
-/* Handles on coll_rsag_<coll>_delegated_calls and every algorithm's
- * counter (allocated once: reads are relative to the handle). */
-typedef struct {
-    int n;
-    MPI_T_pvar_handle h[MAXALG + 1];
-} counters_t;
-
-static void counters_alloc(MPI_T_pvar_session s, int coll, int nalg, char names[][64],
-                           counters_t *c)
-{
-    char name[160];
-    int idx, count, rc;
-
-    c->n = nalg + 1;
-    for (int a = 0; a <= nalg; ++a) {
-        if (0 == a) {
-            snprintf(name, sizeof name, "coll_rsag_%s_delegated_calls", coll_names[coll]);
-        } else {
-            snprintf(name, sizeof name, "coll_rsag_%s_%s_calls", coll_names[coll], names[a - 1]);
-        }
-        if (MPI_SUCCESS != (rc = MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx))) {
-            die("MPI_T_pvar_get_index", name, rc);
-        }
-        if (MPI_SUCCESS != (rc = MPI_T_pvar_handle_alloc(s, idx, NULL, &c->h[a], &count))) {
-            die("MPI_T_pvar_handle_alloc", name, rc);
-        }
-    }
-}
-
 /* All calls rsag counted for a collective: delegated + every algorithm. */
-static unsigned long long counters_sum(MPI_T_pvar_session s, counters_t *c)
+static unsigned long long counted_calls(int coll)
 {
     unsigned long long total = 0;
+    rt_snap_t snap;
 
-    for (int a = 0; a < c->n; ++a) {
-        unsigned long long v = 0;
-        int rc = MPI_T_pvar_read(s, c->h[a], &v);
-        if (MPI_SUCCESS != rc) {
-            die("MPI_T_pvar_read", "counter", rc);
-        }
-        total += v;
+    rt_snapshot(coll, &snap);
+    for (int k = 0; k < snap.nalg; ++k) {
+        total += snap.ctr[k];
     }
     return total;
-}
-
-static void counters_free(MPI_T_pvar_session s, counters_t *c)
-{
-    for (int a = 0; a < c->n; ++a) {
-        MPI_T_pvar_handle_free(s, &c->h[a]);
-    }
 }
 
 static void check(int ok, const char *coll, const char *alg, int n)
@@ -205,7 +139,7 @@ static void run_case(int coll, const char *alg, int n)
         long long want = base + (long long) size * ((first + i) % 1000);
         ok = (out[i] == want);
     }
-    check(ok, coll_names[coll], alg, n);
+    check(ok, rt_coll_names[coll], alg, n);
     free(in);
     free(out);
     free(counts);
@@ -214,68 +148,43 @@ static void run_case(int coll, const char *alg, int n)
 int main(int argc, char **argv)
 {
     static const int sizes[] = { 1, 3, 17, 1000, 40000 };
-    int provided, rc;
-    MPI_T_pvar_session session;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (MPI_SUCCESS != (rc = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided))) {
-        die("MPI_T_init_thread", "", rc);
+    if (0 != rt_mpit_init()) {
+        MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    MPI_T_pvar_session_create(&session);
     for (int i = 1; i < argc; ++i) {
         write_setting(argv[i]);
     }
 
     for (int coll = 0; coll < NCOLL; ++coll) {
-        char cname[128], item[MAXALG][64];
-        int values[MAXALG], nitems, elen, idx, count;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-        MPI_T_cvar_handle h;
-        unsigned long long before;
-        counters_t ctr;
+        unsigned long long before = counted_calls(coll);
         int expected = 0;
 
-        snprintf(cname, sizeof cname, "coll_rsag_%s_algorithm", coll_names[coll]);
-        idx = cvar_index(cname, &dt, &et);
-        elen = sizeof cname;
-        MPI_T_enum_get_info(et, &nitems, cname, &elen);
-        nitems = nitems > MAXALG ? MAXALG : nitems;
-        for (int i = 0; i < nitems; ++i) {
-            int ilen = sizeof item[i];
-            MPI_T_enum_get_item(et, i, &values[i], item[i], &ilen);
-        }
-        if (MPI_SUCCESS != (rc = MPI_T_cvar_handle_alloc(idx, NULL, &h, &count))) {
-            die("MPI_T_cvar_handle_alloc", cname, rc);
-        }
-        /* item 0 is auto: the algorithms are items 1.. */
-        counters_alloc(session, coll, nitems - 1, item + 1, &ctr);
-        before = counters_sum(session, &ctr);
-        for (int a = nitems - 1; a >= 0; --a) {     /* auto last */
-            MPI_T_cvar_write(h, &values[a]);
+        for (int a = rt_nalg(coll) - 1; a >= 0; --a) {     /* auto (0) last */
+            if (0 != rt_force(coll, a)) {
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            }
             for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; ++s) {
-                run_case(coll, item[a], sizes[s]);
+                run_case(coll, rt_alg(coll, a), sizes[s]);
                 ++expected;
             }
         }
-        MPI_T_cvar_handle_free(&h);
         /* the correctness checks' own Allreduce calls count too */
-        if (counters_sum(session, &ctr) - before < (unsigned long long) expected) {
+        if (counted_calls(coll) - before < (unsigned long long) expected) {
             ++failures;
             if (0 == rank) {
-                printf("rsag_hostile: FAIL %s: rsag's counters missed calls\n", coll_names[coll]);
+                printf("rsag_hostile: FAIL %s: rsag's counters missed calls\n", rt_coll_names[coll]);
             }
         }
-        counters_free(session, &ctr);
     }
 
     if (0 == rank) {
         printf("rsag_hostile: np=%d %d cases, %d failed\n", size, cases, failures);
     }
-    MPI_T_pvar_session_free(&session);
-    MPI_T_finalize();
+    rt_mpit_finalize();
     MPI_Finalize();
     return failures ? 1 : 0;
 }

@@ -20,88 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rsag_mpit.h"
+
 enum { RSB, RS, NCOLL };
 static const char *coll_names[NCOLL] = { "reduce_scatter_block", "reduce_scatter" };
 enum { HALVING, PRIORITY, NALG };
 static const char *alg_names[NALG] = { "recursive_halving", "priority" };
 
-static MPI_T_pvar_session session;
+/* rsag_mpit's collective ids of RSB and RS, and its indexes of the two
+ * algorithms (looked up by name: ids are the table's business). */
+static const int rt_coll[NCOLL] = { RT_RSB, RT_RS };
+static int alg_index[NCOLL][NALG];
 static MPI_T_pvar_handle tmp_bytes;
-static MPI_T_pvar_handle calls[NCOLL][NALG];
-static MPI_T_cvar_handle algorithm[NCOLL];
-static int alg_value[NCOLL][NALG];
 static int rank, size, verbose;
-
-static void die(const char *what, int rc)
-{
-    fprintf(stderr, "rsag_memory: rank %d: %s failed (%d)\n", rank, what, rc);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-}
-
-static void pvar_handle(const char *name, int var_class, MPI_T_pvar_handle *h)
-{
-    int idx, count, rc = MPI_T_pvar_get_index(name, var_class, &idx);
-    if (MPI_SUCCESS != rc) {
-        if (0 == rank) {
-            fprintf(stderr, "rsag_memory: no MPI_T pvar %s: is mca_coll_rsag loaded?\n", name);
-        }
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    if (MPI_SUCCESS != (rc = MPI_T_pvar_handle_alloc(session, idx, NULL, h, &count))) {
-        die(name, rc);
-    }
-}
-
-static unsigned long long pvar_read(MPI_T_pvar_handle h)
-{
-    unsigned long long v = 0;
-    int rc = MPI_T_pvar_read(session, h, &v);
-    if (MPI_SUCCESS != rc) {
-        die("MPI_T_pvar_read", rc);
-    }
-    return v;
-}
-
-/* The control variable coll_rsag_<coll>_algorithm and the enum values of
- * the two algorithms, looked up by name (ids are the table's business). */
-static void setup_collective(int coll)
-{
-    char name[128], ename[128], item[128];
-    int idx, count, rc, verb, bind, scope, nitems, nlen = sizeof name, elen = sizeof ename;
-    MPI_Datatype dt;
-    MPI_T_enum et;
-
-    snprintf(name, sizeof name, "coll_rsag_%s_algorithm", coll_names[coll]);
-    if (MPI_SUCCESS != (rc = MPI_T_cvar_get_index(name, &idx))) {
-        die(name, rc);
-    }
-    rc = MPI_T_cvar_get_info(idx, name, &nlen, &verb, &dt, &et, NULL, NULL, &bind, &scope);
-    if (MPI_SUCCESS != rc || MPI_T_ENUM_NULL == et) {
-        die("MPI_T_cvar_get_info", rc);
-    }
-    MPI_T_enum_get_info(et, &nitems, ename, &elen);
-    for (int a = 0; a < NALG; ++a) {
-        alg_value[coll][a] = -1;
-        for (int i = 0; i < nitems; ++i) {
-            int value, ilen = sizeof item;
-            if (MPI_SUCCESS == MPI_T_enum_get_item(et, i, &value, item, &ilen)
-                && 0 == strcmp(item, alg_names[a])) {
-                alg_value[coll][a] = value;
-            }
-        }
-        if (alg_value[coll][a] < 0) {
-            if (0 == rank) {
-                fprintf(stderr, "rsag_memory: %s has no value %s\n", name, alg_names[a]);
-            }
-            MPI_Abort(MPI_COMM_WORLD, 2);
-        }
-        snprintf(item, sizeof item, "coll_rsag_%s_%s_calls", coll_names[coll], alg_names[a]);
-        pvar_handle(item, MPI_T_PVAR_CLASS_COUNTER, &calls[coll][a]);
-    }
-    if (MPI_SUCCESS != (rc = MPI_T_cvar_handle_alloc(idx, NULL, &algorithm[coll], &count))) {
-        die("MPI_T_cvar_handle_alloc", rc);
-    }
-}
 
 /* recvcounts of a layout: 0 even, 1 irregular with zeros, 2 one rank owns all */
 static const char *layout_names[] = { "even", "irregular", "single-owner" };
@@ -121,15 +52,17 @@ static void make_counts(int layout, int per_rank, int *counts)
 static unsigned long long run_one(int coll, int alg, const int *counts, size_t n, int inplace,
                                   double *sbuf, double *rbuf, char *why, size_t whylen)
 {
-    unsigned long long before, after, bytes;
+    unsigned long long bytes;
     size_t off = 0;
     int rc, mine = counts[rank];
+    rt_snap_t before, after;
+    const char *ran;
 
-    MPI_T_cvar_write(algorithm[coll], &alg_value[coll][alg]);
+    rt_force(rt_coll[coll], alg_index[coll][alg]);
     for (size_t i = 0; i < n; ++i) {
         (inplace ? rbuf : sbuf)[i] = (double) ((rank + 1) * (int) (i % 13 + 1));
     }
-    before = pvar_read(calls[coll][alg]);
+    rt_snapshot(rt_coll[coll], &before);
     if (RSB == coll) {
         rc = MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : sbuf, rbuf, mine, MPI_DOUBLE,
                                       MPI_SUM, MPI_COMM_WORLD);
@@ -138,16 +71,16 @@ static unsigned long long run_one(int coll, int alg, const int *counts, size_t n
                                 MPI_SUM, MPI_COMM_WORLD);
     }
     /* read before any other collective: the level is per call */
-    bytes = pvar_read(tmp_bytes);
-    after = pvar_read(calls[coll][alg]);
+    bytes = rt_pvar_read(tmp_bytes);
+    rt_snapshot(rt_coll[coll], &after);
+    ran = rt_ran(rt_coll[coll], &before, &after);
 
     if (MPI_SUCCESS != rc) {
         snprintf(why, whylen, "%s returned %d", alg_names[alg], rc);
         return bytes;
     }
-    if (after != before + 1) {
-        snprintf(why, whylen, "%s forced but its counter moved by %llu", alg_names[alg],
-                 after - before);
+    if (0 != strcmp(ran, alg_names[alg])) {
+        snprintf(why, whylen, "%s forced but the counters say %s ran", alg_names[alg], ran);
         return bytes;
     }
     for (int i = 0; i < rank; ++i) {
@@ -168,15 +101,12 @@ int main(int argc, char **argv)
 {
     static const int per_rank_sizes[] = { 1, 3, 1000, 65539 };
     const int nsizes = (int) (sizeof per_rank_sizes / sizeof per_rank_sizes[0]);
-    int provided, cases = 0, failures = 0, equal = 0;
+    int cases = 0, failures = 0, equal = 0;
     int *counts;
     double *sbuf, *rbuf;
     size_t cap;
 
     MPI_Init(&argc, &argv);
-    /* after MPI_Init, finalized before MPI_Finalize: Open MPI 4.1.4 crashes
-     * otherwise */
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     verbose = argc > 1 && 0 == strcmp(argv[1], "--verbose");
@@ -184,15 +114,23 @@ int main(int argc, char **argv)
         if (0 == rank) {
             fprintf(stderr, "rsag_memory: needs at least 2 processes\n");
         }
-        MPI_T_finalize();
         MPI_Finalize();
         return 2;
     }
 
-    MPI_T_pvar_session_create(&session);
-    pvar_handle("coll_rsag_temporary_bytes", MPI_T_PVAR_CLASS_LEVEL, &tmp_bytes);
+    if (0 != rt_mpit_init()) {
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    tmp_bytes = rt_pvar("coll_rsag_temporary_bytes", MPI_T_PVAR_CLASS_LEVEL);
     for (int coll = 0; coll < NCOLL; ++coll) {
-        setup_collective(coll);
+        for (int a = 0; a < NALG; ++a) {
+            alg_index[coll][a] = rt_alg_index(rt_coll[coll], alg_names[a]);
+            if (alg_index[coll][a] < 0) {
+                fprintf(stderr, "rsag_memory: coll_rsag_%s_algorithm has no value %s\n",
+                        coll_names[coll], alg_names[a]);
+                MPI_Abort(MPI_COMM_WORLD, 2);
+            }
+        }
     }
 
     cap = (size_t) per_rank_sizes[nsizes - 1] * (size_t) size * 2;
@@ -200,7 +138,8 @@ int main(int argc, char **argv)
     sbuf = malloc(cap * sizeof(double));
     rbuf = malloc(cap * sizeof(double));
     if (NULL == counts || NULL == sbuf || NULL == rbuf) {
-        die("malloc", 0);
+        fprintf(stderr, "rsag_memory: rank %d: out of memory\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 2);
     }
 
     for (int coll = 0; coll < NCOLL; ++coll) {
@@ -270,15 +209,8 @@ int main(int argc, char **argv)
     free(counts);
     free(sbuf);
     free(rbuf);
-    MPI_T_pvar_handle_free(session, &tmp_bytes);
-    for (int coll = 0; coll < NCOLL; ++coll) {
-        MPI_T_cvar_handle_free(&algorithm[coll]);
-        for (int a = 0; a < NALG; ++a) {
-            MPI_T_pvar_handle_free(session, &calls[coll][a]);
-        }
-    }
-    MPI_T_pvar_session_free(&session);
-    MPI_T_finalize();
+    rt_pvar_free(&tmp_bytes);
+    rt_mpit_finalize();
     MPI_Finalize();
     return failures ? 1 : 0;
 }

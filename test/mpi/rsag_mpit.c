@@ -1,6 +1,7 @@
 /*
- * rsag_mpit.c -- MPI_T helpers of the regression and stress tests (see
- * rsag_mpit.h): algorithm control variables and call counters of rsag.
+ * rsag_mpit.c -- MPI_T helpers of the MPI test programs (see rsag_mpit.h):
+ * algorithm control variables and call counters of rsag, and any other
+ * variable by name.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -200,4 +201,80 @@ int rt_check_ran(int coll, int k, long count, int pof2, int commutative, const r
     }
     snprintf(why, len, "%s ran", ran);
     return 0;
+}
+
+static void rt_die(const char *what, const char *name, int rc)
+{
+    int rank = -1;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "rsag test: rank %d: %s(%s) failed (%d): is mca_coll_rsag loaded?\n", rank,
+            what, name, rc);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+MPI_T_pvar_handle rt_pvar(const char *name, int var_class)
+{
+    MPI_T_pvar_handle h;
+    int idx, count, rc;
+
+    if (MPI_SUCCESS != (rc = MPI_T_pvar_get_index(name, var_class, &idx))) {
+        rt_die("MPI_T_pvar_get_index", name, rc);
+    }
+    if (MPI_SUCCESS != (rc = MPI_T_pvar_handle_alloc(session, idx, NULL, &h, &count))) {
+        rt_die("MPI_T_pvar_handle_alloc", name, rc);
+    }
+    return h;
+}
+
+unsigned long long rt_pvar_read(MPI_T_pvar_handle h)
+{
+    unsigned long long v = 0;
+    int rc = MPI_T_pvar_read(session, h, &v);
+
+    if (MPI_SUCCESS != rc) {
+        rt_die("MPI_T_pvar_read", "a counter", rc);
+    }
+    return v;
+}
+
+void rt_pvar_free(MPI_T_pvar_handle *h)
+{
+    MPI_T_pvar_handle_free(session, h);
+}
+
+MPI_T_cvar_handle rt_cvar(const char *name, MPI_Datatype *dt, MPI_T_enum *et)
+{
+    char buf[256];
+    int idx, count, verb, bind, scope, len = sizeof buf, rc;
+    MPI_Datatype d;
+    MPI_T_cvar_handle h;
+    MPI_T_enum e;
+
+    if (MPI_SUCCESS != (rc = MPI_T_cvar_get_index(name, &idx))) {
+        rt_die("MPI_T_cvar_get_index", name, rc);
+    }
+    rc = MPI_T_cvar_get_info(idx, buf, &len, &verb, &d, &e, NULL, NULL, &bind, &scope);
+    if (MPI_SUCCESS != rc) {
+        rt_die("MPI_T_cvar_get_info", name, rc);
+    }
+    if (NULL != dt) {
+        *dt = d;
+    }
+    if (NULL != et) {
+        *et = e;
+    }
+    if (MPI_SUCCESS != (rc = MPI_T_cvar_handle_alloc(idx, NULL, &h, &count))) {
+        rt_die("MPI_T_cvar_handle_alloc", name, rc);
+    }
+    return h;
+}
+
+void rt_cvar_write(MPI_T_cvar_handle h, const void *value)
+{
+    int rc = MPI_T_cvar_write(h, value);
+
+    if (MPI_SUCCESS != rc) {
+        rt_die("MPI_T_cvar_write", "a control variable", rc);
+    }
 }

@@ -1,9 +1,9 @@
 /*
- * rsag_mpit.h -- MPI_T helpers shared by the regression and stress tests:
- * switch rsag's algorithm of a collective through its control variable
- * coll_rsag_<coll>_algorithm and find out, from the counters
- * coll_rsag_<coll>_<alg>_calls / coll_rsag_<coll>_delegated_calls, which
- * algorithm ran a call.
+ * rsag_mpit.h -- MPI_T helpers shared by the MPI test programs: switch
+ * rsag's algorithm of a collective through its control variable
+ * coll_rsag_<coll>_algorithm, find out from the counters
+ * coll_rsag_<coll>_<alg>_calls / coll_rsag_<coll>_delegated_calls which
+ * algorithm ran a call, and read or write any other variable of rsag.
  *
  * Call rt_mpit_init() after MPI_Init and rt_mpit_finalize() before
  * MPI_Finalize (Open MPI 4.1 wants MPI_T inside the MPI lifetime).
@@ -12,6 +12,8 @@
 #define RSAG_MPIT_H
 
 #include <stddef.h>
+
+#include <mpi.h>
 
 #define RT_MAXALG 16
 #define RT_NAMELEN 64
@@ -56,5 +58,16 @@ const char *rt_ran(int coll, const rt_snap_t *a, const rt_snap_t *b);
  * 1 with the reason in why. */
 int rt_check_ran(int coll, int k, long count, int pof2, int commutative, const rt_snap_t *a,
                  const rt_snap_t *b, char *why, size_t len);
+
+/* Any other variable of rsag, by name.  These abort the job with a message
+ * naming the variable when it is missing or a call fails: a test cannot go
+ * on without them. */
+MPI_T_pvar_handle rt_pvar(const char *name, int var_class);
+unsigned long long rt_pvar_read(MPI_T_pvar_handle h);
+void rt_pvar_free(MPI_T_pvar_handle *h);
+/* A control variable; its datatype in *dt and its enumeration (or
+ * MPI_T_ENUM_NULL) in *et, each if not NULL. */
+MPI_T_cvar_handle rt_cvar(const char *name, MPI_Datatype *dt, MPI_T_enum *et);
+void rt_cvar_write(MPI_T_cvar_handle h, const void *value);
 
 #endif

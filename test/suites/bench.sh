@@ -15,7 +15,7 @@ for v in bindir exec_prefix prefix; do
     toolsdir=${toolsdir//\$\{$v\}/$(bench_makevar "$v")}
 done
 
-# Winners -> thresholds on synthetic measurements: noise margin (a 2 % win
+# Thresholds from synthetic measurements: noise margin (a 2 % win
 # keeps the previous algorithm), a restriction (rabenseifner did not run at
 # 8 B), a win of the base algorithm above another's run (overridden), an
 # algorithm that never wins (LONG_MAX), the base keeping 0.
