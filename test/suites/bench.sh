@@ -15,10 +15,12 @@ for v in bindir exec_prefix prefix; do
     toolsdir=${toolsdir//\$\{$v\}/$(bench_makevar "$v")}
 done
 
-# Thresholds from synthetic measurements: noise margin (a 2 % win
-# keeps the previous algorithm), a restriction (rabenseifner did not run at
-# 8 B), a win of the base algorithm above another's run (overridden), an
-# algorithm that never wins (LONG_MAX), the base keeping 0.
+# Thresholds from synthetic measurements: noise margin (a 2 % win of
+# rabenseifner at 32 B does not move its threshold), a restriction
+# (rabenseifner did not run at 8 B), a win of the base algorithm at 2 KiB
+# inside rabenseifner's range (kept: moving it would cost more), an isolated
+# win (reduce's rabenseifner at 4 KiB) given up because taking it would cost
+# 2.35x from 16 KiB up, so that algorithm is off (LONG_MAX); the base keeps 0.
 bench_thresholds() {
     local c
     for c in allreduce reduce; do
