@@ -360,12 +360,7 @@ int main(int argc, char **argv)
     int mode = 0, coll = -1, iters = 10, quiet = 0;
     size_t bytes = (size_t) 16 << 20, count = 1000;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (0 != rt_mpit_init()) {
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    rt_start(&argc, &argv, &rank, &size);
     for (int i = 1; i < argc; ++i) {
         if (0 == strcmp(argv[i], "--fail")) {
             mode = 1;

@@ -149,12 +149,7 @@ int main(int argc, char **argv)
 {
     static const int sizes[] = { 1, 3, 17, 1000, 40000 };
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (0 != rt_mpit_init()) {
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
+    rt_start(&argc, &argv, &rank, &size);
     for (int i = 1; i < argc; ++i) {
         write_setting(argv[i]);
     }

@@ -106,20 +106,15 @@ int main(int argc, char **argv)
     double *sbuf, *rbuf;
     size_t cap;
 
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    rt_start(&argc, &argv, &rank, &size);
     verbose = argc > 1 && 0 == strcmp(argv[1], "--verbose");
     if (size < 2) {
         if (0 == rank) {
             fprintf(stderr, "rsag_memory: needs at least 2 processes\n");
         }
+        rt_mpit_finalize();
         MPI_Finalize();
         return 2;
-    }
-
-    if (0 != rt_mpit_init()) {
-        MPI_Abort(MPI_COMM_WORLD, 2);
     }
     tmp_bytes = rt_pvar("coll_rsag_temporary_bytes", MPI_T_PVAR_CLASS_LEVEL);
     for (int coll = 0; coll < NCOLL; ++coll) {

@@ -102,6 +102,16 @@ int rt_mpit_init(void)
     return 0;
 }
 
+void rt_start(int *argc, char ***argv, int *rank, int *size)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, rank);
+    MPI_Comm_size(MPI_COMM_WORLD, size);
+    if (0 != rt_mpit_init()) {
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+}
+
 void rt_mpit_finalize(void)
 {
     for (int c = 0; c < RT_NCOLL; c++) {

@@ -33,6 +33,9 @@ typedef struct {
  * loaded); otherwise prints why on stderr and returns -1. */
 int rt_mpit_init(void);
 void rt_mpit_finalize(void);
+/* MPI_Init, this process's rank and the size of MPI_COMM_WORLD, then
+ * rt_mpit_init(); the job is aborted when rsag's variables are missing. */
+void rt_start(int *argc, char ***argv, int *rank, int *size);
 
 /* Number of algorithms of coll (auto included, index 0) and their names. */
 int rt_nalg(int coll);
