@@ -11,9 +11,9 @@
 # For every collective it runs rsag-bench.sh --rsag-only (one job per
 # repetition: every rsag algorithm forced, interleaved, through MPI_T) with
 # the given process count and mpirun arguments (transport), then
-# rsag-thresholds.awk turns the per-size winners into thresholds (see that
-# file for the rules: 3 % noise margin, base algorithm 0, never-winning
-# algorithms LONG_MAX).  The file's comments say where, when and how it was
+# rsag-thresholds.awk picks the thresholds whose worst slowdown against the
+# fastest algorithm of each measured size is smallest (see that file for the
+# rules: 3 % noise margin, base algorithm 0, algorithms left off LONG_MAX).  The file's comments say where, when and how it was
 # measured, and show every measured time and ratio.
 #
 # The thresholds are scalar MCA settings: they apply to every communicator

@@ -37,27 +37,24 @@
  * defaults below); the last class takes every larger size.  Values are
  * bytes of the whole vector (count * type size).
  *
- * Measured on the development machine (contrib/results/2026-11-first/,
- * README "Measured").  Rabenseifner overtakes recursive doubling at 4 KiB
- * at np 2 (vader's 4 KiB eager limit: whole-vector exchanges turn to
- * rendezvous there, halves do not).
- * The ring pays p - 1 latencies per phase where recursive halving pays
- * log2 p, but its temporaries are four segments instead of half or all
- * of the vector, and it has no extra step for p != 2^k.  Median time of
- * the ring / of the algorithm auto uses below it, MPI_DOUBLE sums, 256 KB
- * segments, 5 interleaved runs (64M: 3; np 4 is oversubscribed and noisy,
- * +-20 %):
- *   allreduce / rabenseifner   1M   2M   4M   8M   16M  32M  64M bytes
- *     np 2                    1.24 1.22 1.10 0.97 1.03 0.97 0.53
- *     np 4                    1.12 1.23 0.85 0.85 0.87 0.78 0.48
- *   reduce-scatter / halving  256K 512K 1M   2M   4M   16M  32M
- *     np 2                    0.85 0.81 0.82 0.92 0.80 0.71 0.42
- *     np 4                    2.49 0.99 0.81 1.20 0.71 0.70 0.93
- * The ring is never much slower from these sizes up, and twice as fast at
- * 64 MB, where the others' vector-sized temporaries are fresh pages.
- * The priority-aware algorithms (seed 002) send more, smaller messages
- * and only pay off for large ones: 1 GiB keeps them out of auto.
- * Every class holds the same values until per-p measurements land.
+ * Each column is what contrib/rsag-tune.sh chose from the comparison run
+ * of 2026-11-21 (contrib/results/2026-11-21/rsag-tune-np<N>.conf, from the
+ * CSVs of that run; README "Measured"): np 2 for p <= 2 (2 cores, not
+ * oversubscribed), np 4 for p <= 4 and np 8 for larger p (both
+ * oversubscribed on 2 cores: noisy, +-20 % and more below 64 KB).  ob1 +
+ * vader, MPI_DOUBLE sums.  The tuner keeps the thresholds with the smallest
+ * worst slowdown against the fastest rsag algorithm at each measured size
+ * (8 B .. 64 MB, x4 steps; reduce-scatter 64 KB .. 64 MB); what is left:
+ *   allreduce p <= 2: 1.55 at 16 KB, reduce p <= 2: 1.67 at 16 KB (at
+ *     4 KB vader's eager limit turns a whole-vector message into a
+ *     rendezvous while Rabenseifner's halves stay eager: 2.7x there; from
+ *     16 KB recursive doubling / binomial are faster again; one threshold
+ *     cannot take both), allreduce p <= 4: 1.10 at 4 KB, larger: 1.04;
+ *   reduce p > 2: none; reduce-scatter p <= 2: 1.04 at 64 MB, else none
+ *     (from MPI_Reduce_scatter_block; its row serves both collectives).
+ * MCA_COLL_RSAG_OFF: auto never picks the algorithm (it stays available to
+ * force): the priority-aware reduce-scatter never won; at np 2 neither
+ * the ring nor the priority allreduce beat Rabenseifner by 3 %.
  */
 #define MCA_COLL_RSAG_NUM_COMM_CLASSES 3
 /* Default upper bounds of the classes but the last: p <= 2, p <= 4. */
@@ -65,16 +62,20 @@
 
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER       MCA_COLL_RSAG_BY_CLASS(      4096,       4096,       4096)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(   8388608,    8388608,    8388608)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY           MCA_COLL_RSAG_BY_CLASS(1073741824, 1073741824, 1073741824)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER       MCA_COLL_RSAG_BY_CLASS(      4096,     262144,      65536)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 4194304, 16777216)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY           MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 67108864,   4096)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL              MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(     16384,      16384,      16384)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      4096, MCA_COLL_RSAG_OFF, 4194304)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
 #define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING         MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
-#define MCA_COLL_RSAG_DEF_RS_RING                      MCA_COLL_RSAG_BY_CLASS(   1048576,    1048576,    1048576)
-#define MCA_COLL_RSAG_DEF_RS_PRIORITY                  MCA_COLL_RSAG_BY_CLASS(1073741824, 1073741824, 1073741824)
+#define MCA_COLL_RSAG_DEF_RS_RING                      MCA_COLL_RSAG_BY_CLASS(   4194304,   16777216,   16777216)
+#define MCA_COLL_RSAG_DEF_RS_PRIORITY                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* ---- end of the threshold table ------------------------------------------ */
+
+/* "Never by auto": the largest value of the long threshold parameters, so
+ * a tuner file's "= 9223372036854775807" means the same. */
+#define MCA_COLL_RSAG_OFF 9223372036854775807
 
 /* One threshold per class, as an array initializer.  It only appears
  * inside the default_min_bytes column, whose users put it in an

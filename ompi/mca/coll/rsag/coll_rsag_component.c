@@ -101,8 +101,13 @@ static void rsag_class_defaults_text(const mca_coll_rsag_alg_desc_t *alg, char *
         char range[32];
 
         mca_coll_rsag_class_text(mca_coll_rsag_component.class_bounds, k, range, sizeof(range));
-        used += (size_t) snprintf(buf + used, len - used, "%s%s: %zu", k > 0 ? ", " : "", range,
-                                  alg->default_min_bytes[k]);
+        if (alg->default_min_bytes[k] >= (size_t) MCA_COLL_RSAG_OFF) {
+            used += (size_t) snprintf(buf + used, len - used, "%s%s: off", k > 0 ? ", " : "",
+                                      range);
+        } else {
+            used += (size_t) snprintf(buf + used, len - used, "%s%s: %zu", k > 0 ? ", " : "",
+                                      range, alg->default_min_bytes[k]);
+        }
     }
 }
 
