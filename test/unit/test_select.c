@@ -71,6 +71,12 @@ static void test_auto(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
 
         thr = mca_coll_rsag_threshold(coll, &t, big_alg, mca_coll_rsag_comm_class(NULL, p), NULL);
         CHECK(thr > 0, "p=%d threshold of %d", p, big_alg);
+        if (thr >= (size_t) MCA_COLL_RSAG_OFF) {    /* off in this size class */
+            c = call_of(p, (size_t) 1 << 24, 8, true);
+            d = mca_coll_rsag_select(coll, &c, &t);
+            CHECK(d.alg != big_alg, "p=%d: %d is off but auto picked it", p, big_alg);
+            continue;
+        }
         big_count = thr / 4 > (size_t) pof2 ? thr / 4 : (size_t) pof2;
 
         /* below the threshold: the small-message algorithm */
@@ -90,11 +96,14 @@ static void test_auto(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
         CHECK(d.alg == small_alg && d.reason == MCA_COLL_RSAG_REASON_AUTO,
               "p=%d non-commutative -> %d", p, d.alg);
 
-        /* large in bytes but count < p' (huge elements): no Rabenseifner */
+        /* large in bytes but count < p' (huge elements): no Rabenseifner,
+         * but another rsag algorithm (the small-message one, or one whose
+         * threshold is lower and that has no count restriction) */
         if (pof2 > 1) {
             c = call_of(p, (size_t) pof2 - 1, thr, true);
             d = mca_coll_rsag_select(coll, &c, &t);
-            CHECK(d.alg == small_alg, "p=%d count < p' -> %d", p, d.alg);
+            CHECK(d.alg != big_alg && d.alg > 0 && d.reason == MCA_COLL_RSAG_REASON_AUTO,
+                  "p=%d count < p' -> %d", p, d.alg);
         }
     }
 }
@@ -187,6 +196,12 @@ static void test_ring(mca_coll_rsag_coll_t coll, int ring_alg, int below_alg, in
         thr = mca_coll_rsag_threshold(coll, &t, ring_alg, mca_coll_rsag_comm_class(NULL, p),
                                       NULL);
         CHECK(thr > 0, "%s ring threshold", mca_coll_rsag_colls[coll].name);
+        if (thr >= (size_t) MCA_COLL_RSAG_OFF) {    /* off in this size class */
+            c = call_of(p, (size_t) 1 << 24, 8, true);
+            d = mca_coll_rsag_select(coll, &c, &t);
+            CHECK(d.alg != ring_alg, "p=%d: the ring is off but auto picked it", p);
+            continue;
+        }
         c = call_of(p, thr / 8, 8, true);
         d = mca_coll_rsag_select(coll, &c, &t);
         CHECK(d.alg == ring_alg, "p=%d at the ring threshold -> %d", p, d.alg);
