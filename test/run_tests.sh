@@ -2,7 +2,7 @@
 # The whole test suite of mca_coll_rsag.  Run from a configured, built and
 # installed tree (README: ./autogen.pl && ./configure && make && make install):
 #
-#   test/run_tests.sh            everything (about 5 minutes on 2 cores)
+#   test/run_tests.sh            everything (about 12 minutes on 2 cores)
 #   test/run_tests.sh -k NAME    only the tests whose name contains NAME
 #   test/run_tests.sh -l         list the tests
 #
