@@ -62,8 +62,9 @@ typedef struct mca_coll_rsag_rd_t {
 static int mca_coll_rsag_rd_step(mca_coll_rsag_rd_t *s, int peer, bool peer_is_lower,
                                  bool exchange, int tag, struct ompi_communicator_t *comm)
 {
-    bool direct = s->acc == s->input && s->input != s->rbuf
-                  && (!peer_is_lower || ompi_op_is_commute(s->op));
+    /* the first combine, while the partial result is still the input */
+    bool first = s->acc == s->input && s->input != s->rbuf;
+    bool direct = first && (!peer_is_lower || ompi_op_is_commute(s->op));
     char *target;
     int err;
 
@@ -77,7 +78,7 @@ static int mca_coll_rsag_rd_step(mca_coll_rsag_rd_t *s, int peer, bool peer_is_l
     if (direct) {
         mca_coll_rsag_op_reduce(s->op, s->input, s->rbuf, s->n, s->dtype);
         s->acc = s->rbuf;
-    } else if (s->acc == s->input && s->input != s->rbuf) {
+    } else if (first) {
         /* Upper rank, non-commutative op: rbuf = in (op) input. */
         mca_coll_rsag_reduce3(s->op, s->dtype, s->n, s->in, s->input, s->rbuf);
         s->acc = s->rbuf;
@@ -92,16 +93,15 @@ static int mca_coll_rsag_rd_step(mca_coll_rsag_rd_t *s, int peer, bool peer_is_l
     return OMPI_SUCCESS;
 }
 
-/* Whether some step of this rank cannot receive into rbuf (see
+/* Whether some step of a rank (vrank among pof2; `folds`: it receives
+ * its odd neighbour's vector first) cannot receive into rbuf (see
  * mca_coll_rsag_rd_step): in place, more than one step (the fold's receive
  * counts), or a non-commutative op whose first peer is the lower rank. */
-static bool mca_coll_rsag_rd_needs_tmp(int rank, int size, bool in_place, bool commutative)
+static bool mca_coll_rsag_rd_needs_tmp(int vrank, int pof2, bool folds, bool in_place,
+                                       bool commutative)
 {
-    int pof2 = mca_coll_rsag_pof2_floor(size);
-    int extra = size - pof2;
-    int vrank = mca_coll_rsag_fold_vrank(rank, size);
-    int steps = mca_coll_rsag_log2_floor(pof2) + (rank < 2 * extra ? 1 : 0);
-    bool first_peer_lower = rank >= 2 * extra && 1 == (vrank & 1);
+    int steps = mca_coll_rsag_log2_floor(pof2) + (folds ? 1 : 0);
+    bool first_peer_lower = !folds && 1 == (vrank & 1);
 
     if (vrank < 0) {
         return false;
@@ -138,7 +138,8 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
      * before its first message: a failed allocation meets every rank at the
      * same request, and no peer is left waiting. */
     err = mca_coll_rsag_tmp_alloc(&s.tmp,
-                                  mca_coll_rsag_rd_needs_tmp(rank, size, input == (char *) rbuf,
+                                  mca_coll_rsag_rd_needs_tmp(vrank, pof2, rank < 2 * extra,
+                                                             input == (char *) rbuf,
                                                              ompi_op_is_commute(op))
                                       ? s.n : 0,
                                   dtype);

@@ -90,7 +90,7 @@ static void rsag_register_counter(const char *name, const char *help, unsigned l
 /* Settings that must be replaced say so, with the valid values. */
 #define RSAG_WARN(...) opal_output(0, "coll:rsag: " __VA_ARGS__)
 
-/* "p <= 2: 4096, p <= 4: 4096, p > 4: 4096": the class defaults of one
+/* "p <= 2: 4096, p <= 4: 262144, p > 4: off": the class defaults of one
  * algorithm under the current class bounds. */
 static void rsag_class_defaults_text(const mca_coll_rsag_alg_desc_t *alg, char *buf, size_t len)
 {
@@ -98,16 +98,14 @@ static void rsag_class_defaults_text(const mca_coll_rsag_alg_desc_t *alg, char *
 
     buf[0] = '\0';
     for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES && used < len; ++k) {
-        char range[32];
+        char range[32], value[24] = "off";
 
         mca_coll_rsag_class_text(mca_coll_rsag_component.class_bounds, k, range, sizeof(range));
-        if (alg->default_min_bytes[k] >= (size_t) MCA_COLL_RSAG_OFF) {
-            used += (size_t) snprintf(buf + used, len - used, "%s%s: off", k > 0 ? ", " : "",
-                                      range);
-        } else {
-            used += (size_t) snprintf(buf + used, len - used, "%s%s: %zu", k > 0 ? ", " : "",
-                                      range, alg->default_min_bytes[k]);
+        if (alg->default_min_bytes[k] < (size_t) MCA_COLL_RSAG_OFF) {
+            snprintf(value, sizeof(value), "%zu", alg->default_min_bytes[k]);
         }
+        used += (size_t) snprintf(buf + used, len - used, "%s%s: %s", k > 0 ? ", " : "", range,
+                                  value);
     }
 }
 
