@@ -70,11 +70,14 @@ static bool same_range(mca_coll_rsag_range_t a, mca_coll_rsag_range_t b)
 static void test_halving(size_t count, int pof2)
 {
     static mca_coll_rsag_halving_step_t steps[MAXP][MCA_COLL_RSAG_MAX_STEPS];
+    static size_t vdispl[MAXP + 1];
     int nsteps = 0, lg = mca_coll_rsag_log2_floor(pof2);
     unsigned char *owner = calloc(count + 1, 1);
 
+    mca_coll_rsag_displs_bisect(count, pof2, vdispl);
     for (int v = 0; v < pof2; ++v) {
-        nsteps = mca_coll_rsag_halving_schedule(v, pof2, count, steps[v]);
+        nsteps = mca_coll_rsag_halving_schedule(vdispl, pof2, v, MCA_COLL_RSAG_DISTANCE_DOUBLING,
+                                                steps[v]);
         CHECK(nsteps == lg, "pof2=%d nsteps=%d", pof2, nsteps);
     }
     for (int v = 0; v < pof2; ++v) {
@@ -92,7 +95,8 @@ static void test_halving(size_t count, int pof2)
                   "lower vrank keeps the lower half v=%d k=%d", v, k);
             window = s->keep;
         }
-        mca_coll_rsag_range_t block = mca_coll_rsag_halving_block(v, pof2, count);
+        mca_coll_rsag_range_t block = mca_coll_rsag_vblocks(
+            vdispl, mca_coll_rsag_halving_position(v, pof2, MCA_COLL_RSAG_DISTANCE_DOUBLING), 1);
         CHECK(same_range(block, window), "block of v=%d", v);
         if (count >= (size_t) pof2) {
             CHECK(block.cnt >= 1, "count=%zu >= p'=%d: v=%d owns something", count, pof2, v);
@@ -105,6 +109,15 @@ static void test_halving(size_t count, int pof2)
         CHECK(owner[i] == 1, "count=%zu pof2=%d element %zu owned %d times", count, pof2, i,
               owner[i]);
     }
+    /* every cut of the layout is split_halves' cut of its window */
+    for (int n = pof2; n > 1; n /= 2) {
+        for (int lo = 0; lo < pof2; lo += n) {
+            mca_coll_rsag_range_t lower, upper;
+            mca_coll_rsag_split_halves(mca_coll_rsag_vblocks(vdispl, lo, n), &lower, &upper);
+            CHECK(vdispl[lo + n / 2] == upper.off, "count=%zu pof2=%d cut at vblock %d", count,
+                  pof2, lo + n / 2);
+        }
+    }
     free(owner);
 }
 
@@ -114,17 +127,20 @@ static void test_gather(size_t count, int pof2)
 {
     static mca_coll_rsag_halving_step_t steps[MAXP][MCA_COLL_RSAG_MAX_STEPS];
     static unsigned char have[MAXP][256];
+    static size_t vdispl[MAXP + 1];
     bool active[MAXP];
     int nsteps = 0;
 
     if (count > 256) {
         return;
     }
+    mca_coll_rsag_displs_bisect(count, pof2, vdispl);
     for (int vroot = 0; vroot < pof2; ++vroot) {
         for (int v = 0; v < pof2; ++v) {
             mca_coll_rsag_range_t b;
-            nsteps = mca_coll_rsag_halving_schedule(v, pof2, count, steps[v]);
-            b = mca_coll_rsag_halving_block(v, pof2, count);
+            nsteps = mca_coll_rsag_halving_schedule(vdispl, pof2, v,
+                                                    MCA_COLL_RSAG_DISTANCE_DOUBLING, steps[v]);
+            b = nsteps > 0 ? steps[v][nsteps - 1].keep : mca_coll_rsag_vblocks(vdispl, 0, 1);
             memset(have[v], 0, sizeof(have[v]));
             memset(have[v] + b.off, 1, b.cnt);
             active[v] = true;
@@ -221,9 +237,10 @@ static void test_layouts(void)
         /* vblocks */
         {
             int pof2 = mca_coll_rsag_pof2_floor(p);
-            size_t next = 0;
+            size_t next = 0, vdispl[MAXP + 1];
+            mca_coll_rsag_displs_fold(displ, p, vdispl);
             for (int v = 0; v < pof2; ++v) {
-                mca_coll_rsag_range_t vb = mca_coll_rsag_vblock(displ, p, v);
+                mca_coll_rsag_range_t vb = mca_coll_rsag_vblocks(vdispl, v, 1);
                 int r = mca_coll_rsag_fold_rank(v, p);
                 size_t expect = (size_t) counts[r]
                                 + ((r + 1 < p && mca_coll_rsag_fold_vrank(r + 1, p) < 0)
@@ -232,32 +249,54 @@ static void test_layouts(void)
                 next = vb.off + vb.cnt;
             }
             CHECK(next == displ[p], "p=%d vblocks tile the vector", p);
-            CHECK(mca_coll_rsag_vblocks(displ, p, 0, pof2).cnt == displ[p], "all vblocks");
+            CHECK(mca_coll_rsag_vblocks(vdispl, 0, pof2).cnt == displ[p], "all vblocks");
         }
     }
 }
 
-/* Distance halving over vblocks: partners agree on the window, split it,
- * and each ends with its own vblock. */
-static void test_vhalving(void)
+/* One order: partners agree on the window, split it, and each ends with
+ * the vblock at its position. */
+static void test_vhalving_order(mca_coll_rsag_order_t order)
 {
     for (int pof2 = 2; pof2 <= MAXP; pof2 *= 2) {
         int lg = mca_coll_rsag_log2_floor(pof2);
         for (int v = 0; v < pof2; ++v) {
-            int lo = 0, n = pof2;
+            int lo = 0, n = pof2, pos = mca_coll_rsag_halving_position(v, pof2, order);
             for (int k = 0; k < lg; ++k) {
-                mca_coll_rsag_vstep_t s = mca_coll_rsag_vhalving_step(v, pof2, k);
-                mca_coll_rsag_vstep_t t = mca_coll_rsag_vhalving_step(s.peer, pof2, k);
+                mca_coll_rsag_vstep_t s = mca_coll_rsag_halving_step(v, pof2, k, order);
+                mca_coll_rsag_vstep_t t = mca_coll_rsag_halving_step(s.peer, pof2, k, order);
                 CHECK(s.half == n / 2 && t.peer == v, "pof2=%d v=%d k=%d", pof2, v, k);
+                CHECK(s.peer == (MCA_COLL_RSAG_DISTANCE_HALVING == order ? v ^ (pof2 >> (k + 1))
+                                                                       : v ^ (1 << k)),
+                      "pof2=%d v=%d k=%d: partner distance", pof2, v, k);
                 CHECK(s.keep_lo == t.give_lo && s.give_lo == t.keep_lo, "partners split");
-                CHECK(s.keep_lo <= v && v < s.keep_lo + s.half, "keeps the half holding v");
+                CHECK(s.keep_lo <= pos && pos < s.keep_lo + s.half, "keeps the half holding v");
                 CHECK((s.keep_lo == lo || s.give_lo == lo)
                           && (s.keep_lo == lo + s.half || s.give_lo == lo + s.half),
                       "halves of the current window");
                 lo = s.keep_lo;
                 n = s.half;
             }
-            CHECK(lo == v && n == 1, "pof2=%d v=%d ends with its vblock", pof2, v);
+            CHECK(lo == pos && n == 1, "pof2=%d v=%d ends with its vblock", pof2, v);
+        }
+    }
+}
+
+/* Distance halving over vblocks: partners agree on the window, split it,
+ * and each ends with its own vblock; distance doubling the same over bit-
+ * reversed positions (a bijection). */
+static void test_vhalving(void)
+{
+    test_vhalving_order(MCA_COLL_RSAG_DISTANCE_HALVING);
+    test_vhalving_order(MCA_COLL_RSAG_DISTANCE_DOUBLING);
+    for (int pof2 = 1; pof2 <= MAXP; pof2 *= 2) {
+        char seen[MAXP] = { 0 };
+        for (int v = 0; v < pof2; ++v) {
+            int t = mca_coll_rsag_halving_position(v, pof2, MCA_COLL_RSAG_DISTANCE_DOUBLING);
+            CHECK(t >= 0 && t < pof2 && !seen[t], "pof2=%d: positions are a permutation", pof2);
+            seen[t] = 1;
+            CHECK(mca_coll_rsag_halving_position(v, pof2, MCA_COLL_RSAG_DISTANCE_HALVING) == v,
+                  "halving position is the vrank");
         }
     }
 }
@@ -268,12 +307,15 @@ static void test_vhalving(void)
  * at once (pre-step or a halving step). */
 static void test_vschedule(void)
 {
-    static size_t displ[MAXP + 1];
+    static size_t displ[MAXP + 1], vdispl[MAXP + 1];
     static int counts[MAXP];
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
+    const mca_coll_rsag_order_t halving = MCA_COLL_RSAG_DISTANCE_HALVING;
 
-    CHECK(mca_coll_rsag_rs_recv_count((mca_coll_rsag_displs_even(10, 1, displ), displ), 1, 0)
-              == 0, "p=1 receives nothing");
+    mca_coll_rsag_displs_even(10, 1, displ);
+    mca_coll_rsag_displs_fold(displ, 1, vdispl);
+    CHECK(mca_coll_rsag_halving_recv_count(vdispl, 1, 0, halving) == 0,
+          "p=1 receives nothing");
     for (int p = 2; p <= MAXP; p += (p < 20 ? 1 : 7)) {
         int pof2 = mca_coll_rsag_pof2_floor(p), extra = p - pof2;
         for (int layout = 0; layout < 4; ++layout) {
@@ -282,15 +324,16 @@ static void test_vschedule(void)
                           : layout == 2 ? (i == p / 2 ? 1000 : 0) : (i == 0 ? 3 : 0);
             }
             mca_coll_rsag_displs_counts(counts, p, displ);
+            mca_coll_rsag_displs_fold(displ, p, vdispl);
             for (int rank = 0; rank < p; ++rank) {
                 int v = mca_coll_rsag_fold_vrank(rank, p);
                 size_t n = displ[p], want = rank < 2 * extra ? n - n / 2 : 0;
                 mca_coll_rsag_range_t window = { 0, n };
                 if (v >= 0) {
-                    int ns = mca_coll_rsag_vhalving_schedule(displ, p, v, steps);
+                    int ns = mca_coll_rsag_halving_schedule(vdispl, pof2, v, halving, steps);
                     CHECK(ns == mca_coll_rsag_log2_floor(pof2), "p=%d steps", p);
                     for (int k = 0; k < ns; ++k) {
-                        mca_coll_rsag_vstep_t s = mca_coll_rsag_vhalving_step(v, pof2, k);
+                        mca_coll_rsag_vstep_t s = mca_coll_rsag_halving_step(v, pof2, k, halving);
                         const mca_coll_rsag_halving_step_t *h = &steps[k];
                         CHECK(h->peer == s.peer && h->keep.cnt + h->give.cnt == window.cnt
                                   && (h->keep.off == window.off || h->give.off == window.off)
@@ -300,13 +343,14 @@ static void test_vschedule(void)
                         window = h->keep;
                         want = h->keep.cnt > want ? h->keep.cnt : want;
                     }
-                    mca_coll_rsag_range_t mine = mca_coll_rsag_vblock(displ, p, v);
+                    mca_coll_rsag_range_t mine = mca_coll_rsag_vblocks(vdispl, v, 1);
                     CHECK(window.off == mine.off && window.cnt == mine.cnt,
                           "p=%d v=%d ends with its vblock", p, v);
                 }
-                CHECK(mca_coll_rsag_rs_recv_count(displ, p, rank) == want,
+                CHECK(mca_coll_rsag_halving_recv_count(vdispl, p, rank, halving) == want,
                       "p=%d layout %d rank %d: receive buffer %zu, largest receive %zu", p,
-                      layout, rank, mca_coll_rsag_rs_recv_count(displ, p, rank), want);
+                      layout, rank, mca_coll_rsag_halving_recv_count(vdispl, p, rank, halving),
+                      want);
             }
         }
     }

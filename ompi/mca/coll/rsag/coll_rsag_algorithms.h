@@ -3,11 +3,14 @@
  *
  * One X-macro list per collective, one row per algorithm:
  *
- *   X(coll, ALG, id, "name", "description", restrictions, default_min_bytes, function)
+ *   X(coll, ALG, id, "name", "description", restrictions, layout,
+ *     default_min_bytes, function)
  *
  *   id           value of the MCA enum coll_rsag_<coll>_algorithm (0 is "auto")
  *   name         enum string, MPI_T pvar suffix, verbose/benchmark label
  *   restrictions MCA_COLL_RSAG_NEEDS_* bits, checked per call by the selector
+ *   layout       the block layout the dispatcher prepares for the algorithm
+ *                (MCA_COLL_RSAG_LAYOUT_*, below)
  *   default_min_bytes
  *                compiled-in thresholds of `auto`, one per communicator-size
  *                class (MCA_COLL_RSAG_BY_CLASS, from the table below): `auto`
@@ -28,6 +31,11 @@
 /* Restriction bits (the "restrictions" column). */
 #define MCA_COLL_RSAG_NEEDS_COMMUTATIVE   0x1u  /* op must be commutative */
 #define MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2 0x2u  /* count >= p' = 2^floor(log2 p) */
+
+/* Layouts (the "layout" column; mca_coll_rsag_args_t in coll_rsag.h). */
+#define MCA_COLL_RSAG_LAYOUT_NONE   0   /* whole vectors only */
+#define MCA_COLL_RSAG_LAYOUT_RANKS  1   /* p rank blocks and their p' folded vblocks */
+#define MCA_COLL_RSAG_LAYOUT_HALVES 2   /* p' vblocks: halves of halves of the vector */
 
 /* ---- Default thresholds by communicator size: THE table to edit ----------
  *
@@ -86,39 +94,43 @@
     X(ALLREDUCE, RECURSIVE_DOUBLING, 1, "recursive_doubling",                      \
       "recursive doubling on whole vectors, extra ranks folded in and out; "       \
       "log2(p) steps, order-preserving (non-commutative ops)",                     \
-      0u, MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING,                     \
+      0u, MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING,                     \
       mca_coll_rsag_allreduce_recursive_doubling)                           \
     X(ALLREDUCE, RABENSEIFNER, 2, "rabenseifner",                                  \
       "Rabenseifner: reduce-scatter by recursive halving + allgather by "          \
       "recursive doubling, balanced non-power-of-two pre-step; commutative ops, "  \
       "count >= p'",                                                               \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
-      MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER,                                    \
+      MCA_COLL_RSAG_LAYOUT_HALVES, MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER,                                    \
       mca_coll_rsag_allreduce_rabenseifner)                                  \
     X(ALLREDUCE, RING, 3, "ring",                                                  \
       "pipelined ring: ring reduce-scatter + ring allgather over p blocks of "     \
       "any size, sent in coll_rsag_allreduce_ring_segment_size segments; "         \
       "2(p-1) steps, commutative ops",                                             \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_ALLREDUCE_RING,           \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
+      MCA_COLL_RSAG_DEF_ALLREDUCE_RING,           \
       mca_coll_rsag_allreduce_ring)                                                \
     X(ALLREDUCE, PRIORITY, 4, "priority",                                          \
       "priority-aware reduce-scatter (recursive halving sending each block as "    \
       "its own message in the order the partner needs it, reducing lazily) + "     \
       "allgather by recursive doubling; commutative ops",                          \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY,       \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
+      MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY,       \
       mca_coll_rsag_allreduce_priority)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
       "binomial tree on whole vectors; log2(p) steps, order-preserving "           \
       "(non-commutative ops)",                                                     \
-      0u, MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL, mca_coll_rsag_reduce_binomial)          \
+      0u, MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL,            \
+      mca_coll_rsag_reduce_binomial)          \
     X(REDUCE, RABENSEIFNER, 2, "rabenseifner",                                     \
       "Rabenseifner: reduce-scatter by recursive halving + binomial gather to "    \
       "the root, balanced non-power-of-two pre-step; commutative ops, "            \
       "count >= p'",                                                               \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
-      MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER, mca_coll_rsag_reduce_rabenseifner)
+      MCA_COLL_RSAG_LAYOUT_HALVES, MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER,          \
+      mca_coll_rsag_reduce_rabenseifner)
 
 /* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
  * (one implementation over a block layout, coll_rsag_reduce_scatter_*.c),
@@ -127,20 +139,23 @@
     X(COLL, RECURSIVE_HALVING, 1, "recursive_halving",                             \
       "recursive halving over the rank blocks (distance halving), extra ranks "    \
       "folded in with the balanced pre-step; commutative ops",                     \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING,     \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
+      MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING,     \
       mca_coll_rsag_reduce_scatter_recursive_halving)                              \
     X(COLL, RING, 2, "ring",                                                       \
       "pipelined ring over the rank blocks, sent in "                              \
       "coll_rsag_allreduce_ring_segment_size segments and forwarded as soon as "   \
       "reduced; p-1 steps, commutative ops",                                       \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_RS_RING,                  \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
+      MCA_COLL_RSAG_DEF_RS_RING,                  \
       mca_coll_rsag_reduce_scatter_ring)                                           \
     X(COLL, PRIORITY, 3, "priority",                                               \
       "priority-aware recursive halving: each step's half leaves as one message "  \
       "per coll_rsag_priority_chunks vblocks, in the order the partner needs "     \
       "them, and received blocks are reduced just before they are forwarded; "    \
       "commutative ops",                                                           \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_DEF_RS_PRIORITY,              \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
+      MCA_COLL_RSAG_DEF_RS_PRIORITY,              \
       mca_coll_rsag_reduce_scatter_priority)
 
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \

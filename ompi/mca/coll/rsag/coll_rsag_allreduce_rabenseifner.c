@@ -20,62 +20,41 @@
  *       p != p' adds 3 alpha + 2 n beta + n/2 gamma (steps 1 and 4).
  * Restrictions: commutative op (windows are reduced as received),
  *       count >= p' (every vrank owns at least one element).
- * Memory: one temporary of ceil(count/2) elements.  The send buffer is
- *       never copied: the first reduction reads it and writes recvbuf.
+ * Memory: one temporary of ceil(count/2) elements (the largest half a
+ *       rank receives).  The send buffer is never copied: the first
+ *       reduction reads it and writes recvbuf.
+ * Layout: the vector cut in halves, the halves in halves.. (p' vblocks);
+ *       vrank v ends step (2) with the vblock at v's bits reversed.
  */
 #include "ompi_config.h"
 
 #include "ompi/constants.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 
-#include "coll_rsag.h"
+#include "coll_rsag_halving.h"
 
-int mca_coll_rsag_allreduce_rabenseifner(const void *sbuf, void *rbuf, int count,
-                                         struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                         struct ompi_communicator_t *comm,
-                                         mca_coll_base_module_t *module)
+int mca_coll_rsag_allreduce_rabenseifner(const mca_coll_rsag_args_t *a)
 {
-    const int tag = MCA_COLL_BASE_TAG_ALLREDUCE;
-    int rank = ompi_comm_rank(comm);
-    int size = ompi_comm_size(comm);
-    int extra = size - mca_coll_rsag_pof2_floor(size);
-    int vrank = mca_coll_rsag_fold_vrank(rank, size);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
-    mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT;
-    const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
-    size_t n = (size_t) count;
-    int nsteps = 0, err = OMPI_SUCCESS;
+    mca_coll_rsag_tmp_t none = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
+    int nsteps, err;
 
-    if (1 == size) {
-        err = mca_coll_rsag_copy(dtype, n, rbuf, input);
-        goto cleanup;
-    }
-    if (0 == count) {
-        goto cleanup;
-    }
-    err = mca_coll_rsag_tmp_alloc(&tmp, n - n / 2, dtype);
+    err = mca_coll_rsag_halving_buffers(a, &none, &tmp, 0, MCA_COLL_RSAG_DISTANCE_DOUBLING);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-
-    /* (1) balanced folding onto p' vranks, (2) reduce-scatter */
-    err = mca_coll_rsag_rabenseifner_rs(input, rbuf, tmp.buf, n, dtype, op, tag, comm, steps,
-                                        &nsteps);
+    /* (1) balanced folding onto p' vranks, (2) reduce-scatter into rbuf */
+    err = mca_coll_rsag_folded_rs(a, a->input, a->rbuf, tmp.buf, MCA_COLL_RSAG_DISTANCE_DOUBLING,
+                                  steps, &nsteps, NULL);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
     /* (3) allgather among the vranks (nsteps = 0 on folded-away ranks) */
-    err = mca_coll_rsag_doubling_allgather(rbuf, steps, nsteps, dtype, tag, comm);
+    err = mca_coll_rsag_doubling_allgather(a, a->rbuf, steps, nsteps);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-
     /* (4) the folded odd ranks get the whole result */
-    if (rank < 2 * extra) {
-        err = (vrank >= 0)
-                  ? mca_coll_rsag_send(rbuf, n, dtype, rank + 1, tag, comm)
-                  : mca_coll_rsag_recv(rbuf, n, dtype, rank - 1, tag, comm);
-    }
+    err = mca_coll_rsag_unfold_vector(a, a->rbuf);
 
 cleanup:
     mca_coll_rsag_tmp_free(&tmp);

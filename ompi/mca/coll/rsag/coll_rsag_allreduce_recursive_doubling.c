@@ -32,21 +32,18 @@
 #include "ompi_config.h"
 
 #include "ompi/constants.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 
 #include "coll_rsag.h"
+#include "coll_rsag_op.h"
+#include "coll_rsag_p2p.h"
 
 /* State of one rank's recursive doubling: where the partial result is,
- * and the temporary (allocated up front when a step needs it) that incoming vectors land
- * in when they cannot go to the receive buffer. */
+ * and the temporary (allocated up front when a step needs it) that
+ * incoming vectors land in when they cannot go to the receive buffer. */
 typedef struct mca_coll_rsag_rd_t {
-    const char *input;      /* the caller's data: send buffer, or rbuf in place */
-    char *rbuf;
-    char *acc;              /* partial result: input until the first combine */
+    const mca_coll_rsag_args_t *a;
+    char *acc;              /* partial result: a->input until the first combine */
     char *in;               /* free buffer for the next incoming vector */
-    size_t n;
-    struct ompi_datatype_t *dtype;
-    struct ompi_op_t *op;
     mca_coll_rsag_tmp_t tmp;
 } mca_coll_rsag_rd_t;
 
@@ -60,31 +57,31 @@ typedef struct mca_coll_rsag_rd_t {
  * a commutative op.  Otherwise it is received into the temporary and
  * combined in rank order. */
 static int mca_coll_rsag_rd_step(mca_coll_rsag_rd_t *s, int peer, bool peer_is_lower,
-                                 bool exchange, int tag, struct ompi_communicator_t *comm)
+                                 bool exchange)
 {
+    const mca_coll_rsag_args_t *a = s->a;
     /* the first combine, while the partial result is still the input */
-    bool first = s->acc == s->input && s->input != s->rbuf;
-    bool direct = first && (!peer_is_lower || ompi_op_is_commute(s->op));
-    char *target;
+    bool first = s->acc == a->input && !a->in_place;
+    bool direct = first && (!peer_is_lower || ompi_op_is_commute(a->op));
+    char *target = direct ? a->rbuf : s->in;     /* s->in: mca_coll_rsag_rd_needs_tmp */
     int err;
 
-    target = direct ? s->rbuf : s->in;     /* s->in: mca_coll_rsag_rd_needs_tmp */
-    err = exchange ? mca_coll_rsag_sendrecv(s->acc, s->n, peer, target, s->n, peer, s->dtype,
-                                            tag, comm)
-                   : mca_coll_rsag_recv(target, s->n, s->dtype, peer, tag, comm);
+    err = exchange ? mca_coll_rsag_sendrecv(s->acc, a->count, peer, target, a->count, peer,
+                                            a->dtype, a->tag, a->comm)
+                   : mca_coll_rsag_recv(target, a->count, a->dtype, peer, a->tag, a->comm);
     if (OMPI_SUCCESS != err) {
         return err;
     }
     if (direct) {
-        mca_coll_rsag_op_reduce(s->op, s->input, s->rbuf, s->n, s->dtype);
-        s->acc = s->rbuf;
+        mca_coll_rsag_op_reduce(a->op, a->input, a->rbuf, a->count, a->dtype);
+        s->acc = a->rbuf;
     } else if (first) {
         /* Upper rank, non-commutative op: rbuf = in (op) input. */
-        mca_coll_rsag_reduce3(s->op, s->dtype, s->n, s->in, s->input, s->rbuf);
-        s->acc = s->rbuf;
+        mca_coll_rsag_op_reduce3(a->op, s->in, a->input, a->rbuf, a->count, a->dtype);
+        s->acc = a->rbuf;
     } else {
-        char *result = mca_coll_rsag_reduce_ordered(s->op, s->dtype, s->n, s->in, s->acc,
-                                                    peer_is_lower);
+        char *result = mca_coll_rsag_op_reduce_ordered(a->op, a->dtype, a->count, s->in, s->acc,
+                                                       peer_is_lower);
         if (result != s->acc) {
             s->in = s->acc;
             s->acc = result;
@@ -109,40 +106,20 @@ static bool mca_coll_rsag_rd_needs_tmp(int vrank, int pof2, bool folds, bool in_
     return in_place || steps > 1 || (first_peer_lower && !commutative);
 }
 
-int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int count,
-                                               struct ompi_datatype_t *dtype,
-                                               struct ompi_op_t *op,
-                                               struct ompi_communicator_t *comm,
-                                               mca_coll_base_module_t *module)
+int mca_coll_rsag_allreduce_recursive_doubling(const mca_coll_rsag_args_t *a)
 {
-    const int tag = MCA_COLL_BASE_TAG_ALLREDUCE;
-    int rank = ompi_comm_rank(comm);
-    int size = ompi_comm_size(comm);
-    int pof2 = mca_coll_rsag_pof2_floor(size);
-    int extra = size - pof2;
-    int vrank = mca_coll_rsag_fold_vrank(rank, size);
-    const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
-    mca_coll_rsag_rd_t s = { input, (char *) rbuf, (char *) input, NULL, (size_t) count,
-                             dtype, op, MCA_COLL_RSAG_TMP_INIT };
-    int err = OMPI_SUCCESS;
-
-    if (1 == size) {
-        err = mca_coll_rsag_copy(dtype, s.n, rbuf, input);
-        goto cleanup;
-    }
-    if (0 == count) {
-        goto cleanup;
-    }
+    int pof2 = mca_coll_rsag_pof2_floor(a->size);
+    int extra = a->size - pof2;
+    int vrank = mca_coll_rsag_fold_vrank(a->rank, a->size);
+    mca_coll_rsag_rd_t s = { a, (char *) a->input, NULL, MCA_COLL_RSAG_TMP_INIT };
+    bool needs_tmp = mca_coll_rsag_rd_needs_tmp(vrank, pof2, a->rank < 2 * extra, a->in_place,
+                                                ompi_op_is_commute(a->op));
+    int err;
 
     /* Every rank asks for the temporary (empty where no step needs it)
      * before its first message: a failed allocation meets every rank at the
      * same request, and no peer is left waiting. */
-    err = mca_coll_rsag_tmp_alloc(&s.tmp,
-                                  mca_coll_rsag_rd_needs_tmp(vrank, pof2, rank < 2 * extra,
-                                                             input == (char *) rbuf,
-                                                             ompi_op_is_commute(op))
-                                      ? s.n : 0,
-                                  dtype);
+    err = mca_coll_rsag_tmp_alloc(&s.tmp, needs_tmp ? a->count : 0, a->dtype);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
@@ -151,14 +128,14 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
     /* Fold: odd ranks below 2r hand their vector to rank - 1 and get the
      * result back at the end. */
     if (vrank < 0) {
-        err = mca_coll_rsag_send(input, s.n, dtype, rank - 1, tag, comm);
+        err = mca_coll_rsag_send(a->input, a->count, a->dtype, a->rank - 1, a->tag, a->comm);
         if (OMPI_SUCCESS == err) {
-            err = mca_coll_rsag_recv(rbuf, s.n, dtype, rank - 1, tag, comm);
+            err = mca_coll_rsag_recv(a->rbuf, a->count, a->dtype, a->rank - 1, a->tag, a->comm);
         }
         goto cleanup;
     }
-    if (rank < 2 * extra) {
-        err = mca_coll_rsag_rd_step(&s, rank + 1, false, false, tag, comm);
+    if (a->rank < 2 * extra) {
+        err = mca_coll_rsag_rd_step(&s, a->rank + 1, false, false);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
@@ -168,22 +145,20 @@ int mca_coll_rsag_allreduce_recursive_doubling(const void *sbuf, void *rbuf, int
     for (int mask = 1; mask < pof2; mask <<= 1) {
         int peer_vrank = vrank ^ mask;
 
-        err = mca_coll_rsag_rd_step(&s, mca_coll_rsag_fold_rank(peer_vrank, size),
-                                    peer_vrank < vrank, true, tag, comm);
+        err = mca_coll_rsag_rd_step(&s, mca_coll_rsag_fold_rank(peer_vrank, a->size),
+                                    peer_vrank < vrank, true);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
     }
-    if (s.acc != (char *) rbuf) {
-        err = mca_coll_rsag_copy(dtype, s.n, rbuf, s.acc);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
+    err = mca_coll_rsag_copy(a->dtype, a->count, a->rbuf, s.acc);
+    if (OMPI_SUCCESS != err) {
+        goto cleanup;
     }
 
     /* Unfold: hand the result back to the odd neighbour. */
-    if (rank < 2 * extra) {
-        err = mca_coll_rsag_send(rbuf, s.n, dtype, rank + 1, tag, comm);
+    if (a->rank < 2 * extra) {
+        err = mca_coll_rsag_send(a->rbuf, a->count, a->dtype, a->rank + 1, a->tag, a->comm);
     }
 
 cleanup:

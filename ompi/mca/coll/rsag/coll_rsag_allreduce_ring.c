@@ -5,7 +5,7 @@
  * count % p blocks one element longer); (1) a ring reduce-scatter leaves
  * block r, reduced over every rank, on rank r; (2) a ring allgather passes
  * each reduced block once around the ring.  Both phases send segments that
- * are forwarded as soon as they are ready (coll_rsag_reduce_scatter_ring.c),
+ * are forwarded as soon as they are ready (coll_rsag_ring.c),
  * so every link is busy at every step and the work is spread evenly.
  *
  *   p = 3, blocks 0 1 2; rank r sends to r+1 ("b:x..y": block b reduced
@@ -29,43 +29,17 @@
 #include "ompi_config.h"
 
 #include "ompi/constants.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 
-#include "coll_rsag.h"
+#include "coll_rsag_ring.h"
 
-int mca_coll_rsag_allreduce_ring(const void *sbuf, void *rbuf, int count,
-                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                 struct ompi_communicator_t *comm,
-                                 mca_coll_base_module_t *module)
+int mca_coll_rsag_allreduce_ring(const mca_coll_rsag_args_t *a)
 {
-    const int tag = MCA_COLL_BASE_TAG_ALLREDUCE;
-    int rank = ompi_comm_rank(comm);
-    int size = ompi_comm_size(comm);
-    const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
-    size_t n = (size_t) count;
-    size_t *displ;
-    ptrdiff_t lb, extent;
-    int err;
-
-    if (1 == size) {
-        return mca_coll_rsag_copy(dtype, n, rbuf, input);
-    }
-    if (0 == count) {
-        return OMPI_SUCCESS;
-    }
-    displ = mca_coll_rsag_module_displ((mca_coll_rsag_module_t *) module, size);
-    if (NULL == displ) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    mca_coll_rsag_displs_even(n, size, displ);
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-
     /* (1) block r, reduced, lands in place in recvbuf */
-    err = mca_coll_rsag_ring_rs(input, rbuf, mca_coll_rsag_elem(rbuf, displ[rank], extent),
-                                displ, dtype, op, tag, comm);
+    int err = mca_coll_rsag_ring_rs(a, a->input, a->rbuf,
+                                    mca_coll_rsag_elem(a->rbuf, a->displ[a->rank], a->extent));
     if (OMPI_SUCCESS != err) {
         return err;
     }
     /* (2) every block to every rank */
-    return mca_coll_rsag_ring_allgather(rbuf, displ, dtype, tag, comm);
+    return mca_coll_rsag_ring_allgather(a, a->rbuf);
 }

@@ -9,7 +9,7 @@
  *                                       -1 the default of the communicator's
  *                                       size class, N >= 0 for every size
  *   coll_rsag_comm_class_<k>_max_size   bounds of those size classes
- *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_util.c)
+ *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_mem.c)
  *   coll_rsag_op_selftest               test the op framework at start-up (coll_rsag_op.c)
  * All of them come from the algorithm tables (coll_rsag_algorithms.h).
  * The algorithm, threshold and class parameters may also be written at run
@@ -34,6 +34,7 @@
 #include "ompi/constants.h"
 
 #include "coll_rsag.h"
+#include "coll_rsag_op.h"
 
 /* Above coll/tuned (30) and coll/han (35 in Open MPI 5.0): installing the
  * component is enough for it to take the reductions. */
@@ -46,9 +47,9 @@
 #define MCA_COLL_RSAG_DEFAULT_RING_SEGMENT ((size_t) 256 * 1024)
 #define MCA_COLL_RSAG_DEFAULT_PRIORITY_CHUNKS 1
 
-static int rsag_register(void);
-static int rsag_open(void);
-static int rsag_close(void);
+static int mca_coll_rsag_register(void);
+static int mca_coll_rsag_open(void);
+static int mca_coll_rsag_close(void);
 
 const char *mca_coll_rsag_component_version_string =
     "Open MPI rsag collective MCA component version " PACKAGE_VERSION;
@@ -60,9 +61,9 @@ mca_coll_rsag_component_t mca_coll_rsag_component = {
             .mca_component_name = "rsag",
             MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
                                   OMPI_RELEASE_VERSION),
-            .mca_open_component = rsag_open,
-            .mca_close_component = rsag_close,
-            .mca_register_component_params = rsag_register,
+            .mca_open_component = mca_coll_rsag_open,
+            .mca_close_component = mca_coll_rsag_close,
+            .mca_register_component_params = mca_coll_rsag_register,
         },
         .collm_data = {
             MCA_BASE_METADATA_PARAM_CHECKPOINT
@@ -76,7 +77,7 @@ mca_coll_rsag_component_t mca_coll_rsag_component = {
 };
 
 /* An MPI_T counter (class COUNTER, read-only, always running) on `value`. */
-static void rsag_register_counter(const char *name, const char *help, unsigned long long *value)
+static void mca_coll_rsag_register_counter(const char *name, const char *help, unsigned long long *value)
 {
     (void) mca_base_component_pvar_register(&mca_coll_rsag_component.super.collm_version, name,
                                             help, OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_COUNTER,
@@ -88,11 +89,11 @@ static void rsag_register_counter(const char *name, const char *help, unsigned l
 }
 
 /* Settings that must be replaced say so, with the valid values. */
-#define RSAG_WARN(...) opal_output(0, "coll:rsag: " __VA_ARGS__)
+#define MCA_COLL_RSAG_WARN(...) opal_output(0, "coll:rsag: " __VA_ARGS__)
 
 /* "p <= 2: 4096, p <= 4: 262144, p > 4: off": the class defaults of one
  * algorithm under the current class bounds. */
-static void rsag_class_defaults_text(const mca_coll_rsag_alg_desc_t *alg, char *buf, size_t len)
+static void mca_coll_rsag_class_defaults_text(const mca_coll_rsag_alg_desc_t *alg, char *buf, size_t len)
 {
     size_t used = 0;
 
@@ -109,10 +110,40 @@ static void rsag_class_defaults_text(const mca_coll_rsag_alg_desc_t *alg, char *
     }
 }
 
+/* One message per range of message sizes the thresholds of `coll` leave
+ * to the previous module; "every size" when all classes agree. */
+static void mca_coll_rsag_warn_uncovered(mca_coll_rsag_coll_t coll)
+{
+    const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    size_t below[MCA_COLL_RSAG_NUM_COMM_CLASSES];
+    bool same = true;
+
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
+        below[k] = mca_coll_rsag_uncovered_below(coll, tuning, k);
+        same &= (below[k] == below[0]);
+    }
+    for (int k = 0; k < (same ? 1 : MCA_COLL_RSAG_NUM_COMM_CLASSES); ++k) {
+        char range[48];
+
+        if (0 == below[k]) {
+            continue;
+        }
+        if (same) {
+            snprintf(range, sizeof(range), "every communicator size");
+        } else {
+            mca_coll_rsag_class_text(tuning->class_bounds, k, range, sizeof(range));
+        }
+        MCA_COLL_RSAG_WARN("the coll_rsag_%s_*_min_bytes thresholds leave %s messages below "
+                           "%zu bytes uncovered (%s): they go to the previous coll module",
+                           desc->name, desc->mpi_name, below[k], range);
+    }
+}
+
 /* Register coll_rsag_<coll>_algorithm (enum built from the table) and one
  * threshold and one MPI_T counter per algorithm, plus the delegation
  * counter. */
-static int rsag_register_collective(mca_coll_rsag_coll_t coll)
+static int mca_coll_rsag_register_collective(mca_coll_rsag_coll_t coll)
 {
     const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
@@ -167,7 +198,7 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
         const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
         char defaults[160];
 
-        rsag_class_defaults_text(alg, defaults, sizeof(defaults));
+        mca_coll_rsag_class_defaults_text(alg, defaults, sizeof(defaults));
         snprintf(name, sizeof(name), "%s_%s_min_bytes", desc->name, alg->name);
         snprintf(help, sizeof(help),
                  "auto uses %s for %s messages of at least this many bytes "
@@ -186,52 +217,28 @@ static int rsag_register_collective(mca_coll_rsag_coll_t coll)
         }
         asked = tuning->min_bytes[alg->id];
         if (mca_coll_rsag_fix_min_bytes(&tuning->min_bytes[alg->id])) {
-            RSAG_WARN("coll_rsag_%s = %ld is invalid (valid: -1 for the size-class "
+            MCA_COLL_RSAG_WARN("coll_rsag_%s = %ld is invalid (valid: -1 for the size-class "
                       "defaults %s, or a byte count >= 0); using -1", name, asked, defaults);
         }
 
         snprintf(name, sizeof(name), "%s_%s_calls", desc->name, alg->name);
         snprintf(help, sizeof(help), "Number of %s calls done by rsag's %s algorithm",
                  desc->mpi_name, alg->name);
-        rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][alg->id]);
+        mca_coll_rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][alg->id]);
     }
 
     snprintf(name, sizeof(name), "%s_delegated_calls", desc->name);
     snprintf(help, sizeof(help),
              "Number of %s calls rsag handed to the previous coll module", desc->mpi_name);
-    rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][0]);
+    mca_coll_rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][0]);
 
-    /* One message per uncovered range; "every size" when all classes agree. */
-    {
-        size_t below[MCA_COLL_RSAG_NUM_COMM_CLASSES];
-        bool same = true;
-
-        for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
-            below[k] = mca_coll_rsag_uncovered_below(coll, tuning, k);
-            same &= (below[k] == below[0]);
-        }
-        for (int k = 0; k < (same ? 1 : MCA_COLL_RSAG_NUM_COMM_CLASSES); ++k) {
-            char range[48];
-
-            if (0 == below[k]) {
-                continue;
-            }
-            if (same) {
-                snprintf(range, sizeof(range), "every communicator size");
-            } else {
-                mca_coll_rsag_class_text(tuning->class_bounds, k, range, sizeof(range));
-            }
-            RSAG_WARN("the coll_rsag_%s_*_min_bytes thresholds leave %s messages below %zu "
-                      "bytes uncovered (%s): they go to the previous coll module",
-                      desc->name, desc->mpi_name, below[k], range);
-        }
-    }
+    mca_coll_rsag_warn_uncovered(coll);
     return OPAL_SUCCESS;
 }
 
 /* coll_rsag_comm_class_<k>_max_size: bounds of the communicator-size
  * classes of the default thresholds. */
-static void rsag_register_classes(void)
+static void mca_coll_rsag_register_classes(void)
 {
     const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
     char name[64], help[512], valid[128];
@@ -253,12 +260,12 @@ static void rsag_register_classes(void)
                                   mca_coll_rsag_default_class_bounds[k]);
     }
     if (mca_coll_rsag_fix_class_bounds(mca_coll_rsag_component.class_bounds)) {
-        RSAG_WARN("coll_rsag_comm_class_*_max_size must be >= 1 and increasing; using the "
+        MCA_COLL_RSAG_WARN("coll_rsag_comm_class_*_max_size must be >= 1 and increasing; using the "
                   "defaults %s", valid);
     }
 }
 
-static int rsag_register(void)
+static int mca_coll_rsag_register(void)
 {
     const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
     size_t seg_asked;
@@ -274,7 +281,7 @@ static int rsag_register(void)
                                            MCA_BASE_VAR_SCOPE_READONLY,
                                            &mca_coll_rsag_component.priority);
     if (mca_coll_rsag_component.priority > MCA_COLL_RSAG_MAX_PRIORITY) {
-        RSAG_WARN("coll_rsag_priority = %d is out of range (valid: a negative value "
+        MCA_COLL_RSAG_WARN("coll_rsag_priority = %d is out of range (valid: a negative value "
                   "disables rsag, 0..%d selects it); using %d",
                   mca_coll_rsag_component.priority, MCA_COLL_RSAG_MAX_PRIORITY,
                   MCA_COLL_RSAG_MAX_PRIORITY);
@@ -294,7 +301,7 @@ static int rsag_register(void)
                                            MCA_BASE_VAR_SCOPE_LOCAL,
                                            &mca_coll_rsag_component.verbose);
     if (mca_coll_rsag_component.verbose < 0) {
-        RSAG_WARN("coll_rsag_verbose = %d is negative (valid: 0 silent, 1 decisions, "
+        MCA_COLL_RSAG_WARN("coll_rsag_verbose = %d is negative (valid: 0 silent, 1 decisions, "
                   "2 also module life cycle); using 0", mca_coll_rsag_component.verbose);
         mca_coll_rsag_component.verbose = 0;
     }
@@ -314,7 +321,7 @@ static int rsag_register(void)
     seg_asked = mca_coll_rsag_component.ring_segment_size;
     if (mca_coll_rsag_fix_segment_size(&mca_coll_rsag_component.ring_segment_size,
                                        MCA_COLL_RSAG_DEFAULT_RING_SEGMENT)) {
-        RSAG_WARN("coll_rsag_allreduce_ring_segment_size = %zu is not a size (a negative "
+        MCA_COLL_RSAG_WARN("coll_rsag_allreduce_ring_segment_size = %zu is not a size (a negative "
                   "value?); valid: 0 (whole blocks) or a byte count; using %zu",
                   seg_asked, MCA_COLL_RSAG_DEFAULT_RING_SEGMENT);
     }
@@ -332,28 +339,17 @@ static int rsag_register(void)
                                            &mca_coll_rsag_component.priority_chunks);
     chunks_asked = mca_coll_rsag_component.priority_chunks;
     if (mca_coll_rsag_fix_priority_chunks(&mca_coll_rsag_component.priority_chunks)) {
-        RSAG_WARN("coll_rsag_priority_chunks = %d is invalid (valid: a power of two from 1 "
+        MCA_COLL_RSAG_WARN("coll_rsag_priority_chunks = %d is invalid (valid: a power of two from 1 "
                   "to %d); using %d", chunks_asked, MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS,
                   mca_coll_rsag_component.priority_chunks);
     }
 
-    (void) mca_base_component_pvar_register(c, "temporary_bytes",
-                                            "Peak temporary memory (bytes) that rsag's last "
-                                            "collective call on this process allocated",
-                                            OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_LEVEL,
-                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-                                            MCA_BASE_VAR_BIND_NO_OBJECT,
-                                            MCA_BASE_PVAR_FLAG_READONLY
-                                                | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-                                            NULL, NULL, NULL,
-                                            &mca_coll_rsag_component.tmp_bytes_peak);
-
-    rsag_register_classes();
-    mca_coll_rsag_memory_register(c);
+    mca_coll_rsag_register_classes();
+    mca_coll_rsag_mem_register(c);
     mca_coll_rsag_op_register(c);
 
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
-        rc = rsag_register_collective((mca_coll_rsag_coll_t) coll);
+        rc = mca_coll_rsag_register_collective((mca_coll_rsag_coll_t) coll);
         if (OPAL_SUCCESS != rc) {
             return rc;
         }
@@ -361,7 +357,7 @@ static int rsag_register(void)
     return OMPI_SUCCESS;
 }
 
-static int rsag_open(void)
+static int mca_coll_rsag_open(void)
 {
     mca_coll_rsag_component.output = opal_output_open(NULL);
     opal_output_set_verbosity(mca_coll_rsag_component.output,
@@ -369,7 +365,7 @@ static int rsag_open(void)
     return OMPI_SUCCESS;
 }
 
-static int rsag_close(void)
+static int mca_coll_rsag_close(void)
 {
     if (mca_coll_rsag_component.output >= 0) {
         opal_output_close(mca_coll_rsag_component.output);

@@ -44,36 +44,96 @@ void mca_coll_rsag_split_halves(mca_coll_rsag_range_t whole,
     upper->cnt = whole.cnt - low;
 }
 
-int mca_coll_rsag_halving_schedule(int vrank, int pof2, size_t count,
+void mca_coll_rsag_displs_fold(const size_t *displ, int p, size_t *vdispl)
+{
+    int pof2 = mca_coll_rsag_pof2_floor(p);
+
+    /* vblock v starts where the first rank it stands for starts */
+    for (int v = 0; v < pof2; ++v) {
+        vdispl[v] = displ[mca_coll_rsag_fold_rank(v, p)];
+    }
+    vdispl[pof2] = displ[p];
+}
+
+void mca_coll_rsag_displs_bisect(size_t count, int pof2, size_t *vdispl)
+{
+    vdispl[0] = 0;
+    vdispl[pof2] = count;
+    for (int n = pof2; n > 1; n /= 2) {
+        for (int lo = 0; lo < pof2; lo += n) {
+            mca_coll_rsag_range_t lower, upper;
+            mca_coll_rsag_range_t whole = mca_coll_rsag_vblocks(vdispl, lo, n);
+
+            mca_coll_rsag_split_halves(whole, &lower, &upper);
+            vdispl[lo + n / 2] = upper.off;
+        }
+    }
+}
+
+int mca_coll_rsag_halving_position(int vrank, int pof2, mca_coll_rsag_order_t order)
+{
+    int t = 0;
+
+    if (MCA_COLL_RSAG_DISTANCE_HALVING == order) {
+        return vrank;
+    }
+    for (int bit = 1; bit < pof2; bit <<= 1) {
+        t = (t << 1) | ((vrank & bit) ? 1 : 0);
+    }
+    return t;
+}
+
+mca_coll_rsag_vstep_t mca_coll_rsag_halving_step(int vrank, int pof2, int k,
+                                                 mca_coll_rsag_order_t order)
+{
+    mca_coll_rsag_vstep_t s;
+    int m = pof2 >> (k + 1);
+    int t = mca_coll_rsag_halving_position(vrank, pof2, order);
+    int window_lo = t & ~(2 * m - 1);
+
+    /* the partner's position is t ^ m: at vrank distance m, or 2^k when
+     * positions are vranks with their bits reversed */
+    s.peer = (MCA_COLL_RSAG_DISTANCE_HALVING == order) ? vrank ^ m : vrank ^ (1 << k);
+    s.half = m;
+    s.keep_lo = (t & m) ? window_lo + m : window_lo;
+    s.give_lo = (t & m) ? window_lo : window_lo + m;
+    return s;
+}
+
+int mca_coll_rsag_halving_schedule(const size_t *vdispl, int pof2, int vrank,
+                                   mca_coll_rsag_order_t order,
                                    mca_coll_rsag_halving_step_t *steps)
 {
-    mca_coll_rsag_range_t window = { 0, count };
-    int nsteps = 0;
+    int nsteps = mca_coll_rsag_log2_floor(pof2);
 
-    for (int mask = 1; mask < pof2; mask <<= 1, ++nsteps) {
-        mca_coll_rsag_range_t lower, upper;
-        mca_coll_rsag_halving_step_t *s = &steps[nsteps];
-
-        mca_coll_rsag_split_halves(window, &lower, &upper);
-        s->peer = vrank ^ mask;
-        if (0 == (vrank & mask)) {
-            s->keep = lower;
-            s->give = upper;
-        } else {
-            s->keep = upper;
-            s->give = lower;
-        }
-        window = s->keep;
+    for (int k = 0; k < nsteps; ++k) {
+        mca_coll_rsag_vstep_t s = mca_coll_rsag_halving_step(vrank, pof2, k, order);
+        steps[k].peer = s.peer;
+        steps[k].keep = mca_coll_rsag_vblocks(vdispl, s.keep_lo, s.half);
+        steps[k].give = mca_coll_rsag_vblocks(vdispl, s.give_lo, s.half);
     }
     return nsteps;
 }
 
-mca_coll_rsag_range_t mca_coll_rsag_halving_block(int vrank, int pof2, size_t count)
+size_t mca_coll_rsag_halving_recv_count(const size_t *vdispl, int p, int rank,
+                                        mca_coll_rsag_order_t order)
 {
-    mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
-    int nsteps = mca_coll_rsag_halving_schedule(vrank, pof2, count, steps);
-    mca_coll_rsag_range_t all = { 0, count };
-    return (0 == nsteps) ? all : steps[nsteps - 1].keep;
+    int pof2 = mca_coll_rsag_pof2_floor(p);
+    int vrank = mca_coll_rsag_fold_vrank(rank, p);
+    size_t n = vdispl[pof2], count = 0;
+
+    if (1 == pof2) {
+        return 0;
+    }
+    if (rank < 2 * (p - pof2)) {
+        count = n - n / 2;                          /* the pre-step */
+    }
+    if (vrank >= 0) {
+        mca_coll_rsag_vstep_t s0 = mca_coll_rsag_halving_step(vrank, pof2, 0, order);
+        mca_coll_rsag_range_t keep0 = mca_coll_rsag_vblocks(vdispl, s0.keep_lo, s0.half);
+        count = keep0.cnt > count ? keep0.cnt : count;
+    }
+    return count;
 }
 
 bool mca_coll_rsag_gather_sends(int vrank, int vroot, int level)
@@ -140,78 +200,6 @@ mca_coll_rsag_range_t mca_coll_rsag_block(const size_t *displ, int i)
 {
     mca_coll_rsag_range_t r = { displ[i], displ[i + 1] - displ[i] };
     return r;
-}
-
-mca_coll_rsag_range_t mca_coll_rsag_vblocks(const size_t *displ, int p, int vlo, int vhi)
-{
-    int first = mca_coll_rsag_fold_rank(vlo, p);
-    int last = mca_coll_rsag_fold_rank(vhi - 1, p);
-    int extra = p - mca_coll_rsag_pof2_floor(p);
-    mca_coll_rsag_range_t r;
-
-    /* a vrank below r also stands for its odd neighbour */
-    if (vhi - 1 < extra) {
-        ++last;
-    }
-    r.off = displ[first];
-    r.cnt = displ[last + 1] - displ[first];
-    return r;
-}
-
-mca_coll_rsag_range_t mca_coll_rsag_vblock(const size_t *displ, int p, int vrank)
-{
-    return mca_coll_rsag_vblocks(displ, p, vrank, vrank + 1);
-}
-
-mca_coll_rsag_vstep_t mca_coll_rsag_vhalving_step(int vrank, int pof2, int k)
-{
-    mca_coll_rsag_vstep_t s;
-    int m = pof2 >> (k + 1);
-    int window_lo = vrank & ~(2 * m - 1);
-
-    s.peer = vrank ^ m;
-    s.half = m;
-    s.keep_lo = (vrank & m) ? window_lo + m : window_lo;
-    s.give_lo = (vrank & m) ? window_lo : window_lo + m;
-    return s;
-}
-
-int mca_coll_rsag_vhalving_schedule(const size_t *displ, int p, int vrank,
-                                    mca_coll_rsag_halving_step_t *steps)
-{
-    int pof2 = mca_coll_rsag_pof2_floor(p);
-    int nsteps = mca_coll_rsag_log2_floor(pof2);
-
-    for (int k = 0; k < nsteps; ++k) {
-        mca_coll_rsag_vstep_t s = mca_coll_rsag_vhalving_step(vrank, pof2, k);
-        steps[k].peer = s.peer;
-        steps[k].keep = mca_coll_rsag_vblocks(displ, p, s.keep_lo, s.keep_lo + s.half);
-        steps[k].give = mca_coll_rsag_vblocks(displ, p, s.give_lo, s.give_lo + s.half);
-    }
-    return nsteps;
-}
-
-size_t mca_coll_rsag_rs_recv_count(const size_t *displ, int p, int rank)
-{
-    int pof2 = mca_coll_rsag_pof2_floor(p);
-    int vrank = mca_coll_rsag_fold_vrank(rank, p);
-    size_t n = displ[p], count = 0;
-
-    if (1 == pof2) {
-        return 0;
-    }
-    if (rank < 2 * (p - pof2)) {
-        count = n - n / 2;                          /* the pre-step */
-    }
-    if (vrank >= 0) {
-        mca_coll_rsag_vstep_t s0 = mca_coll_rsag_vhalving_step(vrank, pof2, 0);
-        mca_coll_rsag_range_t keep0 = mca_coll_rsag_vblocks(displ, p, s0.keep_lo,
-                                                            s0.keep_lo + s0.half);
-        if (keep0.cnt > count) {
-            count = keep0.cnt;
-        }
-    }
-    return count;
 }
 
 int mca_coll_rsag_priority_order(int u, int lo, int n, int unit, mca_coll_rsag_vrange_t *out)

@@ -1,17 +1,23 @@
 /*
  * Pure index arithmetic shared by rsag's algorithms: power-of-two folding,
- * rank remapping, the recursive-halving window schedule and binomial-tree
- * relations.  No MPI here: test/unit/test_index.c checks it exhaustively.
+ * rank remapping, block layouts, the recursive-halving schedule, ring walks
+ * and binomial-tree relations.  No MPI here: test/unit/test_index.c checks
+ * it exhaustively.
  *
- * Vocabulary used by every algorithm file:
- *   p      communicator size
- *   p'     largest power of two <= p            (mca_coll_rsag_pof2_floor)
- *   r      p - p', the "extra" ranks
- *   vrank  rank in the folded power-of-two group (mca_coll_rsag_fold_vrank):
- *          ranks < 2r pair up as (even, odd); the even one of each pair
- *          becomes vrank rank/2, the odd one leaves (-1); ranks >= 2r
- *          become rank - r.  vranks keep the order of ranks, which is what
- *          lets order-preserving algorithms handle non-commutative ops.
+ * Vocabulary used by every algorithm file (HACKING.md has the long form):
+ *   p       communicator size
+ *   p'      largest power of two <= p            (mca_coll_rsag_pof2_floor)
+ *   r       p - p', the "extra" ranks
+ *   vrank   rank in the folded power-of-two group (mca_coll_rsag_fold_vrank):
+ *           ranks < 2r pair up as (even, odd); the even one of each pair
+ *           becomes vrank rank/2, the odd one leaves (-1); ranks >= 2r
+ *           become rank - r.  vranks keep the order of ranks, which is what
+ *           lets order-preserving algorithms handle non-commutative ops.
+ *   layout  displ[0..p]: block i of a vector is [displ[i], displ[i+1])
+ *   vblock  one of the p' pieces recursive halving deals out, given by
+ *           vdispl[0..p']: the blocks of the ranks a vrank stands for
+ *           (reduce-scatters), or halves of halves of the vector
+ *           (Rabenseifner's algorithms)
  */
 #ifndef MCA_COLL_RSAG_INDEX_H
 #define MCA_COLL_RSAG_INDEX_H
@@ -28,13 +34,6 @@ typedef struct mca_coll_rsag_range_t {
     size_t cnt;
 } mca_coll_rsag_range_t;
 
-/* One step of recursive halving, seen from one vrank. */
-typedef struct mca_coll_rsag_halving_step_t {
-    int peer;                    /* vrank of the partner in this step */
-    mca_coll_rsag_range_t keep;  /* half of the window reduced and kept here */
-    mca_coll_rsag_range_t give;  /* half of the window sent to the partner */
-} mca_coll_rsag_halving_step_t;
-
 /* Largest power of two <= p (p >= 1), and its log2. */
 int mca_coll_rsag_pof2_floor(int p);
 int mca_coll_rsag_log2_floor(int p);
@@ -45,28 +44,119 @@ int mca_coll_rsag_fold_vrank(int rank, int p);
 int mca_coll_rsag_fold_rank(int vrank, int p);
 
 /* Split a window in two: the lower half gets floor(cnt/2) elements, the
- * upper half the rest.  Used by the balanced pre-step and every halving
- * step, so both agree on where a window is cut. */
+ * upper half the rest.  Used by the balanced pre-step and by the layout of
+ * Rabenseifner's halving, so both agree on where a window is cut. */
 void mca_coll_rsag_split_halves(mca_coll_rsag_range_t whole,
                                 mca_coll_rsag_range_t *lower,
                                 mca_coll_rsag_range_t *upper);
 
-/* Recursive halving with distance doubling over p' vranks, starting from the
- * window [0, count): step k pairs vrank with vrank ^ 2^k; the lower vrank of
- * the pair keeps the lower half of the current window.  Fills steps[0..n-1]
- * and returns n = log2(p').  After the last step vrank owns
- * steps[n-1].keep; a reverse walk (k = n-1 .. 0) regathers the windows:
- * receiving steps[k].give grows steps[k].keep back to the step-k window. */
-int mca_coll_rsag_halving_schedule(int vrank, int pof2, size_t count,
+/*
+ * Block layouts.  A layout of p blocks is an array displ[0..p] of element
+ * offsets: block i is [displ[i], displ[i+1]).  Reduce-scatter algorithms
+ * leave block i on rank i; allreduce's ring cuts its vector the same way.
+ */
+
+/* count elements cut into p blocks as even as possible: the first
+ * count % p blocks get one element more. */
+void mca_coll_rsag_displs_even(size_t count, int p, size_t *displ);
+/* Prefix sums of MPI_Reduce_scatter's recvcounts (zeros allowed). */
+void mca_coll_rsag_displs_counts(const int *counts, int p, size_t *displ);
+/* Block i of a layout as a range. */
+mca_coll_rsag_range_t mca_coll_rsag_block(const size_t *displ, int i);
+/* Largest block of a layout. */
+size_t mca_coll_rsag_max_block(const size_t *displ, int p);
+
+/* The vblocks of a p-block layout (vdispl[0..p']): vblock v is the blocks
+ * of the ranks vrank v stands for after folding (its own, and its
+ * folded-away odd neighbour's when it has one), which are contiguous. */
+void mca_coll_rsag_displs_fold(const size_t *displ, int p, size_t *vdispl);
+/* The vblocks of Rabenseifner's halving (vdispl[0..pof2]): [0, count) cut
+ * in halves, the halves in halves, and so on log2(pof2) times, each cut by
+ * mca_coll_rsag_split_halves. */
+void mca_coll_rsag_displs_bisect(size_t count, int pof2, size_t *vdispl);
+/* vblocks [lo, lo + n) as one element range. */
+static inline mca_coll_rsag_range_t mca_coll_rsag_vblocks(const size_t *vdispl, int lo, int n)
+{
+    mca_coll_rsag_range_t r = { vdispl[lo], vdispl[lo + n] - vdispl[lo] };
+    return r;
+}
+
+/*
+ * Recursive halving over p' vblocks: log2 p' steps; at step k the vblocks
+ * are cut into aligned windows of 2m, m = p'/2^(k+1), the two vranks
+ * whose positions t, t ^ m lie in one window pair up, and each keeps the
+ * half holding its own position and gives the other half.  After the last
+ * step the vrank at position t keeps vblock t alone.  Two orders:
+ *   DISTANCE_HALVING   position = vrank: partners at distance p'/2, p'/4,
+ *                      .., 1; vrank v ends with vblock v (reduce-scatters,
+ *                      whose blocks must end on their ranks);
+ *   DISTANCE_DOUBLING  position = vrank with its bits reversed: partners at
+ *                      distance 1, 2, 4, ..; at step k the vrank whose bit
+ *                      k is clear keeps the lower half (Rabenseifner's
+ *                      algorithms, as in the description of his reduce).
+ * Walking the steps backwards regathers the windows: receiving give of
+ * step k grows keep back to the step-k window (allgather, binomial
+ * gather).
+ */
+typedef enum mca_coll_rsag_order_t {
+    MCA_COLL_RSAG_DISTANCE_HALVING,
+    MCA_COLL_RSAG_DISTANCE_DOUBLING
+} mca_coll_rsag_order_t;
+
+/* One step in vblock indices. */
+typedef struct mca_coll_rsag_vstep_t {
+    int peer;      /* vrank of the partner */
+    int half;      /* m: vblocks in each half */
+    int keep_lo;   /* keep vblocks [keep_lo, keep_lo + m) */
+    int give_lo;   /* give vblocks [give_lo, give_lo + m) */
+} mca_coll_rsag_vstep_t;
+
+/* One step as element ranges of a vblock layout. */
+typedef struct mca_coll_rsag_halving_step_t {
+    int peer;                    /* vrank of the partner in this step */
+    mca_coll_rsag_range_t keep;  /* half of the window reduced and kept here */
+    mca_coll_rsag_range_t give;  /* half of the window sent to the partner */
+} mca_coll_rsag_halving_step_t;
+
+/* The vblock position of vrank in `order` (vrank, or its bits reversed). */
+int mca_coll_rsag_halving_position(int vrank, int pof2, mca_coll_rsag_order_t order);
+/* Step k (0 <= k < log2 pof2) of vrank. */
+mca_coll_rsag_vstep_t mca_coll_rsag_halving_step(int vrank, int pof2, int k,
+                                                 mca_coll_rsag_order_t order);
+/* Every step of vrank as element ranges of vdispl[0..pof2]; returns the
+ * number of steps, log2 pof2.  The last keep is vrank's own vblock. */
+int mca_coll_rsag_halving_schedule(const size_t *vdispl, int pof2, int vrank,
+                                   mca_coll_rsag_order_t order,
                                    mca_coll_rsag_halving_step_t *steps);
 
-/* The block vrank owns after a full halving (steps[n-1].keep). */
-mca_coll_rsag_range_t mca_coll_rsag_halving_block(int vrank, int pof2, size_t count);
+/* Elements of the receive buffer of a folding halving over vdispl on a
+ * communicator of p ranks: the most `rank` receives at once, i.e. the
+ * first step's kept half on a rank that keeps a vrank (later steps
+ * receive less) and, on ranks below 2r, the pre-step's ceil(n/2) as well.
+ * 0 when p = 1. */
+size_t mca_coll_rsag_halving_recv_count(const size_t *vdispl, int p, int rank,
+                                        mca_coll_rsag_order_t order);
 
-/* In the binomial gather that reverses the halving, at level k (partner
- * vrank ^ 2^k) a vrank sends its window and leaves when its partner is on
- * the root's side: both share the bits >= k with vroot. */
+/* In the binomial gather that reverses a DISTANCE_DOUBLING halving, at
+ * level k (partner vrank ^ 2^k) a vrank sends its window and leaves when
+ * its partner is on the root's side: both share the bits >= k with vroot. */
 bool mca_coll_rsag_gather_sends(int vrank, int vroot, int level);
+
+/* A run of vblocks [lo, lo + n). */
+typedef struct mca_coll_rsag_vrange_t {
+    int lo;
+    int n;
+} mca_coll_rsag_vrange_t;
+
+/* The priority-aware schedule (DISTANCE_HALVING).  A vrank u that receives
+ * the aligned window W = [lo, lo + n) (n a power of two, u inside W) needs
+ * its vblocks in this order: first the half of W not holding u, in the
+ * order u's next partner u ^ (n/2) needs it (u forwards that half next),
+ * then the half holding u, in u's own order.  Writes that order to out[],
+ * cut into aligned runs of `unit` vblocks (a power of two; a window of at
+ * most `unit` vblocks is one run), and returns the number of runs
+ * (at most n / min(unit, n)). */
+int mca_coll_rsag_priority_order(int u, int lo, int n, int unit, mca_coll_rsag_vrange_t *out);
 
 /* Rotation that makes `root` rank 0 of a binomial tree over p ranks. */
 int mca_coll_rsag_rotate(int rank, int root, int p);
@@ -83,25 +173,6 @@ int mca_coll_rsag_binomial_child_limit(int vrank, int p);
 int mca_coll_rsag_binomial_children(int vrank, int p);
 
 /*
- * Block layouts.  A layout of p blocks is an array displ[0..p] of element
- * offsets: block i is [displ[i], displ[i+1]).  Reduce-scatter algorithms
- * leave block i on rank i; allreduce's ring cuts its vector the same way.
- */
-
-/* count elements cut into p blocks as even as possible: the first
- * count % p blocks get one element more. */
-void mca_coll_rsag_displs_even(size_t count, int p, size_t *displ);
-/* Prefix sums of MPI_Reduce_scatter's recvcounts (zeros allowed). */
-void mca_coll_rsag_displs_counts(const int *counts, int p, size_t *displ);
-/* Block i of a layout as a range. */
-mca_coll_rsag_range_t mca_coll_rsag_block(const size_t *displ, int i);
-/* The blocks of the ranks vrank stands for after folding (its own block,
- * and its folded-away odd neighbour's when it has one): contiguous. */
-mca_coll_rsag_range_t mca_coll_rsag_vblock(const size_t *displ, int p, int vrank);
-/* vblocks [vlo, vhi) as one element range. */
-mca_coll_rsag_range_t mca_coll_rsag_vblocks(const size_t *displ, int p, int vlo, int vhi);
-
-/*
  * Ring schedules.  Every rank sends to rank + 1 and receives from rank - 1;
  * at step s rank r handles block (r - s - shift) mod p.  The reduce-scatter
  * ring sends with shift 1 and receives with shift 2 (block r arrives last,
@@ -110,9 +181,6 @@ mca_coll_rsag_range_t mca_coll_rsag_vblocks(const size_t *displ, int p, int vlo,
  * the same blocks in the same order.
  */
 int mca_coll_rsag_ring_block(int rank, int step, int shift, int p);
-
-/* Largest block of a layout. */
-size_t mca_coll_rsag_max_block(const size_t *displ, int p);
 
 /* Elements per segment for segments of `seg_bytes` bytes of data
  * (`type_size` each; at least one element; 0 = whole blocks), capped at
@@ -143,50 +211,5 @@ static inline bool mca_coll_rsag_ring_cursor_done(const mca_coll_rsag_ring_curso
 /* Number of segments of a ring walk. */
 size_t mca_coll_rsag_ring_nsegs(const size_t *displ, int p, int rank, int shift, int nsteps,
                                 size_t segcount);
-
-/*
- * Recursive halving over vblocks (the reduce-scatter algorithms): vranks
- * 0..p'-1 each stand for a contiguous run of rank blocks, and at step k
- * (0 <= k < log2 p') vrank v pairs with v ^ m, m = p' / 2^(k+1), inside
- * the aligned window of 2m vblocks that holds v, keeping the half that
- * holds v (distance halving).  After the last step v keeps only vblock v.
- */
-typedef struct mca_coll_rsag_vstep_t {
-    int peer;      /* v ^ m */
-    int half;      /* m: vblocks in each half */
-    int keep_lo;   /* keep vblocks [keep_lo, keep_lo + m) */
-    int give_lo;   /* give vblocks [give_lo, give_lo + m) */
-} mca_coll_rsag_vstep_t;
-
-mca_coll_rsag_vstep_t mca_coll_rsag_vhalving_step(int vrank, int pof2, int k);
-
-/* The same steps as element ranges of the layout (peer is a vrank; keep
- * and give are the vblock halves of step k), for k = 0 .. log2 p' - 1.
- * Returns log2 p'.  The doubling allgather walks them backwards. */
-int mca_coll_rsag_vhalving_schedule(const size_t *displ, int p, int vrank,
-                                    mca_coll_rsag_halving_step_t *steps);
-
-/* Elements of the receive buffer of the folding reduce-scatters (recursive
- * halving, priority): the most `rank` receives into it at once, i.e. the
- * first halving step's kept half on a rank that keeps a vrank (later steps
- * receive less) and, on ranks below 2r, the pre-step's ceil(n/2) as well.
- * 0 when p = 1. */
-size_t mca_coll_rsag_rs_recv_count(const size_t *displ, int p, int rank);
-
-/* A run of vblocks [lo, lo + n). */
-typedef struct mca_coll_rsag_vrange_t {
-    int lo;
-    int n;
-} mca_coll_rsag_vrange_t;
-
-/* The priority-aware schedule (seed 002).  A vrank u that receives the
- * aligned window W = [lo, lo + n) (n a power of two, u inside W) needs
- * its vblocks in this order: first the half of W not holding u, in the
- * order u's next partner u ^ (n/2) needs it (u forwards that half next),
- * then the half holding u, in u's own order.  Writes that order to out[],
- * cut into aligned runs of `unit` vblocks (a power of two; a window of at
- * most `unit` vblocks is one run), and returns the number of runs
- * (at most n / min(unit, n)). */
-int mca_coll_rsag_priority_order(int u, int lo, int n, int unit, mca_coll_rsag_vrange_t *out);
 
 #endif /* MCA_COLL_RSAG_INDEX_H */

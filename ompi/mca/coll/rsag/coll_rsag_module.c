@@ -7,8 +7,12 @@
  *           so that what rsag cannot do is handed to it;
  *  disable  releases those modules; Open MPI calls it once per slot rsag
  *           holds, so it is idempotent (the destructor is the backstop);
- *  slots    describe the call to the pure selector, count and report the
- *           decision, then run the chosen algorithm or delegate.
+ *  slots    describe the call (mca_coll_rsag_args_t) and hand it to the
+ *           dispatcher, or to the previous module when rsag delegates;
+ *  dispatch asks the pure selector, counts and reports the decision, and
+ *           runs the prologue every algorithm shares (one rank: a copy;
+ *           nothing to reduce: done; the table row's block layout) before
+ *           the algorithm.
  */
 #include "ompi_config.h"
 
@@ -20,25 +24,30 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/op/op.h"
 
 #include "coll_rsag.h"
+#include "coll_rsag_op.h"
 
-/* Dispatch tables generated from the algorithm tables, indexed by id. */
-#define MCA_COLL_RSAG_FN_ENTRY(coll, ALG, id, name, desc, restr, min, fn) [id] = fn,
-static const mca_coll_base_module_allreduce_fn_t allreduce_fns[MCA_COLL_RSAG_MAX_ALGS + 1] = {
-    MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(MCA_COLL_RSAG_FN_ENTRY)
+/* The dispatch table, generated from the algorithm tables: [coll][id]. */
+#define MCA_COLL_RSAG_FN_ENTRY(coll, ALG, id, name, desc, restr, layout, min, fn) [id] = fn,
+#define MCA_COLL_RSAG_FN_ROW(ID, name, mpi_name, LIST) \
+    [MCA_COLL_RSAG_##ID] = { LIST(MCA_COLL_RSAG_FN_ENTRY) },
+static const mca_coll_rsag_alg_fn_t mca_coll_rsag_fns[MCA_COLL_RSAG_NUM_COLLS]
+                                                    [MCA_COLL_RSAG_MAX_ALGS + 1] = {
+    MCA_COLL_RSAG_COLLECTIVES(MCA_COLL_RSAG_FN_ROW)
 };
-static const mca_coll_base_module_reduce_fn_t reduce_fns[MCA_COLL_RSAG_MAX_ALGS + 1] = {
-    MCA_COLL_RSAG_REDUCE_ALGORITHMS(MCA_COLL_RSAG_FN_ENTRY)
-};
-static const mca_coll_rsag_rs_fn_t reduce_scatter_block_fns[MCA_COLL_RSAG_MAX_ALGS + 1] = {
-    MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(MCA_COLL_RSAG_FN_ENTRY)
-};
-static const mca_coll_rsag_rs_fn_t reduce_scatter_fns[MCA_COLL_RSAG_MAX_ALGS + 1] = {
-    MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS(MCA_COLL_RSAG_FN_ENTRY)
-};
+#undef MCA_COLL_RSAG_FN_ROW
 #undef MCA_COLL_RSAG_FN_ENTRY
+
+/* The PML tag of each collective's messages. */
+static const int mca_coll_rsag_tags[MCA_COLL_RSAG_NUM_COLLS] = {
+    [MCA_COLL_RSAG_ALLREDUCE] = MCA_COLL_BASE_TAG_ALLREDUCE,
+    [MCA_COLL_RSAG_REDUCE] = MCA_COLL_BASE_TAG_REDUCE,
+    [MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK] = MCA_COLL_BASE_TAG_REDUCE_SCATTER,
+    [MCA_COLL_RSAG_REDUCE_SCATTER] = MCA_COLL_BASE_TAG_REDUCE_SCATTER,
+};
 
 static void mca_coll_rsag_release_previous(mca_coll_rsag_module_t *m)
 {
@@ -59,7 +68,7 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
 {
     memset(&m->previous, 0, sizeof(m->previous));
     m->previous_retained = false;
-    m->displ = NULL;
+    m->layouts = NULL;
     memset(m->reported, 0, sizeof(m->reported));
     mca_coll_rsag_scratch_init(&m->scratch);
     memset(m->last, 0, sizeof(m->last));
@@ -68,17 +77,20 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
 {
     mca_coll_rsag_release_previous(m);
-    mca_coll_rsag_free(m->displ);
-    m->displ = NULL;
+    mca_coll_rsag_free(m->layouts);
+    m->layouts = NULL;
     mca_coll_rsag_scratch_fini(&m->scratch);
 }
 
-size_t *mca_coll_rsag_module_displ(mca_coll_rsag_module_t *m, int p)
+/* The module's layout cache: p + 1 rank-block offsets, then p' + 1
+ * vblock offsets. */
+static size_t *mca_coll_rsag_module_layouts(mca_coll_rsag_module_t *m, int p)
 {
-    if (NULL == m->displ) {
-        m->displ = mca_coll_rsag_malloc(((size_t) p + 1) * sizeof(size_t));
+    if (NULL == m->layouts) {
+        m->layouts = mca_coll_rsag_malloc(((size_t) p + 1 + (size_t) mca_coll_rsag_pof2_floor(p)
+                                           + 1) * sizeof(size_t));
     }
-    return m->displ;
+    return m->layouts;
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_rsag_module_t, mca_coll_base_module_t,
@@ -214,27 +226,51 @@ static const char *mca_coll_rsag_threshold_text(const mca_coll_rsag_decision_t *
     return buf;
 }
 
-/* Describe the call, select, count, and report once per size class. */
+/* Print the decision, by rank 0, once per (algorithm, reason, size class)
+ * and communicator. */
+static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                 const mca_coll_rsag_call_t *call,
+                                 const mca_coll_rsag_decision_t *d,
+                                 struct ompi_communicator_t *comm)
+{
+    int size_class = mca_coll_rsag_size_class(call->bytes);
+    uint64_t *reported = &m->reported[coll][d->alg][d->reason];
+    char why[160], thr[160];
+
+    if (0 != ompi_comm_rank(comm) || 0 != (*reported & (1ULL << size_class))) {
+        return;
+    }
+    *reported |= 1ULL << size_class;
+    opal_output(mca_coll_rsag_component.output,
+                "coll:rsag: %s on %s (cid %d, size %d): %zu bytes (size class %d), "
+                "%s op -> %s (%s)%s",
+                mca_coll_rsag_colls[coll].name, comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
+                call->comm_size, call->bytes, size_class,
+                call->commutative ? "commutative" : "non-commutative",
+                MCA_COLL_RSAG_DELEGATE == d->alg ? "delegated to the previous module"
+                                                 : mca_coll_rsag_alg_name(coll, d->alg),
+                mca_coll_rsag_reason_text(d, coll, why, sizeof(why)),
+                mca_coll_rsag_threshold_text(d, coll, thr, sizeof(thr)));
+}
+
+/* Describe the call to the selector and select (or reuse the last answer
+ * for a call of the same shape), count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                size_t count, struct ompi_datatype_t *dtype,
-                                struct ompi_op_t *op, struct ompi_communicator_t *comm)
+                                const mca_coll_rsag_args_t *a)
 {
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     mca_coll_rsag_last_decision_t *last = NULL;
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
-    ptrdiff_t lb, extent;
     size_t type_size;
-    int size_class;
 
     memset(&call, 0, sizeof(call));     /* padding too: compared with memcmp */
-    ompi_datatype_type_size(dtype, &type_size);
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    call.comm_size = ompi_comm_size(comm);
-    call.count = count;
-    call.bytes = count * type_size;
-    call.commutative = ompi_op_is_commute(op);
-    call.dtype_supported = extent > 0;
+    ompi_datatype_type_size(a->dtype, &type_size);
+    call.comm_size = a->size;
+    call.count = a->count;
+    call.bytes = a->count * type_size;
+    call.commutative = ompi_op_is_commute(a->op);
+    call.dtype_supported = a->extent > 0;
 
     if (tuning->forced >= 0 && tuning->forced <= MCA_COLL_RSAG_MAX_ALGS) {
         last = &m->last[coll][tuning->forced];
@@ -254,31 +290,83 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
             last->valid = true;
         }
     }
-    mca_coll_rsag_component.tmp_bytes_now = 0;
-    mca_coll_rsag_component.tmp_bytes_peak = 0;
     __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][d.alg], 1ULL, __ATOMIC_RELAXED);
-
-    if (mca_coll_rsag_component.verbose < MCA_COLL_RSAG_VERBOSE_DECISIONS) {
-        return d.alg;
-    }
-    size_class = mca_coll_rsag_size_class(call.bytes);
-    if (0 == ompi_comm_rank(comm)
-        && 0 == (m->reported[coll][d.alg][d.reason] & (1ULL << size_class))) {
-        char why[160], thr[160];
-
-        m->reported[coll][d.alg][d.reason] |= 1ULL << size_class;
-        opal_output(mca_coll_rsag_component.output,
-                    "coll:rsag: %s on %s (cid %d, size %d): %zu bytes (size class %d), "
-                    "%s op -> %s (%s)%s",
-                    mca_coll_rsag_colls[coll].name, comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
-                    call.comm_size, call.bytes, size_class,
-                    call.commutative ? "commutative" : "non-commutative",
-                    MCA_COLL_RSAG_DELEGATE == d.alg ? "delegated to the previous module"
-                                                    : mca_coll_rsag_alg_name(coll, d.alg),
-                    mca_coll_rsag_reason_text(&d, coll, why, sizeof(why)),
-                    mca_coll_rsag_threshold_text(&d, coll, thr, sizeof(thr)));
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
+        mca_coll_rsag_report(m, coll, &call, &d, a->comm);
     }
     return d.alg;
+}
+
+/* The prologue every algorithm shares, then the algorithm. */
+static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, int alg,
+                             mca_coll_rsag_args_t *a)
+{
+    int layout = mca_coll_rsag_alg(coll, alg)->layout;
+    int pof2 = mca_coll_rsag_pof2_floor(a->size);
+    size_t *layouts;
+
+    if (1 == a->size) {
+        return mca_coll_rsag_copy(a->dtype, a->count, a->rbuf, a->input);
+    }
+    if (0 == a->count) {
+        return OMPI_SUCCESS;
+    }
+    if (MCA_COLL_RSAG_LAYOUT_NONE != layout) {
+        layouts = mca_coll_rsag_module_layouts(m, a->size);
+        if (NULL == layouts) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        a->vdispl = layouts + a->size + 1;
+        if (MCA_COLL_RSAG_LAYOUT_HALVES == layout) {
+            mca_coll_rsag_displs_bisect(a->count, pof2, layouts + a->size + 1);
+        } else {
+            if (NULL == a->displ) {     /* MPI_Reduce_scatter brought its own */
+                mca_coll_rsag_displs_even(a->count, a->size, layouts);
+            }
+            a->displ = layouts;
+            mca_coll_rsag_displs_fold(layouts, a->size, layouts + a->size + 1);
+        }
+    }
+    return mca_coll_rsag_fns[coll][alg](a);
+}
+
+/* Select and run; *delegate when the call goes to the previous module
+ * instead (the caller makes that call: its signature is the slot's). */
+static int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                  mca_coll_rsag_args_t *a, bool *delegate)
+{
+    int alg;
+
+    mca_coll_rsag_call_begin(&m->scratch);
+    alg = mca_coll_rsag_decide(m, coll, a);
+    *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
+    return mca_coll_rsag_call_end(*delegate ? OMPI_SUCCESS : mca_coll_rsag_run(m, coll, alg, a));
+}
+
+/* The description of a call; MPI_IN_PLACE means the input is in rbuf. */
+static void mca_coll_rsag_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *m,
+                               mca_coll_rsag_coll_t coll, const void *sbuf, void *rbuf,
+                               size_t count, struct ompi_datatype_t *dtype,
+                               struct ompi_op_t *op, int root,
+                               struct ompi_communicator_t *comm)
+{
+    ptrdiff_t lb;
+
+    a->rank = ompi_comm_rank(comm);
+    a->size = ompi_comm_size(comm);
+    a->input = (MPI_IN_PLACE == sbuf && (root < 0 || a->rank == root)) ? (const char *) rbuf
+                                                                        : (const char *) sbuf;
+    a->rbuf = (char *) rbuf;
+    a->in_place = (a->input == a->rbuf);
+    a->count = count;
+    a->displ = a->vdispl = NULL;
+    a->dtype = dtype;
+    ompi_datatype_get_extent(dtype, &lb, &a->extent);
+    a->op = op;
+    a->root = root;
+    a->tag = mca_coll_rsag_tags[coll];
+    a->comm = comm;
+    a->module = m;
 }
 
 int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
@@ -287,17 +375,18 @@ int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
                                   mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    int alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_ALLREDUCE, (size_t) count, dtype, op, comm);
+    mca_coll_rsag_args_t a;
+    bool delegate;
+    int err;
 
-    if (MCA_COLL_RSAG_DELEGATE == alg) {
-        if (NULL == m->previous.allreduce) {
-            return OMPI_ERR_NOT_SUPPORTED;
-        }
-        return m->previous.allreduce(sbuf, rbuf, count, dtype, op, comm,
-                                     m->previous.allreduce_module);
+    mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op, -1,
+                       comm);
+    err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_ALLREDUCE, &a, &delegate);
+    if (!delegate || NULL == m->previous.allreduce) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
     }
-    mca_coll_rsag_call_begin(m);
-    return mca_coll_rsag_call_end(allreduce_fns[alg](sbuf, rbuf, count, dtype, op, comm, module));
+    return m->previous.allreduce(sbuf, rbuf, count, dtype, op, comm,
+                                 m->previous.allreduce_module);
 }
 
 int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
@@ -306,18 +395,18 @@ int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
                                mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    int alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE, (size_t) count, dtype, op, comm);
+    mca_coll_rsag_args_t a;
+    bool delegate;
+    int err;
 
-    if (MCA_COLL_RSAG_DELEGATE == alg) {
-        if (NULL == m->previous.reduce) {
-            return OMPI_ERR_NOT_SUPPORTED;
-        }
-        return m->previous.reduce(sbuf, rbuf, count, dtype, op, root, comm,
-                                  m->previous.reduce_module);
+    mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op, root,
+                       comm);
+    err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE, &a, &delegate);
+    if (!delegate || NULL == m->previous.reduce) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
     }
-    mca_coll_rsag_call_begin(m);
-    return mca_coll_rsag_call_end(reduce_fns[alg](sbuf, rbuf, count, dtype, op, root, comm,
-                                                  module));
+    return m->previous.reduce(sbuf, rbuf, count, dtype, op, root, comm,
+                              m->previous.reduce_module);
 }
 
 int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
@@ -327,26 +416,18 @@ int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int r
                                              mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    int p = ompi_comm_size(comm);
-    size_t total = (size_t) rcount * (size_t) p;
-    int alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, total, dtype, op, comm);
-    size_t *displ;
+    mca_coll_rsag_args_t a;
+    bool delegate;
+    int err;
 
-    if (MCA_COLL_RSAG_DELEGATE == alg) {
-        if (NULL == m->previous.reduce_scatter_block) {
-            return OMPI_ERR_NOT_SUPPORTED;
-        }
-        return m->previous.reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
-                                                m->previous.reduce_scatter_block_module);
+    mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
+                       (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
+    err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, &delegate);
+    if (!delegate || NULL == m->previous.reduce_scatter_block) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
     }
-    displ = mca_coll_rsag_module_displ(m, p);
-    if (NULL == displ) {
-        return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
-    }
-    mca_coll_rsag_displs_even(total, p, displ);
-    mca_coll_rsag_call_begin(m);
-    return mca_coll_rsag_call_end(reduce_scatter_block_fns[alg](sbuf, rbuf, displ, dtype, op,
-                                                                comm, m));
+    return m->previous.reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
+                                            m->previous.reduce_scatter_block_module);
 }
 
 int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
@@ -356,21 +437,23 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
     int p = ompi_comm_size(comm);
-    size_t *displ = mca_coll_rsag_module_displ(m, p);
-    int alg;
+    size_t *displ = mca_coll_rsag_module_layouts(m, p);
+    mca_coll_rsag_args_t a;
+    bool delegate;
+    int err;
 
+    /* The layout of MPI's blocks gives the size of the call. */
     if (NULL == displ) {
         return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
     }
     mca_coll_rsag_displs_counts(rcounts, p, displ);
-    alg = mca_coll_rsag_decide(m, MCA_COLL_RSAG_REDUCE_SCATTER, displ[p], dtype, op, comm);
-    if (MCA_COLL_RSAG_DELEGATE == alg) {
-        if (NULL == m->previous.reduce_scatter) {
-            return OMPI_ERR_NOT_SUPPORTED;
-        }
-        return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
-                                          m->previous.reduce_scatter_module);
+    mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER, sbuf, rbuf, displ[p], dtype, op, -1,
+                       comm);
+    a.displ = displ;
+    err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, &delegate);
+    if (!delegate || NULL == m->previous.reduce_scatter) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
     }
-    mca_coll_rsag_call_begin(m);
-    return mca_coll_rsag_call_end(reduce_scatter_fns[alg](sbuf, rbuf, displ, dtype, op, comm, m));
+    return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
+                                      m->previous.reduce_scatter_module);
 }

@@ -8,7 +8,7 @@
  * (coll_rsag_op_kernels.c).  Pairs that differ (for instance op/avx's
  * 8/16-bit MPI_SUM in Open MPI 4.1.4, #8045, or MIN/MAX on
  * MPI_UNSIGNED_LONG compared as signed, #10525) get rsag's kernel in a
- * table; mca_coll_rsag_op_reduce / _reduce3 (coll_rsag.h) look the pair up
+ * table; mca_coll_rsag_op_reduce / _reduce3 (coll_rsag_op.h) look the pair up
  * once per call and use the kernel or Open MPI's op.
  * coll_rsag_op_selftest=0 skips the test (and with it every replacement).
  */
@@ -29,12 +29,13 @@
 #include "opal/util/proc.h"
 
 #include "coll_rsag.h"
+#include "coll_rsag_op.h"
 
 mca_coll_rsag_opk_fn_t mca_coll_rsag_op_fixes[MCA_COLL_RSAG_OP_PATHS][OMPI_OP_BASE_FORTRAN_OP_MAX]
                                              [OMPI_DATATYPE_MAX_PREDEFINED];
 
-static bool rsag_op_selftest_enabled = true;
-static bool rsag_op_tested = false;
+static bool mca_coll_rsag_op_selftest_enabled = true;
+static bool mca_coll_rsag_op_tested = false;
 
 /* The predefined datatypes the self-test covers, with the C layout of an
  * element; a type whose extent differs from that layout (a Fortran type
@@ -42,9 +43,9 @@ static bool rsag_op_tested = false;
 typedef struct {
     MPI_Datatype dtype;
     mca_coll_rsag_opk_kind_t kind;
-} rsag_op_type_t;
+} mca_coll_rsag_op_type_t;
 
-static const rsag_op_type_t rsag_op_types[] = {
+static const mca_coll_rsag_op_type_t mca_coll_rsag_op_types[] = {
     { MPI_CHAR, CHAR_MIN < 0 ? MCA_COLL_RSAG_OPK_INT8 : MCA_COLL_RSAG_OPK_UINT8 },
     { MPI_SIGNED_CHAR, MCA_COLL_RSAG_OPK_INT8 },
     { MPI_UNSIGNED_CHAR, MCA_COLL_RSAG_OPK_UINT8 },
@@ -114,22 +115,22 @@ static const rsag_op_type_t rsag_op_types[] = {
 static const struct {
     MPI_Op op;
     mca_coll_rsag_opk_op_t which;
-} rsag_op_ops[] = {
-#define RSAG_OP_PAIR(o) { MPI_##o, MCA_COLL_RSAG_OPK_OP_##o },
-    MCA_COLL_RSAG_OPK_OPS(RSAG_OP_PAIR)
-#undef RSAG_OP_PAIR
+} mca_coll_rsag_op_ops[] = {
+#define MCA_COLL_RSAG_OP_PAIR(o) { MPI_##o, MCA_COLL_RSAG_OPK_OP_##o },
+    MCA_COLL_RSAG_OPK_OPS(MCA_COLL_RSAG_OP_PAIR)
+#undef MCA_COLL_RSAG_OP_PAIR
 };
 
 /* Lengths around the SIMD widths (16, 32, 64 bytes of 1-8 byte elements)
  * and one long vector. */
-static const size_t rsag_op_lengths[] = { 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
+static const size_t mca_coll_rsag_op_lengths[] = { 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65,
                                           127, 128, 129, 1031 };
-#define RSAG_OP_MAX_LENGTH 1031
-#define RSAG_OP_MAX_ELEMENT 32          /* long double _Complex */
+#define MCA_COLL_RSAG_OP_MAX_LENGTH 1031
+#define MCA_COLL_RSAG_OP_MAX_ELEMENT 32          /* long double _Complex */
 
 void mca_coll_rsag_op_register(const mca_base_component_t *c)
 {
-    rsag_op_selftest_enabled = true;
+    mca_coll_rsag_op_selftest_enabled = true;
     (void) mca_base_component_var_register(c, "op_selftest",
                                            "Test Open MPI's predefined reduction ops once "
                                            "per process at start-up and reduce the (type, op) "
@@ -138,23 +139,23 @@ void mca_coll_rsag_op_register(const mca_base_component_t *c)
                                            "false trusts the op framework",
                                            MCA_BASE_VAR_TYPE_BOOL, NULL, 0, 0,
                                            OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_READONLY,
-                                           &rsag_op_selftest_enabled);
+                                           &mca_coll_rsag_op_selftest_enabled);
 }
 
 /* Runs one (type, op) pair through one path of Open MPI at every test
  * length; true when every result equals rsag's kernel's. */
-static bool rsag_op_path_right(int path, struct ompi_op_t *op, struct ompi_datatype_t *dtype,
+static bool mca_coll_rsag_op_path_right(int path, struct ompi_op_t *op, struct ompi_datatype_t *dtype,
                                mca_coll_rsag_opk_kind_t kind, mca_coll_rsag_opk_fn_t kernel,
                                char *a, char *b, char *got, char *want)
 {
     size_t esize = mca_coll_rsag_opk_size(kind);
     uint64_t state = 0x5eed0000u + (uint64_t) dtype->id * 64 + (uint64_t) op->o_f_to_c_index;
 
-    for (size_t l = 0; l < sizeof(rsag_op_lengths) / sizeof(rsag_op_lengths[0]); ++l) {
-        size_t n = rsag_op_lengths[l];
+    for (size_t l = 0; l < sizeof(mca_coll_rsag_op_lengths) / sizeof(mca_coll_rsag_op_lengths[0]); ++l) {
+        size_t n = mca_coll_rsag_op_lengths[l];
         /* The long vector starts one element in, off the SIMD alignment
          * of malloc's buffers. */
-        size_t skip = RSAG_OP_MAX_LENGTH == n ? esize : 0;
+        size_t skip = MCA_COLL_RSAG_OP_MAX_LENGTH == n ? esize : 0;
         char *x = a + skip, *y = b + skip, *g = got + skip, *w = want + skip;
 
         mca_coll_rsag_opk_fill(kind, x, n, &state);
@@ -173,11 +174,11 @@ static bool rsag_op_path_right(int path, struct ompi_op_t *op, struct ompi_datat
     return true;
 }
 
-/* Tests every pair of rsag_op_types x rsag_op_ops that both Open MPI and
+/* Tests every pair of mca_coll_rsag_op_types x mca_coll_rsag_op_ops that both Open MPI and
  * rsag implement and fills mca_coll_rsag_op_fixes.  `names` receives the
  * replaced pairs for the verbose line; returns their number, *tested the
  * number of pairs tested. */
-static int rsag_op_selftest(char *a, char *b, char *got, char *want, char *names,
+static int mca_coll_rsag_op_selftest(char *a, char *b, char *got, char *want, char *names,
                             size_t names_len, int *tested)
 {
     /* 0 untested, else 4 | wrong 2-buffer (1) | wrong 3-buffer (2) */
@@ -188,9 +189,9 @@ static int rsag_op_selftest(char *a, char *b, char *got, char *want, char *names
 
     *tested = 0;
     names[0] = '\0';
-    for (size_t t = 0; t < sizeof(rsag_op_types) / sizeof(rsag_op_types[0]); ++t) {
-        struct ompi_datatype_t *dtype = (struct ompi_datatype_t *) rsag_op_types[t].dtype;
-        mca_coll_rsag_opk_kind_t kind = rsag_op_types[t].kind;
+    for (size_t t = 0; t < sizeof(mca_coll_rsag_op_types) / sizeof(mca_coll_rsag_op_types[0]); ++t) {
+        struct ompi_datatype_t *dtype = (struct ompi_datatype_t *) mca_coll_rsag_op_types[t].dtype;
+        mca_coll_rsag_opk_kind_t kind = mca_coll_rsag_op_types[t].kind;
         ptrdiff_t lb, extent;
         int map;
 
@@ -204,9 +205,9 @@ static int rsag_op_selftest(char *a, char *b, char *got, char *want, char *names
         if (map < 0 || map >= OMPI_OP_BASE_TYPE_MAX) {
             continue;
         }
-        for (size_t o = 0; o < sizeof(rsag_op_ops) / sizeof(rsag_op_ops[0]); ++o) {
-            struct ompi_op_t *op = (struct ompi_op_t *) rsag_op_ops[o].op;
-            mca_coll_rsag_opk_fn_t kernel = mca_coll_rsag_opk_get(kind, rsag_op_ops[o].which);
+        for (size_t o = 0; o < sizeof(mca_coll_rsag_op_ops) / sizeof(mca_coll_rsag_op_ops[0]); ++o) {
+            struct ompi_op_t *op = (struct ompi_op_t *) mca_coll_rsag_op_ops[o].op;
+            mca_coll_rsag_opk_fn_t kernel = mca_coll_rsag_opk_get(kind, mca_coll_rsag_op_ops[o].which);
             bool wrong[MCA_COLL_RSAG_OP_PATHS];
             unsigned char *verdict;
 
@@ -221,12 +222,12 @@ static int rsag_op_selftest(char *a, char *b, char *got, char *want, char *names
             verdict = &verdicts[op->o_f_to_c_index][map][kind];
             if (0 == *verdict) {
                 wrong[MCA_COLL_RSAG_OP_2BUFF] =
-                    !rsag_op_path_right(MCA_COLL_RSAG_OP_2BUFF, op, dtype, kind, kernel, a, b,
+                    !mca_coll_rsag_op_path_right(MCA_COLL_RSAG_OP_2BUFF, op, dtype, kind, kernel, a, b,
                                         got, want);
                 /* A missing 3-buffer function counts as wrong: rsag would call it. */
                 wrong[MCA_COLL_RSAG_OP_3BUFF] =
                     NULL == op->o_3buff_intrinsic.fns[map]
-                    || !rsag_op_path_right(MCA_COLL_RSAG_OP_3BUFF, op, dtype, kind, kernel, a,
+                    || !mca_coll_rsag_op_path_right(MCA_COLL_RSAG_OP_3BUFF, op, dtype, kind, kernel, a,
                                            b, got, want);
                 *verdict = (unsigned char) (4 | wrong[0] | wrong[1] << 1);
             }
@@ -256,18 +257,18 @@ static int rsag_op_selftest(char *a, char *b, char *got, char *want, char *names
 int mca_coll_rsag_op_init(void)
 {
     char *a = NULL, *b = NULL, *got = NULL, *want = NULL, *names = NULL;
-    const size_t bytes = (size_t) (RSAG_OP_MAX_LENGTH + 1) * RSAG_OP_MAX_ELEMENT;
+    const size_t bytes = (size_t) (MCA_COLL_RSAG_OP_MAX_LENGTH + 1) * MCA_COLL_RSAG_OP_MAX_ELEMENT;
     const size_t names_len = 4096;
     struct timespec t0, t1;
     int replaced, tested, level;
     double ms;
 
-    if (rsag_op_tested) {
+    if (mca_coll_rsag_op_tested) {
         return OMPI_SUCCESS;
     }
-    rsag_op_tested = true;
+    mca_coll_rsag_op_tested = true;
     memset(mca_coll_rsag_op_fixes, 0, sizeof(mca_coll_rsag_op_fixes));
-    if (!rsag_op_selftest_enabled) {
+    if (!mca_coll_rsag_op_selftest_enabled) {
         opal_output_verbose(MCA_COLL_RSAG_VERBOSE_MODULE, mca_coll_rsag_component.output,
                             "coll:rsag: op self-test disabled (coll_rsag_op_selftest=0): "
                             "every reduction uses Open MPI's op framework");
@@ -286,7 +287,7 @@ int mca_coll_rsag_op_init(void)
         goto cleanup;
     }
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
-    replaced = rsag_op_selftest(a, b, got, want, names, names_len, &tested);
+    replaced = mca_coll_rsag_op_selftest(a, b, got, want, names, names_len, &tested);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
     ms = (double) (t1.tv_sec - t0.tv_sec) * 1e3 + (double) (t1.tv_nsec - t0.tv_nsec) / 1e6;
 

@@ -10,19 +10,19 @@
 
 #include "coll_rsag_op_kernels.h"
 
-#define RSAG_PAIR(V, K) struct { V v; K k; }
-typedef RSAG_PAIR(float, int) rsag_pair_float_int_t;
-typedef RSAG_PAIR(double, int) rsag_pair_double_int_t;
-typedef RSAG_PAIR(long, int) rsag_pair_long_int_t;
-typedef RSAG_PAIR(int, int) rsag_pair_int_int_t;
-typedef RSAG_PAIR(short, int) rsag_pair_short_int_t;
-typedef RSAG_PAIR(long double, int) rsag_pair_ldouble_int_t;
-typedef RSAG_PAIR(float, float) rsag_pair_float_float_t;
-typedef RSAG_PAIR(double, double) rsag_pair_double_double_t;
+#define MCA_COLL_RSAG_PAIR(V, K) struct { V v; K k; }
+typedef MCA_COLL_RSAG_PAIR(float, int) mca_coll_rsag_pair_float_int_t;
+typedef MCA_COLL_RSAG_PAIR(double, int) mca_coll_rsag_pair_double_int_t;
+typedef MCA_COLL_RSAG_PAIR(long, int) mca_coll_rsag_pair_long_int_t;
+typedef MCA_COLL_RSAG_PAIR(int, int) mca_coll_rsag_pair_int_int_t;
+typedef MCA_COLL_RSAG_PAIR(short, int) mca_coll_rsag_pair_short_int_t;
+typedef MCA_COLL_RSAG_PAIR(long double, int) mca_coll_rsag_pair_ldouble_int_t;
+typedef MCA_COLL_RSAG_PAIR(float, float) mca_coll_rsag_pair_float_float_t;
+typedef MCA_COLL_RSAG_PAIR(double, double) mca_coll_rsag_pair_double_double_t;
 
 /* kind, class, C type, helper type (the unsigned twin of an integer type,
  * the real type of a complex one). */
-#define RSAG_OPK_TYPES(X)                                                          \
+#define MCA_COLL_RSAG_OPK_TYPES(X)                                                          \
     X(INT8, INT, int8_t, uint8_t)                                                  \
     X(UINT8, INT, uint8_t, uint8_t)                                                \
     X(INT16, INT, int16_t, uint16_t)                                               \
@@ -40,19 +40,19 @@ typedef RSAG_PAIR(double, double) rsag_pair_double_double_t;
     X(CFLOAT, COMPLEX, float _Complex, float)                                      \
     X(CDOUBLE, COMPLEX, double _Complex, double)                                   \
     X(CLDOUBLE, COMPLEX, long double _Complex, long double)                        \
-    X(PAIR_FLOAT_INT, PAIR, rsag_pair_float_int_t, int)                            \
-    X(PAIR_DOUBLE_INT, PAIR, rsag_pair_double_int_t, int)                          \
-    X(PAIR_LONG_INT, PAIR, rsag_pair_long_int_t, int)                              \
-    X(PAIR_INT_INT, PAIR, rsag_pair_int_int_t, int)                                \
-    X(PAIR_SHORT_INT, PAIR, rsag_pair_short_int_t, int)                            \
-    X(PAIR_LDOUBLE_INT, PAIR, rsag_pair_ldouble_int_t, int)                        \
-    X(PAIR_FLOAT_FLOAT, PAIR, rsag_pair_float_float_t, int)                        \
-    X(PAIR_DOUBLE_DOUBLE, PAIR, rsag_pair_double_double_t, int)
+    X(PAIR_FLOAT_INT, PAIR, mca_coll_rsag_pair_float_int_t, int)                            \
+    X(PAIR_DOUBLE_INT, PAIR, mca_coll_rsag_pair_double_int_t, int)                          \
+    X(PAIR_LONG_INT, PAIR, mca_coll_rsag_pair_long_int_t, int)                              \
+    X(PAIR_INT_INT, PAIR, mca_coll_rsag_pair_int_int_t, int)                                \
+    X(PAIR_SHORT_INT, PAIR, mca_coll_rsag_pair_short_int_t, int)                            \
+    X(PAIR_LDOUBLE_INT, PAIR, mca_coll_rsag_pair_ldouble_int_t, int)                        \
+    X(PAIR_FLOAT_FLOAT, PAIR, mca_coll_rsag_pair_float_float_t, int)                        \
+    X(PAIR_DOUBLE_DOUBLE, PAIR, mca_coll_rsag_pair_double_double_t, int)
 
 /* One kernel: r = x (op) y element by element.  Both operands are read
  * before the result is written, so out may be b. */
-#define RSAG_OPK_KERNEL(kind, op, T, BODY)                                         \
-    static void rsag_opk_##kind##_##op(const void *va, const void *vb, void *vout, \
+#define MCA_COLL_RSAG_OPK_KERNEL(kind, op, T, BODY)                                         \
+    static void mca_coll_rsag_opk_##kind##_##op(const void *va, const void *vb, void *vout, \
                                        size_t n)                                   \
     {                                                                              \
         const T *a = (const T *) va;                                               \
@@ -64,10 +64,10 @@ typedef RSAG_PAIR(double, double) rsag_pair_double_double_t;
             out[i] = r;                                                            \
         }                                                                          \
     }
-#define RSAG_OPK_ENTRY(kind, op) [MCA_COLL_RSAG_OPK_OP_##op] = rsag_opk_##kind##_##op,
+#define MCA_COLL_RSAG_OPK_ENTRY(kind, op) [MCA_COLL_RSAG_OPK_OP_##op] = mca_coll_rsag_opk_##kind##_##op,
 
 /* xorshift64: the self-test data. */
-static uint64_t rsag_opk_next(uint64_t *state)
+static uint64_t mca_coll_rsag_opk_next(uint64_t *state)
 {
     uint64_t s = *state ? *state : 0x9e3779b97f4a7c15ULL;
     s ^= s << 13;
@@ -78,13 +78,13 @@ static uint64_t rsag_opk_next(uint64_t *state)
 }
 
 /* A small multiple of 1/4 in [-250, 250]: sums and products stay exact. */
-static double rsag_opk_quarter(uint64_t *state)
+static double mca_coll_rsag_opk_quarter(uint64_t *state)
 {
-    return (double) ((int) (rsag_opk_next(state) % 2001) - 1000) / 4.0;
+    return (double) ((int) (mca_coll_rsag_opk_next(state) % 2001) - 1000) / 4.0;
 }
 
-#define RSAG_OPK_SCALAR_MISMATCH(kind, T)                                          \
-    static size_t rsag_opk_mismatch_##kind(const void *vx, const void *vy, size_t n) \
+#define MCA_COLL_RSAG_OPK_SCALAR_MISMATCH(kind, T)                                          \
+    static size_t mca_coll_rsag_opk_mismatch_##kind(const void *vx, const void *vy, size_t n) \
     {                                                                              \
         const T *x = (const T *) vx, *y = (const T *) vy;                          \
         for (size_t i = 0; i < n; ++i) {                                           \
@@ -96,113 +96,113 @@ static double rsag_opk_quarter(uint64_t *state)
     }
 
 /* Integers: arithmetic in the unsigned twin, so overflow wraps. */
-#define RSAG_OPK_INT(kind, T, U)                                                   \
-    RSAG_OPK_KERNEL(kind, MAX, T, r = x > y ? x : y)                               \
-    RSAG_OPK_KERNEL(kind, MIN, T, r = x < y ? x : y)                               \
-    RSAG_OPK_KERNEL(kind, SUM, T,                                                  \
+#define MCA_COLL_RSAG_OPK_INT(kind, T, U)                                                   \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, MAX, T, r = x > y ? x : y)                               \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, MIN, T, r = x < y ? x : y)                               \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, SUM, T,                                                  \
                     r = (T) ((unsigned long long) (U) x + (unsigned long long) (U) y)) \
-    RSAG_OPK_KERNEL(kind, PROD, T,                                                 \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, PROD, T,                                                 \
                     r = (T) ((unsigned long long) (U) x * (unsigned long long) (U) y)) \
-    RSAG_OPK_KERNEL(kind, LAND, T, r = (T) (x && y))                               \
-    RSAG_OPK_KERNEL(kind, BAND, T, r = (T) (x & y))                                \
-    RSAG_OPK_KERNEL(kind, LOR, T, r = (T) (x || y))                                \
-    RSAG_OPK_KERNEL(kind, BOR, T, r = (T) (x | y))                                 \
-    RSAG_OPK_KERNEL(kind, LXOR, T, r = (T) (!x != !y))                             \
-    RSAG_OPK_KERNEL(kind, BXOR, T, r = (T) (x ^ y))                                \
-    static const mca_coll_rsag_opk_fn_t rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
-        RSAG_OPK_ENTRY(kind, MAX) RSAG_OPK_ENTRY(kind, MIN) RSAG_OPK_ENTRY(kind, SUM)  \
-        RSAG_OPK_ENTRY(kind, PROD) RSAG_OPK_ENTRY(kind, LAND)                      \
-        RSAG_OPK_ENTRY(kind, BAND) RSAG_OPK_ENTRY(kind, LOR) RSAG_OPK_ENTRY(kind, BOR) \
-        RSAG_OPK_ENTRY(kind, LXOR) RSAG_OPK_ENTRY(kind, BXOR)                      \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, LAND, T, r = (T) (x && y))                               \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, BAND, T, r = (T) (x & y))                                \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, LOR, T, r = (T) (x || y))                                \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, BOR, T, r = (T) (x | y))                                 \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, LXOR, T, r = (T) (!x != !y))                             \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, BXOR, T, r = (T) (x ^ y))                                \
+    static const mca_coll_rsag_opk_fn_t mca_coll_rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
+        MCA_COLL_RSAG_OPK_ENTRY(kind, MAX) MCA_COLL_RSAG_OPK_ENTRY(kind, MIN) MCA_COLL_RSAG_OPK_ENTRY(kind, SUM)  \
+        MCA_COLL_RSAG_OPK_ENTRY(kind, PROD) MCA_COLL_RSAG_OPK_ENTRY(kind, LAND)                      \
+        MCA_COLL_RSAG_OPK_ENTRY(kind, BAND) MCA_COLL_RSAG_OPK_ENTRY(kind, LOR) MCA_COLL_RSAG_OPK_ENTRY(kind, BOR) \
+        MCA_COLL_RSAG_OPK_ENTRY(kind, LXOR) MCA_COLL_RSAG_OPK_ENTRY(kind, BXOR)                      \
     };                                                                             \
-    static void rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
+    static void mca_coll_rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
     {                                                                              \
         const U top = (U) ((U) 1 << (8 * sizeof(U) - 1));                          \
         T *p = (T *) buf;                                                          \
         for (size_t i = 0; i < n; ++i) {                                           \
-            uint64_t r = rsag_opk_next(state);                                     \
+            uint64_t r = mca_coll_rsag_opk_next(state);                                     \
             switch (r % 8) {                                                       \
             case 0: p[i] = 0; break;                                               \
             case 1: p[i] = (T) (U) ~(U) 0; break;                                  \
             case 2: p[i] = (T) top; break;                                         \
             case 3: p[i] = (T) (U) (top - 1); break;                               \
-            default: p[i] = (T) (U) rsag_opk_next(state); break;                   \
+            default: p[i] = (T) (U) mca_coll_rsag_opk_next(state); break;                   \
             }                                                                      \
         }                                                                          \
     }                                                                              \
-    RSAG_OPK_SCALAR_MISMATCH(kind, T)
+    MCA_COLL_RSAG_OPK_SCALAR_MISMATCH(kind, T)
 
-#define RSAG_OPK_FLOAT(kind, T, R)                                                 \
-    RSAG_OPK_KERNEL(kind, MAX, T, r = x > y ? x : y)                               \
-    RSAG_OPK_KERNEL(kind, MIN, T, r = x < y ? x : y)                               \
-    RSAG_OPK_KERNEL(kind, SUM, T, r = x + y)                                       \
-    RSAG_OPK_KERNEL(kind, PROD, T, r = x * y)                                      \
-    static const mca_coll_rsag_opk_fn_t rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
-        RSAG_OPK_ENTRY(kind, MAX) RSAG_OPK_ENTRY(kind, MIN) RSAG_OPK_ENTRY(kind, SUM)  \
-        RSAG_OPK_ENTRY(kind, PROD)                                                 \
+#define MCA_COLL_RSAG_OPK_FLOAT(kind, T, R)                                                 \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, MAX, T, r = x > y ? x : y)                               \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, MIN, T, r = x < y ? x : y)                               \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, SUM, T, r = x + y)                                       \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, PROD, T, r = x * y)                                      \
+    static const mca_coll_rsag_opk_fn_t mca_coll_rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
+        MCA_COLL_RSAG_OPK_ENTRY(kind, MAX) MCA_COLL_RSAG_OPK_ENTRY(kind, MIN) MCA_COLL_RSAG_OPK_ENTRY(kind, SUM)  \
+        MCA_COLL_RSAG_OPK_ENTRY(kind, PROD)                                                 \
     };                                                                             \
-    static void rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
+    static void mca_coll_rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
     {                                                                              \
         T *p = (T *) buf;                                                          \
         for (size_t i = 0; i < n; ++i) {                                           \
-            p[i] = (T) rsag_opk_quarter(state);                                    \
+            p[i] = (T) mca_coll_rsag_opk_quarter(state);                                    \
         }                                                                          \
     }                                                                              \
-    RSAG_OPK_SCALAR_MISMATCH(kind, T)
+    MCA_COLL_RSAG_OPK_SCALAR_MISMATCH(kind, T)
 
 /* Complex: C99 arithmetic; a complex value is laid out as R[2]. */
-#define RSAG_OPK_COMPLEX(kind, T, R)                                               \
-    RSAG_OPK_KERNEL(kind, SUM, T, r = x + y)                                       \
-    RSAG_OPK_KERNEL(kind, PROD, T, r = x * y)                                      \
-    static const mca_coll_rsag_opk_fn_t rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
-        RSAG_OPK_ENTRY(kind, SUM) RSAG_OPK_ENTRY(kind, PROD)                       \
+#define MCA_COLL_RSAG_OPK_COMPLEX(kind, T, R)                                               \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, SUM, T, r = x + y)                                       \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, PROD, T, r = x * y)                                      \
+    static const mca_coll_rsag_opk_fn_t mca_coll_rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
+        MCA_COLL_RSAG_OPK_ENTRY(kind, SUM) MCA_COLL_RSAG_OPK_ENTRY(kind, PROD)                       \
     };                                                                             \
-    static void rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
+    static void mca_coll_rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
     {                                                                              \
         R *p = (R *) buf;                                                          \
         for (size_t i = 0; i < 2 * n; ++i) {                                       \
-            p[i] = (R) rsag_opk_quarter(state);                                    \
+            p[i] = (R) mca_coll_rsag_opk_quarter(state);                                    \
         }                                                                          \
     }                                                                              \
-    RSAG_OPK_SCALAR_MISMATCH(kind, T)
+    MCA_COLL_RSAG_OPK_SCALAR_MISMATCH(kind, T)
 
-#define RSAG_OPK_BOOL(kind, T, U)                                                  \
-    RSAG_OPK_KERNEL(kind, LAND, T, r = x && y)                                     \
-    RSAG_OPK_KERNEL(kind, LOR, T, r = x || y)                                      \
-    RSAG_OPK_KERNEL(kind, LXOR, T, r = x != y)                                     \
-    static const mca_coll_rsag_opk_fn_t rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
-        RSAG_OPK_ENTRY(kind, LAND) RSAG_OPK_ENTRY(kind, LOR) RSAG_OPK_ENTRY(kind, LXOR) \
+#define MCA_COLL_RSAG_OPK_BOOL(kind, T, U)                                                  \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, LAND, T, r = x && y)                                     \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, LOR, T, r = x || y)                                      \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, LXOR, T, r = x != y)                                     \
+    static const mca_coll_rsag_opk_fn_t mca_coll_rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
+        MCA_COLL_RSAG_OPK_ENTRY(kind, LAND) MCA_COLL_RSAG_OPK_ENTRY(kind, LOR) MCA_COLL_RSAG_OPK_ENTRY(kind, LXOR) \
     };                                                                             \
-    static void rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
+    static void mca_coll_rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
     {                                                                              \
         T *p = (T *) buf;                                                          \
         for (size_t i = 0; i < n; ++i) {                                           \
-            p[i] = (T) (rsag_opk_next(state) & 1);                                 \
+            p[i] = (T) (mca_coll_rsag_opk_next(state) & 1);                                 \
         }                                                                          \
     }                                                                              \
-    RSAG_OPK_SCALAR_MISMATCH(kind, T)
+    MCA_COLL_RSAG_OPK_SCALAR_MISMATCH(kind, T)
 
 /* MAXLOC / MINLOC: the better value, the smaller index on a tie. */
-#define RSAG_OPK_PAIR(kind, T, U)                                                  \
-    RSAG_OPK_KERNEL(kind, MAXLOC, T,                                               \
+#define MCA_COLL_RSAG_OPK_PAIR(kind, T, U)                                                  \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, MAXLOC, T,                                               \
                     if (x.v > y.v) { r = x; } else if (y.v > x.v) { r = y; }       \
                     else { r = x; r.k = x.k < y.k ? x.k : y.k; })                  \
-    RSAG_OPK_KERNEL(kind, MINLOC, T,                                               \
+    MCA_COLL_RSAG_OPK_KERNEL(kind, MINLOC, T,                                               \
                     if (x.v < y.v) { r = x; } else if (y.v < x.v) { r = y; }       \
                     else { r = x; r.k = x.k < y.k ? x.k : y.k; })                  \
-    static const mca_coll_rsag_opk_fn_t rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
-        RSAG_OPK_ENTRY(kind, MAXLOC) RSAG_OPK_ENTRY(kind, MINLOC)                  \
+    static const mca_coll_rsag_opk_fn_t mca_coll_rsag_opk_row_##kind[MCA_COLL_RSAG_OPK_NUM_OPS] = { \
+        MCA_COLL_RSAG_OPK_ENTRY(kind, MAXLOC) MCA_COLL_RSAG_OPK_ENTRY(kind, MINLOC)                  \
     };                                                                             \
-    static void rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
+    static void mca_coll_rsag_opk_fill_##kind(void *buf, size_t n, uint64_t *state)         \
     {                                                                              \
         T *p = (T *) buf;                                                          \
         for (size_t i = 0; i < n; ++i) {                                           \
-            uint64_t r = rsag_opk_next(state);                                     \
+            uint64_t r = mca_coll_rsag_opk_next(state);                                     \
             p[i].v = (int) (r % 5) - 2;                                            \
             p[i].k = (int) ((r >> 8) % 1000);                                      \
         }                                                                          \
     }                                                                              \
-    static size_t rsag_opk_mismatch_##kind(const void *vx, const void *vy, size_t n) \
+    static size_t mca_coll_rsag_opk_mismatch_##kind(const void *vx, const void *vy, size_t n) \
     {                                                                              \
         const T *x = (const T *) vx, *y = (const T *) vy;                          \
         for (size_t i = 0; i < n; ++i) {                                           \
@@ -213,9 +213,9 @@ static double rsag_opk_quarter(uint64_t *state)
         return n;                                                                  \
     }
 
-#define RSAG_OPK_DEFINE(kind, CLASS, T, U) RSAG_OPK_##CLASS(kind, T, U)
-RSAG_OPK_TYPES(RSAG_OPK_DEFINE)
-#undef RSAG_OPK_DEFINE
+#define MCA_COLL_RSAG_OPK_DEFINE(kind, CLASS, T, U) MCA_COLL_RSAG_OPK_##CLASS(kind, T, U)
+MCA_COLL_RSAG_OPK_TYPES(MCA_COLL_RSAG_OPK_DEFINE)
+#undef MCA_COLL_RSAG_OPK_DEFINE
 
 typedef struct {
     const mca_coll_rsag_opk_fn_t *row;
@@ -223,23 +223,23 @@ typedef struct {
     size_t (*mismatch)(const void *x, const void *y, size_t n);
     size_t size;
     const char *name;
-} rsag_opk_kind_desc_t;
+} mca_coll_rsag_opk_kind_desc_t;
 
-static const rsag_opk_kind_desc_t rsag_opk_kinds[MCA_COLL_RSAG_OPK_NUM_KINDS] = {
-#define RSAG_OPK_DESC(kind, CLASS, T, U)                                           \
-    [MCA_COLL_RSAG_OPK_##kind] = { rsag_opk_row_##kind, rsag_opk_fill_##kind,      \
-                                   rsag_opk_mismatch_##kind, sizeof(T), #kind },
-    RSAG_OPK_TYPES(RSAG_OPK_DESC)
-#undef RSAG_OPK_DESC
+static const mca_coll_rsag_opk_kind_desc_t mca_coll_rsag_opk_kinds[MCA_COLL_RSAG_OPK_NUM_KINDS] = {
+#define MCA_COLL_RSAG_OPK_DESC(kind, CLASS, T, U)                                           \
+    [MCA_COLL_RSAG_OPK_##kind] = { mca_coll_rsag_opk_row_##kind, mca_coll_rsag_opk_fill_##kind,      \
+                                   mca_coll_rsag_opk_mismatch_##kind, sizeof(T), #kind },
+    MCA_COLL_RSAG_OPK_TYPES(MCA_COLL_RSAG_OPK_DESC)
+#undef MCA_COLL_RSAG_OPK_DESC
 };
 
-static const char *const rsag_opk_op_names[MCA_COLL_RSAG_OPK_NUM_OPS] = {
-#define RSAG_OPK_OP_NAME(o) [MCA_COLL_RSAG_OPK_OP_##o] = #o,
-    MCA_COLL_RSAG_OPK_OPS(RSAG_OPK_OP_NAME)
-#undef RSAG_OPK_OP_NAME
+static const char *const mca_coll_rsag_opk_op_names[MCA_COLL_RSAG_OPK_NUM_OPS] = {
+#define MCA_COLL_RSAG_OPK_OP_NAME(o) [MCA_COLL_RSAG_OPK_OP_##o] = #o,
+    MCA_COLL_RSAG_OPK_OPS(MCA_COLL_RSAG_OPK_OP_NAME)
+#undef MCA_COLL_RSAG_OPK_OP_NAME
 };
 
-static bool rsag_opk_valid(mca_coll_rsag_opk_kind_t kind)
+static bool mca_coll_rsag_opk_valid(mca_coll_rsag_opk_kind_t kind)
 {
     return (unsigned) kind < MCA_COLL_RSAG_OPK_NUM_KINDS;
 }
@@ -247,37 +247,37 @@ static bool rsag_opk_valid(mca_coll_rsag_opk_kind_t kind)
 mca_coll_rsag_opk_fn_t mca_coll_rsag_opk_get(mca_coll_rsag_opk_kind_t kind,
                                              mca_coll_rsag_opk_op_t op)
 {
-    if (!rsag_opk_valid(kind) || (unsigned) op >= MCA_COLL_RSAG_OPK_NUM_OPS) {
+    if (!mca_coll_rsag_opk_valid(kind) || (unsigned) op >= MCA_COLL_RSAG_OPK_NUM_OPS) {
         return NULL;
     }
-    return rsag_opk_kinds[kind].row[op];
+    return mca_coll_rsag_opk_kinds[kind].row[op];
 }
 
 size_t mca_coll_rsag_opk_size(mca_coll_rsag_opk_kind_t kind)
 {
-    return rsag_opk_valid(kind) ? rsag_opk_kinds[kind].size : 0;
+    return mca_coll_rsag_opk_valid(kind) ? mca_coll_rsag_opk_kinds[kind].size : 0;
 }
 
 void mca_coll_rsag_opk_fill(mca_coll_rsag_opk_kind_t kind, void *buf, size_t n,
                             uint64_t *state)
 {
-    if (rsag_opk_valid(kind)) {
-        rsag_opk_kinds[kind].fill(buf, n, state);
+    if (mca_coll_rsag_opk_valid(kind)) {
+        mca_coll_rsag_opk_kinds[kind].fill(buf, n, state);
     }
 }
 
 size_t mca_coll_rsag_opk_mismatch(mca_coll_rsag_opk_kind_t kind, const void *x, const void *y,
                                   size_t n)
 {
-    return rsag_opk_valid(kind) ? rsag_opk_kinds[kind].mismatch(x, y, n) : 0;
+    return mca_coll_rsag_opk_valid(kind) ? mca_coll_rsag_opk_kinds[kind].mismatch(x, y, n) : 0;
 }
 
 const char *mca_coll_rsag_opk_op_name(mca_coll_rsag_opk_op_t op)
 {
-    return (unsigned) op < MCA_COLL_RSAG_OPK_NUM_OPS ? rsag_opk_op_names[op] : "?";
+    return (unsigned) op < MCA_COLL_RSAG_OPK_NUM_OPS ? mca_coll_rsag_opk_op_names[op] : "?";
 }
 
 const char *mca_coll_rsag_opk_kind_name(mca_coll_rsag_opk_kind_t kind)
 {
-    return rsag_opk_valid(kind) ? rsag_opk_kinds[kind].name : "?";
+    return mca_coll_rsag_opk_valid(kind) ? mca_coll_rsag_opk_kinds[kind].name : "?";
 }

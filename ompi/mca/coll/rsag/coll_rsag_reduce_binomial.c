@@ -26,9 +26,10 @@
 #include "ompi_config.h"
 
 #include "ompi/constants.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 
 #include "coll_rsag.h"
+#include "coll_rsag_op.h"
+#include "coll_rsag_p2p.h"
 
 /* The pair of buffers a vrank with `nchildren` children accumulates in:
  * bufs[0] (recvbuf on the root) and bufs[1], each combine going into the
@@ -58,73 +59,57 @@ static int mca_coll_rsag_binomial_buffers(char *bufs[2], mca_coll_rsag_tmp_t tmp
     return err;
 }
 
-int mca_coll_rsag_reduce_binomial(const void *sbuf, void *rbuf, int count,
-                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                  int root, struct ompi_communicator_t *comm,
-                                  mca_coll_base_module_t *module)
+int mca_coll_rsag_reduce_binomial(const mca_coll_rsag_args_t *a)
 {
-    const int tag = MCA_COLL_BASE_TAG_REDUCE;
-    int rank = ompi_comm_rank(comm);
-    int size = ompi_comm_size(comm);
-    bool commute = ompi_op_is_commute(op);
-    int tree_root = commute ? root : 0;
-    int vrank = mca_coll_rsag_rotate(rank, tree_root, size);
-    int limit = mca_coll_rsag_binomial_child_limit(vrank, size);
-    size_t n = (size_t) count;
+    int tree_root = ompi_op_is_commute(a->op) ? a->root : 0;
+    int vrank = mca_coll_rsag_rotate(a->rank, tree_root, a->size);
+    int limit = mca_coll_rsag_binomial_child_limit(vrank, a->size);
     mca_coll_rsag_tmp_t tmps[2] = { MCA_COLL_RSAG_TMP_INIT, MCA_COLL_RSAG_TMP_INIT };
     /* The root accumulates in recvbuf; others in temporaries. */
-    char *bufs[2] = { rank == root ? (char *) rbuf : NULL, NULL };
-    const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
-    char *acc = (char *) input;
-    int err = OMPI_SUCCESS;
-
-    if (1 == size) {
-        err = mca_coll_rsag_copy(dtype, n, rbuf, input);
-        goto cleanup;
-    }
-    if (0 == count) {
-        goto cleanup;
-    }
+    char *bufs[2] = { a->rank == a->root ? a->rbuf : NULL, NULL };
+    char *acc = (char *) a->input;
+    int err;
 
     err = mca_coll_rsag_binomial_buffers(bufs, tmps, acc,
-                                         mca_coll_rsag_binomial_children(vrank, size), n, dtype);
+                                         mca_coll_rsag_binomial_children(vrank, a->size),
+                                         a->count, a->dtype);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
 
     /* Children first (vrank + 2^k below my lowest set bit), then the parent. */
-    for (int mask = 1; mask < limit && vrank + mask < size; mask <<= 1) {
-        int child = mca_coll_rsag_unrotate(vrank + mask, tree_root, size);
+    for (int mask = 1; mask < limit && vrank + mask < a->size; mask <<= 1) {
+        int child = mca_coll_rsag_unrotate(vrank + mask, tree_root, a->size);
         char *in = bufs[(bufs[0] == acc) ? 1 : 0];
 
-        err = mca_coll_rsag_recv(in, n, dtype, child, tag, comm);
+        err = mca_coll_rsag_recv(in, a->count, a->dtype, child, a->tag, a->comm);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
         /* The child's part comes from higher vranks: in = acc (op) in.
          * Always into the receive buffer: acc may be the read-only send
          * buffer. */
-        mca_coll_rsag_op_reduce(op, acc, in, n, dtype);
+        mca_coll_rsag_op_reduce(a->op, acc, in, a->count, a->dtype);
         acc = in;
     }
     if (vrank > 0) {
         int parent = mca_coll_rsag_unrotate(mca_coll_rsag_binomial_parent(vrank), tree_root,
-                                            size);
-        err = mca_coll_rsag_send(acc, n, dtype, parent, tag, comm);
+                                            a->size);
+        err = mca_coll_rsag_send(acc, a->count, a->dtype, parent, a->tag, a->comm);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
     }
 
     /* Non-commutative op with root != 0: rank 0 forwards the result. */
-    if (tree_root != root) {
+    if (tree_root != a->root) {
         if (0 == vrank) {
-            err = mca_coll_rsag_send(acc, n, dtype, root, tag, comm);
-        } else if (rank == root) {
-            err = mca_coll_rsag_recv(rbuf, n, dtype, 0, tag, comm);
+            err = mca_coll_rsag_send(acc, a->count, a->dtype, a->root, a->tag, a->comm);
+        } else if (a->rank == a->root) {
+            err = mca_coll_rsag_recv(a->rbuf, a->count, a->dtype, 0, a->tag, a->comm);
         }
-    } else if (rank == root && acc != (char *) rbuf) {
-        err = mca_coll_rsag_copy(dtype, n, rbuf, acc);
+    } else if (a->rank == a->root) {
+        err = mca_coll_rsag_copy(a->dtype, a->count, a->rbuf, acc);
     }
 
 cleanup:

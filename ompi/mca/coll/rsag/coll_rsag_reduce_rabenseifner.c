@@ -1,6 +1,7 @@
 /*
  * MPI_Reduce, Rabenseifner's algorithm: reduce-scatter + binomial gather
- * (the seed 000 specification).
+ * (as Kurnosov describes it in "Load imbalance in MPIR_Reduce_redscat_gather",
+ * mpich-devel, 2017).
  *
  * Idea: (1) fold p onto p' = 2^floor(log2 p) ranks with no idle half: in
  * each pair (2i, 2i+1) below 2r the even rank reduces the lower half while
@@ -30,98 +31,85 @@
  * Restrictions: commutative op, count >= p'.
  * Memory: the root works in recvbuf and needs ceil(count/2) elements;
  *       other ranks a work vector of count and ceil(count/2) more
- *       (seed bound: root count, others 2 count).  The send buffer is
+ *       (that description's bound: root count, others 2 count).  The send buffer is
  *       never copied: the first reduction reads it and writes the work
  *       vector.
  */
 #include "ompi_config.h"
 
 #include "ompi/constants.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 
-#include "coll_rsag.h"
+#include "coll_rsag_halving.h"
+#include "coll_rsag_p2p.h"
 
-int mca_coll_rsag_reduce_rabenseifner(const void *sbuf, void *rbuf, int count,
-                                      struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                      int root, struct ompi_communicator_t *comm,
-                                      mca_coll_base_module_t *module)
+/* A folded-away odd root takes over vrank 0's block and role: rank 0 sends
+ * it the block after step 2 and leaves the gather.  Updates *vrank, and on
+ * the root its schedule. */
+static int mca_coll_rsag_reduce_take_root(const mca_coll_rsag_args_t *a, char *work, int *vrank,
+                                          mca_coll_rsag_halving_step_t *steps, int *nsteps)
 {
-    const int tag = MCA_COLL_BASE_TAG_REDUCE;
-    int rank = ompi_comm_rank(comm);
-    int size = ompi_comm_size(comm);
-    int pof2 = mca_coll_rsag_pof2_floor(size);
-    int extra = size - pof2;
-    int vrank = mca_coll_rsag_fold_vrank(rank, size);
-    bool root_folded = root < 2 * extra && 1 == root % 2;
-    int vroot = root_folded ? 0 : mca_coll_rsag_fold_vrank(root, size);
+    const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_DOUBLING;
+    int pof2 = mca_coll_rsag_pof2_floor(a->size);
+    mca_coll_rsag_range_t block = mca_coll_rsag_vblocks(
+        a->vdispl, mca_coll_rsag_halving_position(0, pof2, order), 1);
+    int err = OMPI_SUCCESS;
+
+    if (a->rank == a->root) {
+        err = mca_coll_rsag_recv(mca_coll_rsag_elem(work, block.off, a->extent), block.cnt,
+                                 a->dtype, 0, a->tag, a->comm);
+        *vrank = 0;
+        *nsteps = mca_coll_rsag_halving_schedule(a->vdispl, pof2, 0, order, steps);
+    } else if (0 == *vrank) {
+        err = mca_coll_rsag_send(mca_coll_rsag_elem(work, block.off, a->extent), block.cnt,
+                                 a->dtype, a->root, a->tag, a->comm);
+        *vrank = -1;
+    }
+    return err;
+}
+
+int mca_coll_rsag_reduce_rabenseifner(const mca_coll_rsag_args_t *a)
+{
+    int extra = a->size - mca_coll_rsag_pof2_floor(a->size);
+    int vrank = mca_coll_rsag_fold_vrank(a->rank, a->size);
+    bool root_folded = a->root < 2 * extra && 1 == a->root % 2;
+    int vroot = root_folded ? 0 : mca_coll_rsag_fold_vrank(a->root, a->size);
+    bool is_root = (a->rank == a->root);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
     mca_coll_rsag_tmp_t work_tmp = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
-    const char *input = (rank == root && MPI_IN_PLACE == sbuf) ? (const char *) rbuf
-                                                               : (const char *) sbuf;
-    size_t n = (size_t) count;
-    ptrdiff_t lb, extent;
     char *work;
-    int nsteps = 0, err = OMPI_SUCCESS;
+    int nsteps, err;
 
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    if (1 == size || 0 == count) {
-        if (rank == root) {
-            err = mca_coll_rsag_copy(dtype, n, rbuf, input);
-        }
-        goto cleanup;
-    }
-
-    /* The root works in its receive buffer, the others in a temporary;
-     * every rank asks for both temporaries (the root's work one empty), so
-     * that a failed allocation meets every rank at the same request,
-     * before any message. */
-    err = mca_coll_rsag_tmp_alloc(&work_tmp, (rank == root) ? 0 : n, dtype);
-    if (OMPI_SUCCESS == err) {
-        err = mca_coll_rsag_tmp_alloc(&tmp, n - n / 2, dtype);
-    }
+    /* The root works in its receive buffer, the others in a temporary. */
+    err = mca_coll_rsag_halving_buffers(a, &work_tmp, &tmp, is_root ? 0 : a->count,
+                                        MCA_COLL_RSAG_DISTANCE_DOUBLING);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-    work = (rank == root) ? (char *) rbuf : work_tmp.buf;
+    work = is_root ? a->rbuf : work_tmp.buf;
 
     /* (1) balanced folding onto p' vranks, (2) reduce-scatter */
-    err = mca_coll_rsag_rabenseifner_rs(input, work, tmp.buf, n, dtype, op, tag, comm, steps,
-                                        &nsteps);
+    err = mca_coll_rsag_folded_rs(a, a->input, work, tmp.buf, MCA_COLL_RSAG_DISTANCE_DOUBLING,
+                                  steps, &nsteps, NULL);
+    if (OMPI_SUCCESS == err && root_folded) {
+        err = mca_coll_rsag_reduce_take_root(a, work, &vrank, steps, &nsteps);
+    }
     if (OMPI_SUCCESS != err) {
         goto cleanup;
-    }
-
-    /* A folded-away odd root takes over vrank 0's block and role. */
-    if (root_folded) {
-        mca_coll_rsag_range_t block = mca_coll_rsag_halving_block(0, pof2, n);
-
-        if (rank == root) {
-            err = mca_coll_rsag_recv(mca_coll_rsag_elem(work, block.off, extent), block.cnt,
-                                     dtype, 0, tag, comm);
-            vrank = 0;
-            nsteps = mca_coll_rsag_halving_schedule(0, pof2, n, steps);
-        } else if (0 == vrank) {
-            err = mca_coll_rsag_send(mca_coll_rsag_elem(work, block.off, extent), block.cnt,
-                                     dtype, root, tag, comm);
-            vrank = -1;
-        }
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
     }
 
     /* (3) binomial gather to vroot: halving steps walked backwards */
     for (int k = (vrank >= 0) ? nsteps - 1 : -1; k >= 0; --k) {
         const mca_coll_rsag_halving_step_t *s = &steps[k];
-        int peer = (root_folded && 0 == s->peer) ? root : mca_coll_rsag_fold_rank(s->peer, size);
+        int peer = (root_folded && 0 == s->peer) ? a->root
+                                                 : mca_coll_rsag_fold_rank(s->peer, a->size);
 
         if (mca_coll_rsag_gather_sends(vrank, vroot, k)) {
-            err = mca_coll_rsag_send(mca_coll_rsag_elem(work, s->keep.off, extent), s->keep.cnt,
-                                     dtype, peer, tag, comm);
+            err = mca_coll_rsag_send(mca_coll_rsag_elem(work, s->keep.off, a->extent),
+                                     s->keep.cnt, a->dtype, peer, a->tag, a->comm);
             break;
         }
-        err = mca_coll_rsag_recv(mca_coll_rsag_elem(work, s->give.off, extent), s->give.cnt,
-                                 dtype, peer, tag, comm);
+        err = mca_coll_rsag_recv(mca_coll_rsag_elem(work, s->give.off, a->extent), s->give.cnt,
+                                 a->dtype, peer, a->tag, a->comm);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }

@@ -34,83 +34,38 @@
 #include "ompi_config.h"
 
 #include "ompi/constants.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 
-#include "coll_rsag.h"
+#include "coll_rsag_halving.h"
 
-int mca_coll_rsag_reduce_scatter_recursive_halving(const void *sbuf, void *rbuf,
-                                                   const size_t *displ,
-                                                   struct ompi_datatype_t *dtype,
-                                                   struct ompi_op_t *op,
-                                                   struct ompi_communicator_t *comm,
-                                                   mca_coll_rsag_module_t *module)
+int mca_coll_rsag_reduce_scatter_recursive_halving(const mca_coll_rsag_args_t *a)
 {
-    const int tag = MCA_COLL_BASE_TAG_REDUCE_SCATTER;
-    int rank = ompi_comm_rank(comm);
-    int size = ompi_comm_size(comm);
-    int pof2 = mca_coll_rsag_pof2_floor(size);
-    int extra = size - pof2;
-    int vrank = mca_coll_rsag_fold_vrank(rank, size);
+    const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_HALVING;
+    int pof2 = mca_coll_rsag_pof2_floor(a->size);
     int nsteps = mca_coll_rsag_log2_floor(pof2);
-    size_t n = displ[size];
-    const char *input = (MPI_IN_PLACE == sbuf) ? (const char *) rbuf : (const char *) sbuf;
-    const char *src = input;
+    mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
     mca_coll_rsag_tmp_t work = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
     /* Last step straight into rbuf: ranks outside the pre-step, unless it
      * is also the first step of an in-place call whose block is not at the
      * start of rbuf (the input would be overwritten while it is read). */
-    bool direct = rank >= 2 * extra && nsteps > 0
-                  && !(1 == nsteps && input == (const char *) rbuf && 0 != displ[rank]);
-    ptrdiff_t lb, extent;
-    int err = OMPI_SUCCESS;
-
-    ompi_datatype_get_extent(dtype, &lb, &extent);
-    if (1 == size) {
-        err = mca_coll_rsag_copy(dtype, n, rbuf, input);
-        goto cleanup;
-    }
-    if (0 == n) {
-        goto cleanup;
-    }
+    bool direct = a->rank >= 2 * (a->size - pof2)
+                  && !(1 == nsteps && a->in_place && 0 != a->displ[a->rank]);
+    int err;
 
     /* No work vector when the only step goes straight into rbuf. */
-    err = mca_coll_rsag_rs_buffers(&work, &tmp, !direct || nsteps > 1, displ, dtype, comm);
+    err = mca_coll_rsag_halving_buffers(a, &work, &tmp, (!direct || nsteps > 1) ? a->count : 0,
+                                        order);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-
-    /* Fold p onto p': even ranks below 2r end with the pair's sum. */
-    err = mca_coll_rsag_fold_balanced(input, work.buf, tmp.buf, n, dtype, op, tag, comm);
+    /* Fold p onto p', then recursive halving over vblocks. */
+    err = mca_coll_rsag_folded_rs(a, a->input, work.buf, tmp.buf, order, steps, &nsteps,
+                                  direct ? a->rbuf : NULL);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-    if (rank < 2 * extra) {
-        src = work.buf;
-    }
-
-    /* Recursive halving over vblocks. */
-    for (int k = 0; vrank >= 0 && k < nsteps; ++k, src = work.buf) {
-        mca_coll_rsag_vstep_t s = mca_coll_rsag_vhalving_step(vrank, pof2, k);
-        mca_coll_rsag_range_t keep = mca_coll_rsag_vblocks(displ, size, s.keep_lo,
-                                                           s.keep_lo + s.half);
-        mca_coll_rsag_range_t give = mca_coll_rsag_vblocks(displ, size, s.give_lo,
-                                                           s.give_lo + s.half);
-        int peer = mca_coll_rsag_fold_rank(s.peer, size);
-        char *dst = (direct && k == nsteps - 1) ? (char *) rbuf
-                                                 : mca_coll_rsag_elem(work.buf, keep.off, extent);
-
-        err = mca_coll_rsag_sendrecv(mca_coll_rsag_elem(src, give.off, extent), give.cnt, peer,
-                                     tmp.buf, keep.cnt, peer, dtype, tag, comm);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
-        mca_coll_rsag_reduce_into(op, dtype, keep.cnt, tmp.buf,
-                                  mca_coll_rsag_elem(src, keep.off, extent), dst);
-    }
-
     /* Each rank's block to its rbuf (already there when direct). */
     if (!direct) {
-        err = mca_coll_rsag_rs_deliver(work.buf, rbuf, displ, dtype, tag, comm);
+        err = mca_coll_rsag_unfold_blocks(a, work.buf);
     }
 
 cleanup:

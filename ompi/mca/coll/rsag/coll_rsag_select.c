@@ -21,8 +21,8 @@
 #include "coll_rsag_select.h"
 #include "coll_rsag_index.h"
 
-#define MCA_COLL_RSAG_ALG_DESC(coll, ALG, id, name, desc, restr, min_bytes, fn) \
-    { id, name, desc, restr, min_bytes },
+#define MCA_COLL_RSAG_ALG_DESC(coll, ALG, id, name, desc, restr, layout, min_bytes, fn) \
+    { id, name, desc, restr, layout, min_bytes },
 
 const int mca_coll_rsag_default_class_bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] =
     MCA_COLL_RSAG_COMM_CLASS_BOUNDS;

@@ -38,6 +38,7 @@ typedef struct mca_coll_rsag_alg_desc_t {
     const char *name;
     const char *description;
     unsigned restrictions;      /* MCA_COLL_RSAG_NEEDS_* */
+    int layout;                 /* MCA_COLL_RSAG_LAYOUT_* */
     size_t default_min_bytes[MCA_COLL_RSAG_NUM_COMM_CLASSES];  /* by comm-size class */
 } mca_coll_rsag_alg_desc_t;
 
