@@ -191,11 +191,10 @@ fail_up() { echo "rsag-cluster: up failed: $*; removing what was made" >&2; cmd_
 # ---- down -------------------------------------------------------------------
 # Processes whose network namespace is the one bound at FILE.
 ns_pids() {
-    local ino p
+    local ino
     ino=$(stat -L -c %i "$1" 2>/dev/null) || return 0
-    for p in /proc/[0-9]*; do
-        [ "$(readlink "$p/ns/net" 2>/dev/null)" = "net:[$ino]" ] && echo "${p#/proc/}"
-    done
+    stat -L -c '%i %n' /proc/[0-9]*/ns/net 2>/dev/null |
+        awk -v ino="$ino" '$1 == ino { split($2, p, "/"); print p[3] }'
 }
 
 remove_host() {  # remove_host I: its processes, link and namespace files
