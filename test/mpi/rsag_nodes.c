@@ -8,6 +8,8 @@
  *   rsag_nodes: np=<p> nodes=<n> sizes=<s1>,<s2>,... hosts=<h1>,<h2>,...
  * in order of each node's lowest rank.  The ranks of a node must share one
  * host name and different nodes must have different ones (else exit 1).
+ * Every rank first exchanges a message with every other rank, so that each
+ * pair has a connection (and btl_base_verbose names its btl).
  *
  * Usage: mpirun ... rsag_nodes [--expect-nodes N] [--expect-sizes S1,S2,...]
  *                              [--pingpong BYTES] [--iters K]
@@ -70,6 +72,17 @@ int main(int argc, char **argv)
         }
     }
     if (pp_bytes < 0 || pp_bytes > (1L << 30) || iters < 1) pp_bytes = 0;
+
+    /* every pair talks once: rank +d sends to rank -d receives */
+    for (int d = 1; d < np; d++) {
+        int token = rank, got = -1, from = (rank - d + np) % np;
+        MPI_Sendrecv(&token, 1, MPI_INT, (rank + d) % np, 3, &got, 1, MPI_INT, from, 3,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (got != from) {
+            printf("rsag_nodes: rank %d got %d from rank %d\n", rank, got, from);
+            bad = 1;
+        }
+    }
 
     MPI_Comm node;
     rank_info_t me;
@@ -142,7 +155,9 @@ int main(int argc, char **argv)
         free(buf);
     }
 
-    MPI_Bcast(&bad, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int bad_root = bad;
+    MPI_Bcast(&bad_root, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    bad |= bad_root;
     MPI_Comm_free(&node);
     MPI_Finalize();
     return bad;
