@@ -67,7 +67,7 @@ in_host() { local i="$1"; shift; nsenter --net="$state/net/$prefix$i" -- "$@"; }
 host_indexes() {
     local f
     for f in "$state"/net/"$prefix"*; do
-        [ -e "$f" ] && echo "${f##*/$prefix}"
+        [ -e "$f" ] && echo "${f##*/"$prefix"}"
     done | sort -n
 }
 
@@ -199,14 +199,14 @@ ns_pids() {
 
 remove_host() {  # remove_host I: its processes, link and namespace files
     local i="$1" nf="$state/net/$prefix$1" uf="$state/uts/$prefix$1" pids t
-    pids=$(ns_pids "$nf")
-    if [ -n "$pids" ]; then
-        say "down: ending processes left on $prefix$i: $(echo $pids)"
-        kill -TERM $pids 2>/dev/null
+    mapfile -t pids < <(ns_pids "$nf")
+    if [ ${#pids[@]} -gt 0 ]; then
+        say "down: ending processes left on $prefix$i: ${pids[*]}"
+        kill -TERM "${pids[@]}" 2>/dev/null
         for t in 1 2 3 4 5 6 7 8 9 10; do
-            pids=$(ns_pids "$nf"); [ -z "$pids" ] && break; sleep 0.2
+            mapfile -t pids < <(ns_pids "$nf"); [ ${#pids[@]} -eq 0 ] && break; sleep 0.2
         done
-        [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
+        [ ${#pids[@]} -gt 0 ] && kill -KILL "${pids[@]}" 2>/dev/null
     fi
     ip link del "$vport$i" >/dev/null 2>&1
     umount "$nf" >/dev/null 2>&1; umount "$uf" >/dev/null 2>&1
@@ -223,7 +223,7 @@ cmd_down() {
         if mountpoint -q "$state"; then umount "$state" || echo "rsag-cluster: cannot unmount $state" >&2; fi
         rmdir "$state" 2>/dev/null || echo "rsag-cluster: $state is not empty: $(ls -A "$state")" >&2
     fi
-    for l in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^$vport[0-9]+$"); do
+    for l in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^${vport}[0-9]+\$"); do
         ip link del "$l" >/dev/null 2>&1
     done
     ip link del "$bridge" >/dev/null 2>&1
@@ -278,8 +278,8 @@ cmd_exec() {
     local host="${1#*@}" i; shift
     local n; n=$(cat "$state/net.conf" 2>/dev/null) || die "the cluster is down"
     case "$host" in
-        "$prefix"[0-9]*) i="${host#$prefix}" ;;
-        "$n".[0-9]*) i="${host#$n.}" ;;
+        "$prefix"[0-9]*) i="${host#"$prefix"}" ;;
+        "$n".[0-9]*) i="${host#"$n".}" ;;
         *) die "exec: $host is not a host of the cluster" ;;
     esac
     [[ "$i" =~ ^[0-9]+$ ]] && [ -e "$state/net/$prefix$i" ] || die "exec: no host $host"

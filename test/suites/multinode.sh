@@ -16,6 +16,8 @@
 #                         prove it ran the forced algorithm
 # In all of them every rank pair on one node must use vader and every pair
 # across nodes tcp (btl_base_verbose).  And:
+#   multinode-checks-reject-wrong-job-np4  a job over tcp alone, expected on
+#                         3 nodes, fails both checks
 #   multinode-link-cap-np2  a ping-pong between 2 hosts capped at 200 Mbit/s
 #                         stays under 25 MB/s
 #   multinode-down-leaves-nothing  no namespace, link, mount, /etc/hosts
@@ -29,13 +31,14 @@ mn_cluster="$top/contrib/rsag-cluster.sh"
 mn_nodes="$here/mpi/rsag_nodes"
 mn_timeout=${RSAG_MULTINODE_TIMEOUT:-300}
 mn_names=()
-mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4 multinode-link-cap-np2
+mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4
+          multinode-checks-reject-wrong-job-np4 multinode-link-cap-np2
           multinode-matrix-capped-np5 multinode-down-leaves-nothing)
 
 # Tests of this suite that the -k filter keeps (the cluster is made only for them).
 mn_wanted=0
 for mn_name in "${mn_names[@]}"; do
-    [ -z "$filter" ] || [[ "$mn_name" == *"$filter"* ]] && mn_wanted=1
+    [ -z "${filter:-}" ] || [[ "$mn_name" == *"$filter"* ]] && mn_wanted=1
 done
 
 # mn_assert_pairs LOG NP: with btl_base_verbose, each rank names the btl it
@@ -62,6 +65,14 @@ mn_assert_pairs() {
         }' "$1"
 }
 
+# mn_note CHECK ARGS...: run a check on the last log, then append its output.
+mn_note() {
+    local out rc
+    out=$("$@"); rc=$?
+    printf '%s\n' "$out" >>"$last_log"
+    return "$rc"
+}
+
 # What the cluster and Open MPI on its hosts could leave behind.
 mn_leftovers() {
     local left=0
@@ -69,7 +80,8 @@ mn_leftovers() {
     findmnt -rn -o TARGET | grep '^/run/rsag-cluster' && left=1
     ip -o link show | awk -F': ' '{print $2}' | grep -E '^rsag-(br0|v[0-9]+|n[0-9]+)(@|$)' && left=1
     grep -F '# rsag-cluster' /etc/hosts && left=1
-    ls /dev/shm | grep -E 'rsag-h[0-9]+' && left=1
+    local f
+    for f in /dev/shm/*rsag-h[0-9]*; do [ -e "$f" ] && { echo "left: $f"; left=1; }; done
     ls -d /tmp/ompi.rsag-h* 2>/dev/null && left=1
     pgrep -a -f 'orted .*plm_rsh_agent "?/run/rsag-cluster/agent' && left=1
     [ "$left" = 0 ] && echo "nothing left"
@@ -93,7 +105,7 @@ mn_skip() {
     fi
 }
 
-if [ "$list_only" = 1 ]; then
+if [ "${list_only:-0}" = 1 ]; then
     for mn_name in "${mn_names[@]}"; do run_test "$mn_name" true; done
 elif [ "$mn_wanted" = 1 ]; then
     mn_ok=1
@@ -135,7 +147,7 @@ elif [ "$mn_wanted" = 1 ]; then
                     expect_in_log "forced $coll=$alg: [1-9][0-9]* cases, 0 failed"
                 done
             done
-            [ -n "$last_name" ] && { mn_assert_pairs "$last_log" "$2" >>"$last_log" || reopen_failed; }
+            [ -n "$last_name" ] && { mn_note mn_assert_pairs "$last_log" "$2" || reopen_failed; }
         }
 
         for mn_layout in "4 2 2,2 rsag-h1:2,rsag-h2:2 rsag-h1,rsag-h2" \
@@ -145,17 +157,32 @@ elif [ "$mn_wanted" = 1 ]; then
                 --host "$mn_hosts" -np "$mn_np" "$mn_nodes" \
                 --expect-nodes "$mn_n" --expect-sizes "$mn_sizes"
             expect_in_log "rsag_nodes: np=$mn_np nodes=$mn_n sizes=$mn_sizes hosts=$mn_names_seen\$"
-            [ -n "$last_name" ] && { mn_assert_pairs "$last_log" "$mn_np" >>"$last_log" || reopen_failed; }
+            [ -n "$last_name" ] && { mn_note mn_assert_pairs "$last_log" "$mn_np" || reopen_failed; }
         done
 
         mn_matrix multinode-matrix-np4 4 rsag-h1:2,rsag-h2:2
+
+        # The checks reject what they must: a job over tcp alone (no vader
+        # between ranks of one host) on 2 nodes, expected on 3.
+        mn_wrong_job() {
+            local log="$results/multinode-wrong-job.out"
+            "${mn_mpirun[@]/self,vader,tcp/self,tcp}" "${mn_verbose[@]}" \
+                --host rsag-h1:2,rsag-h2:2 -np 4 "$mn_nodes" --expect-nodes 3 >"$log" 2>&1 &&
+                { echo "rsag_nodes accepted 2 nodes for 3"; return 1; }
+            grep 'rsag_nodes:' "$log"
+            if mn_assert_pairs "$log" 4; then echo "the pair check accepted tcp within a host"; return 1; fi
+            return 0
+        }
+        run_test multinode-checks-reject-wrong-job-np4 mn_wrong_job
+        expect_in_log 'rsag_nodes: expected 3 nodes'
+        expect_in_log 'transport check: wrong btl: .* Using tcp btl .* on node rsag-h1'
 
         # 200 Mbit/s is 25 MB/s on the wire, below what the links carry
         # uncapped on this machine, so the cap is what limits the ping-pong.
         "$mn_cluster" rate 200mbit >/dev/null
         run_test multinode-link-cap-np2 "${mn_mpirun[@]}" --host rsag-h1:1,rsag-h2:1 -np 2 \
             "$mn_nodes" --expect-nodes 2 --pingpong 2097152 --iters 10
-        [ -n "$last_name" ] && { mn_cap_holds "$last_log" 25 >>"$last_log" || reopen_failed; }
+        [ -n "$last_name" ] && { mn_note mn_cap_holds "$last_log" 25 || reopen_failed; }
 
         # The 3-host matrix runs on 1 Gbit/s links.
         "$mn_cluster" rate 1gbit >/dev/null
