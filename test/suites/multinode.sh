@@ -1,0 +1,197 @@
+# multinode.sh: rsag on communicators that span nodes, on the emulated
+# cluster of contrib/rsag-cluster.sh (doc/cluster.md).  Sourced by
+# test/run_tests.sh.
+#
+# The suite brings up 3 hosts (rsag-h1..3), runs its tests and tears the
+# cluster down; it holds the lock of "rsag-cluster.sh with" meanwhile, so two
+# suites on one machine take turns.  For each layout, 2 hosts x 2 ranks (np 4)
+# and 3 hosts with 2+1+2 ranks (np 5):
+#   multinode-nodes-npN   MPI_COMM_TYPE_SHARED sees the expected nodes and
+#                         sizes, one host name per node, every rank pair
+#                         talks (test/mpi/rsag_nodes)
+#   multinode-matrix-np4, multinode-matrix-capped-np5 (links capped at
+#                         1 Gbit/s): rsag_check --quick, every algorithm of
+#                         every collective forced in turn through MPI_T, and
+#                         auto; each must report 0 failed, and rsag's counters
+#                         prove it ran the forced algorithm
+# In all of them every rank pair on one node must use vader and every pair
+# across nodes tcp (btl_base_verbose).  And:
+#   multinode-checks-reject-wrong-job-np4  a job over tcp alone, expected on
+#                         3 nodes, fails both checks
+#   multinode-link-cap-np2  a ping-pong between 2 hosts capped at 200 Mbit/s
+#                         stays under 25 MB/s
+#   multinode-down-leaves-nothing  no namespace, link, mount, /etc/hosts
+#                         line, process or Open MPI file of the hosts is left
+# Where namespaces cannot be made (not root, no netns/veth/bridge), it prints
+# one SKIP line and counts nothing; RSAG_REQUIRE_MULTINODE=1 makes that a
+# failure instead (CI).  About 2-3 minutes on 2 cores.
+# RSAG_MULTINODE_TIMEOUT (seconds, default 300) bounds every mpirun.
+
+mn_cluster="$top/contrib/rsag-cluster.sh"
+mn_nodes="$here/mpi/rsag_nodes"
+mn_timeout=${RSAG_MULTINODE_TIMEOUT:-300}
+mn_names=()
+mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4
+          multinode-checks-reject-wrong-job-np4 multinode-link-cap-np2
+          multinode-matrix-capped-np5 multinode-down-leaves-nothing)
+
+# Tests of this suite that the -k filter keeps (the cluster is made only for them).
+mn_wanted=0
+for mn_name in "${mn_names[@]}"; do
+    [ -z "${filter:-}" ] || [[ "$mn_name" == *"$filter"* ]] && mn_wanted=1
+done
+
+# mn_assert_pairs LOG NP: with btl_base_verbose, each rank names the btl it
+# uses for every peer and the peer's node; the rank's own host is in the line
+# prefix.  Every same-host pair must be vader, every other pair tcp.
+mn_assert_pairs() {
+    awk -v np="$2" '
+        /mca: bml: Using [a-z0-9]+ btl for send to \[\[[0-9]+,[0-9]+\],[0-9]+\] on node / {
+            me = $1; sub(/^\[/, "", me); sub(/:.*/, "", me)
+            btl = $0; sub(/.*Using /, "", btl); sub(/ btl.*/, "", btl)
+            node = $NF
+            if (btl == "self") next
+            if (me == node && btl == "vader") vader++
+            else if (me != node && btl == "tcp") tcp++
+            else { bad++; print "transport check: wrong btl: " $0 }
+            if (me == node) same++
+        }
+        END {
+            printf "transport check: %d same-node pairs over vader, %d cross-node pairs over tcp, %d wrong\n", vader, tcp, bad
+            if (bad || vader + tcp != np * (np - 1) || vader != same) {
+                printf "transport check: expected %d rank pairs, one line each\n", np * (np - 1)
+                exit 1
+            }
+        }' "$1"
+}
+
+# mn_note CHECK ARGS...: run a check on the last log, then append its output.
+mn_note() {
+    local out rc
+    out=$("$@"); rc=$?
+    printf '%s\n' "$out" >>"$last_log"
+    return "$rc"
+}
+
+# What the cluster and Open MPI on its hosts could leave behind.
+mn_leftovers() {
+    local left=0
+    [ -e /run/rsag-cluster ] && { echo "left: /run/rsag-cluster"; left=1; }
+    findmnt -rn -o TARGET | grep '^/run/rsag-cluster' && left=1
+    ip -o link show | awk -F': ' '{print $2}' | grep -E '^rsag-(br0|v[0-9]+|n[0-9]+)(@|$)' && left=1
+    grep -F '# rsag-cluster' /etc/hosts && left=1
+    local f
+    for f in /dev/shm/*rsag-h[0-9]*; do [ -e "$f" ] && { echo "left: $f"; left=1; }; done
+    ls -d /tmp/ompi.rsag-h* 2>/dev/null && left=1
+    pgrep -a -f 'orted .*plm_rsh_agent "?/run/rsag-cluster/agent' && left=1
+    [ "$left" = 0 ] && echo "nothing left"
+    return "$left"
+}
+mn_down_and_check() { "$mn_cluster" down && mn_leftovers; }
+
+# mn_cap_holds LOG MBPS: the ping-pong between nodes moved at most MBPS MB/s.
+mn_cap_holds() {
+    awk -v cap="$2" '/pingpong .* other-node/ {
+            for (i = 1; i <= NF; i++) if ($(i + 1) == "MB/s,") rate = $i
+            printf "link cap: %s MB/s measured, cap %s MB/s\n", rate, cap
+            found = 1; if (rate + 0 > cap + 0) exit 1 }
+        END { if (!found) { print "link cap: no ping-pong line"; exit 1 } }' "$1"
+}
+
+mn_skip() {
+    echo "SKIP multinode: $1"
+    if [ "${RSAG_REQUIRE_MULTINODE:-0}" = 1 ]; then
+        run_test multinode-cluster-up sh -c "echo 'RSAG_REQUIRE_MULTINODE=1 and $1'; exit 1"
+    fi
+}
+
+if [ "${list_only:-0}" = 1 ]; then
+    for mn_name in "${mn_names[@]}"; do run_test "$mn_name" true; done
+elif [ "$mn_wanted" = 1 ]; then
+    mn_ok=1
+    if [ "$(id -u)" != 0 ]; then
+        mn_skip "needs root to make network namespaces"; mn_ok=0
+    elif ! unshare --net --uts true 2>/dev/null; then
+        mn_skip "this kernel or container does not allow network/UTS namespaces (unshare --net --uts failed)"; mn_ok=0
+    else
+        exec {mn_lock}</run
+        if ! flock -w "${RSAG_CLUSTER_LOCK_WAIT:-900}" "$mn_lock"; then
+            mn_skip "another user of rsag-cluster.sh holds /run locked"; mn_ok=0
+        elif ! "$mn_cluster" up 3 >"$results/multinode-cluster-up.log" 2>&1; then
+            mn_skip "the emulated cluster cannot be made: $(tail -n 2 "$results/multinode-cluster-up.log" | tr '\n' ' ')"
+            mn_ok=0
+        fi
+    fi
+
+    if [ "$mn_ok" = 1 ]; then
+        mn_saved_traps=$(trap -p EXIT INT TERM)
+        trap '"$mn_cluster" down >/dev/null 2>&1' EXIT
+        trap '"$mn_cluster" down >/dev/null 2>&1; exit 130' INT TERM
+        # shellcheck disable=SC2207
+        mn_mpirun=(timeout -k 10 "$mn_timeout" mpirun --allow-run-as-root
+                   $("$mn_cluster" mpirun-args))
+        mn_verbose=(--mca btl_base_verbose 30)
+        mn_algs() {
+            ompi_info --param coll rsag --level 9 --parsable 2>/dev/null |
+                sed -n "s/^mca:coll:rsag:param:coll_rsag_$1_algorithm:enumerator:value:[0-9]*://p"
+        }
+
+        # mn_matrix NAME NP HOSTS: rsag_check's quick matrix with every
+        # algorithm forced in turn (MPI_T) and auto, over vader and tcp.
+        mn_matrix() {
+            run_test "$1" "${mn_mpirun[@]}" "${mn_verbose[@]}" --host "$3" -np "$2" "$check" --quick
+            expect_in_log "rsag_check: np=$2 cases=[0-9]+ passed=[0-9]+ failed=0"
+            local coll alg
+            for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+                for alg in $(mn_algs "$coll"); do
+                    expect_in_log "forced $coll=$alg: [1-9][0-9]* cases, 0 failed"
+                done
+            done
+            [ -n "$last_name" ] && { mn_note mn_assert_pairs "$last_log" "$2" || reopen_failed; }
+        }
+
+        for mn_layout in "4 2 2,2 rsag-h1:2,rsag-h2:2 rsag-h1,rsag-h2" \
+                         "5 3 2,1,2 rsag-h1:2,rsag-h2:1,rsag-h3:2 rsag-h1,rsag-h2,rsag-h3"; do
+            read -r mn_np mn_n mn_sizes mn_hosts mn_names_seen <<<"$mn_layout"
+            run_test "multinode-nodes-np$mn_np" "${mn_mpirun[@]}" "${mn_verbose[@]}" \
+                --host "$mn_hosts" -np "$mn_np" "$mn_nodes" \
+                --expect-nodes "$mn_n" --expect-sizes "$mn_sizes"
+            expect_in_log "rsag_nodes: np=$mn_np nodes=$mn_n sizes=$mn_sizes hosts=$mn_names_seen\$"
+            [ -n "$last_name" ] && { mn_note mn_assert_pairs "$last_log" "$mn_np" || reopen_failed; }
+        done
+
+        mn_matrix multinode-matrix-np4 4 rsag-h1:2,rsag-h2:2
+
+        # The checks reject what they must: a job over tcp alone (no vader
+        # between ranks of one host) on 2 nodes, expected on 3.
+        mn_wrong_job() {
+            local log="$results/multinode-wrong-job.out"
+            "${mn_mpirun[@]/self,vader,tcp/self,tcp}" "${mn_verbose[@]}" \
+                --host rsag-h1:2,rsag-h2:2 -np 4 "$mn_nodes" --expect-nodes 3 >"$log" 2>&1 &&
+                { echo "rsag_nodes accepted 2 nodes for 3"; return 1; }
+            grep 'rsag_nodes:' "$log"
+            if mn_assert_pairs "$log" 4; then echo "the pair check accepted tcp within a host"; return 1; fi
+            return 0
+        }
+        run_test multinode-checks-reject-wrong-job-np4 mn_wrong_job
+        expect_in_log 'rsag_nodes: expected 3 nodes'
+        expect_in_log 'transport check: wrong btl: .* Using tcp btl .* on node rsag-h1'
+
+        # 200 Mbit/s is 25 MB/s on the wire, below what the links carry
+        # uncapped on this machine, so the cap is what limits the ping-pong.
+        "$mn_cluster" rate 200mbit >/dev/null
+        run_test multinode-link-cap-np2 "${mn_mpirun[@]}" --host rsag-h1:1,rsag-h2:1 -np 2 \
+            "$mn_nodes" --expect-nodes 2 --pingpong 2097152 --iters 10
+        [ -n "$last_name" ] && { mn_note mn_cap_holds "$last_log" 25 || reopen_failed; }
+
+        # The 3-host matrix runs on 1 Gbit/s links.
+        "$mn_cluster" rate 1gbit >/dev/null
+        mn_matrix multinode-matrix-capped-np5 5 rsag-h1:2,rsag-h2:1,rsag-h3:2
+
+        run_test multinode-down-leaves-nothing mn_down_and_check
+        "$mn_cluster" down >/dev/null 2>&1     # also when -k left that test out
+        trap - EXIT INT TERM
+        eval "$mn_saved_traps"
+    fi
+    [ -n "${mn_lock:-}" ] && exec {mn_lock}<&-
+fi
