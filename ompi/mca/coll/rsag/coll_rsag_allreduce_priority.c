@@ -46,15 +46,11 @@ int mca_coll_rsag_allreduce_priority(const mca_coll_rsag_args_t *a)
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-    /* allgather of the vblocks: the halving steps walked backwards */
+    /* allgather of the vblocks: the halving steps walked backwards; then
+     * the folded odd ranks get the whole result */
     nsteps = (vrank >= 0) ? mca_coll_rsag_halving_schedule(a->vdispl, pof2, vrank, order, steps)
                           : 0;
     err = mca_coll_rsag_doubling_allgather(a, a->rbuf, steps, nsteps);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
-    /* the folded odd ranks get the whole result */
-    err = mca_coll_rsag_unfold_vector(a, a->rbuf);
 
 cleanup:
     mca_coll_rsag_tmp_free(&tmp);

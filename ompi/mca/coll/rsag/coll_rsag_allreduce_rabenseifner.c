@@ -48,13 +48,9 @@ int mca_coll_rsag_allreduce_rabenseifner(const mca_coll_rsag_args_t *a)
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-    /* (3) allgather among the vranks (nsteps = 0 on folded-away ranks) */
+    /* (3) allgather among the vranks (nsteps = 0 on folded-away ranks),
+     * (4) the folded odd ranks get the whole result */
     err = mca_coll_rsag_doubling_allgather(a, a->rbuf, steps, nsteps);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
-    /* (4) the folded odd ranks get the whole result */
-    err = mca_coll_rsag_unfold_vector(a, a->rbuf);
 
 cleanup:
     mca_coll_rsag_tmp_free(&tmp);

@@ -111,20 +111,14 @@ int mca_coll_rsag_doubling_allgather(const mca_coll_rsag_args_t *a, char *work,
             return err;
         }
     }
-    return OMPI_SUCCESS;
-}
-
-int mca_coll_rsag_unfold_vector(const mca_coll_rsag_args_t *a, char *buf)
-{
-    int extra = a->size - mca_coll_rsag_pof2_floor(a->size);
-
-    if (a->rank >= 2 * extra) {
+    /* unfold: the odd ranks below 2r get the whole vector */
+    if (a->rank >= 2 * (a->size - mca_coll_rsag_pof2_floor(a->size))) {
         return OMPI_SUCCESS;
     }
     if (0 == a->rank % 2) {
-        return mca_coll_rsag_send(buf, a->count, a->dtype, a->rank + 1, a->tag, a->comm);
+        return mca_coll_rsag_send(work, a->count, a->dtype, a->rank + 1, a->tag, a->comm);
     }
-    return mca_coll_rsag_recv(buf, a->count, a->dtype, a->rank - 1, a->tag, a->comm);
+    return mca_coll_rsag_recv(work, a->count, a->dtype, a->rank - 1, a->tag, a->comm);
 }
 
 int mca_coll_rsag_unfold_blocks(const mca_coll_rsag_args_t *a, const char *work)

@@ -6,8 +6,9 @@
  *   fold        the balanced pre-step: p ranks -> p' vranks, no idle half
  *   halving_rs  reduce-scatter along a halving schedule
  *   folded_rs   fold, then halving_rs: how every one of them begins
- *   doubling_allgather  the schedule walked backwards
- *   unfold_vector / unfold_blocks  what the folded-away ranks get back
+ *   doubling_allgather  the schedule walked backwards, then the whole vector
+ *               to the folded-away ranks
+ *   unfold_blocks  the end of a folding reduce-scatter: each rank its block
  *
  * `input` is this rank's contribution (the send buffer, read only, or the
  * work vector itself when in place); `work` is the vector being reduced
@@ -52,12 +53,11 @@ int mca_coll_rsag_folded_rs(const mca_coll_rsag_args_t *a, const char *input, ch
                             mca_coll_rsag_halving_step_t *steps, int *nsteps, char *last);
 
 /* Allgather by recursive doubling: the halving steps walked backwards,
- * each vrank sending what it keeps and receiving what it gave. */
+ * each vrank sending what it keeps and receiving what it gave (nsteps = 0
+ * on a folded-away rank); then each even rank below 2r gives the whole
+ * vector to its odd neighbour. */
 int mca_coll_rsag_doubling_allgather(const mca_coll_rsag_args_t *a, char *work,
                                      const mca_coll_rsag_halving_step_t *steps, int nsteps);
-
-/* The whole vector `buf` from each even rank below 2r to its odd neighbour. */
-int mca_coll_rsag_unfold_vector(const mca_coll_rsag_args_t *a, char *buf);
 
 /* End of a folding reduce-scatter: `work` holds this vrank's vblock
  * reduced (a->displ layout); the rank's own block goes to a->rbuf and an
