@@ -23,6 +23,7 @@
 #include "ompi/op/op.h"
 
 #include "coll_rsag.h"
+#include "coll_rsag_colllist.h"
 
 /* Dispatch tables generated from the algorithm tables, indexed by id. */
 #define MCA_COLL_RSAG_FN_ENTRY(coll, ALG, id, name, desc, restr, min, fn) [id] = fn,
@@ -86,6 +87,7 @@ OBJ_CLASS_INSTANCE(mca_coll_rsag_module_t, mca_coll_base_module_t,
 
 int mca_coll_rsag_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
+    (void) mca_coll_rsag_check_coll_list();
     return mca_coll_rsag_op_init();
 }
 
