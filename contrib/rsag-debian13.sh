@@ -161,8 +161,10 @@ passed=0
 failed=0
 for f in "${filters[@]}"; do
     if [ -z "$f" ]; then args=(); else args=(-k "$f"); fi
-    out=$(in_root "test/run_tests.sh ${args[*]:+${args[*]@Q}}" </dev/null 2>&1) || true
-    printf '%s\n' "$out" | grep -E '^(PASS|FAIL|    \|)' || true
+    # Streamed as the tests finish; the whole output kept for its summary.
+    in_root "test/run_tests.sh ${args[*]:+${args[*]@Q}}" </dev/null 2>&1 |
+        tee "$root/root/rsag-tests.out" | grep --line-buffered -E '^(PASS|FAIL|    \|)' || true
+    out=$(cat "$root/root/rsag-tests.out")
     line=$(printf '%s\n' "$out" | tail -n 1)
     if [[ "$line" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
         passed=$((passed + BASH_REMATCH[1]))
