@@ -1,11 +1,23 @@
 #!/usr/bin/env bash
-# Debian/Ubuntu packages needed to build, install and test mca_coll_rsag.
+# Debian/Ubuntu packages needed to build, install and test mca_coll_rsag,
+# on Debian 12 (Open MPI 4.1) and Debian 13 (Open MPI 5.0) alike.
 # Runs apt-get as root, or through sudo for another user.
+#
+# Debian 13's libopenmpi-dev 5.0.7 lacks internal headers that its own
+# opal_config.h includes (the first: opal/mca/threads/pthreads/
+# threads_pthreads_mutex.h).  When the installed headers are incomplete,
+# this script takes the headers of ompi/ and opal/ from the same version's
+# Debian source package (apt-get source) into /usr/local/src/openmpi-VERSION,
+# where configure looks for them (or pass configure --with-ompi-source=DIR).
 set -euo pipefail
-# valgrind: the memcheck suite; dpkg-dev, xz-utils, git: contrib/ompi5-compile-check.sh
-# (Open MPI 5.0 build check).
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+# valgrind: the memcheck suite; dpkg-dev, xz-utils: the source package of
+# Open MPI when its headers are incomplete (above); git: copying the tree
+# (contrib/rsag-debian13.sh); debootstrap: the Debian 13 / Open MPI 5.0 run
+# (contrib/rsag-debian13.sh, CI).
 packages=(libopenmpi-dev openmpi-bin libucx-dev autoconf automake libtool make gcc pkg-config
-          valgrind dpkg-dev xz-utils git)
+          valgrind dpkg-dev xz-utils git debootstrap)
 if [ "$(id -u)" -eq 0 ]; then
     as_root=(env)
 else
@@ -16,3 +28,68 @@ fi
 # gnuplot for contrib/rsag-bench.sh's PNG plot; without recommends it is 4 small
 # packages (with them, ImageMagick and Ghostscript).
 "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends gnuplot-nox
+
+# ---- Open MPI's internal headers ---------------------------------------------
+# The first ompi/ or opal/ header the component's includes need that is not
+# installed (empty when none is missing).
+first_missing_ompi_header() {
+    local inc=() d
+    for d in $(mpicc --showme:incdirs); do
+        inc+=("-I$d")
+        [ -f "$d/openmpi/ompi_config.h" ] && inc+=("-I$d/openmpi")
+    done
+    printf '%s\n' '#include "ompi_config.h"' '#include "ompi/mca/coll/coll.h"' \
+        '#include "ompi/mca/coll/base/coll_base_util.h"' '#include "ompi/mca/pml/pml.h"' |
+        gcc -E -o /dev/null "${inc[@]}" -I"$top/config/compat" \
+            $(pkg-config --cflags-only-I pmix 2>/dev/null || true) -x c - 2>&1 |
+        sed -nE 's/.*fatal error: ((ompi|opal)\/[^:]*): No such file.*/\1/p' | head -n 1 || true
+}
+missing=$(first_missing_ompi_header)
+[ -n "$missing" ] || exit 0
+
+version=$(dpkg-query -W -f='${Version}' libopenmpi-dev)           # e.g. 5.0.7-1
+srcpkg=$(dpkg-query -W -f='${source:Package}' libopenmpi-dev)      # openmpi
+upstream=${version#*:}
+upstream=${upstream%-*}
+dest=/usr/local/src/openmpi-$upstream
+if [ -f "$dest/.complete" ] && [ -f "$dest/$missing" ]; then
+    echo "install-deps: Open MPI $upstream's missing headers are in $dest"
+    exit 0
+fi
+echo "install-deps: libopenmpi-dev $version lacks $missing (and maybe more);"
+echo "install-deps: taking ompi/ and opal/ headers from Debian's source package $srcpkg=$version into $dest"
+
+# A private apt configuration with deb-src lines for the system's Debian
+# archive: the system's own sources are not changed.
+. /etc/os-release
+codename=${VERSION_CODENAME:?no VERSION_CODENAME in /etc/os-release}
+mirror=${RSAG_DEBIAN_MIRROR:-}
+if [ -z "$mirror" ]; then
+    mirror=$( { sed -nE 's/^[[:space:]]*deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]].*/\2/p' \
+                    /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null
+                sed -nE 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | tr -s ' \t' '\n\n'
+              } | grep -E '^[a-z+]+://[^ ]*/debian/?$' | head -n 1 || true)
+    mirror=${mirror:-http://deb.debian.org/debian}
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/empty" "$work/lists/partial" "$work/cache/archives/partial"
+chmod 755 "$work"
+printf 'deb-src %s %s main\ndeb-src %s %s-updates main\n' "$mirror" "$codename" "$mirror" "$codename" \
+    >"$work/sources.list"
+apt_src=(apt-get -q -o "Dir::Etc::SourceList=$work/sources.list" -o "Dir::Etc::SourceParts=$work/empty"
+         -o "Dir::State::Lists=$work/lists" -o "Dir::Cache=$work/cache" -o "Acquire::Languages=none"
+         -o "APT::Sandbox::User=$(id -un)")
+"${apt_src[@]}" update >"$work/apt.log" 2>&1 ||
+    { cat "$work/apt.log" >&2; echo "install-deps: cannot read $mirror's $codename source lists" >&2; exit 1; }
+(cd "$work" && "${apt_src[@]}" source --download-only "$srcpkg=$version") >"$work/apt.log" 2>&1 ||
+    { cat "$work/apt.log" >&2; echo "install-deps: apt-get source $srcpkg=$version failed" >&2; exit 1; }
+dpkg-source -q -x "$work"/*.dsc "$work/tree" >"$work/apt.log" 2>&1 ||
+    { cat "$work/apt.log" >&2; echo "install-deps: dpkg-source -x failed" >&2; exit 1; }
+"${as_root[@]}" rm -rf "$dest"
+"${as_root[@]}" mkdir -p "$dest"
+(cd "$work/tree" && find ompi opal -name '*.h' -print0 | "${as_root[@]}" xargs -0 cp --parents -t "$dest" --)
+echo "$version" | "${as_root[@]}" tee "$dest/.complete" >/dev/null
+[ -f "$dest/$missing" ] ||
+    { echo "install-deps: $srcpkg=$version has no $missing either" >&2; exit 1; }
+echo "install-deps: $(find "$dest" -name '*.h' | wc -l) headers of Open MPI $upstream in $dest (configure finds them there)"

@@ -195,6 +195,7 @@ valid_values() { # $1 = framework component (e.g. "coll rsag"), $2 = parameter
             n = split($0, items, ",")
             for (i = 1; i <= n; ++i) {
                 it = items[i]; gsub(/[ \t"]/, "", it)
+                sub(/\|/, ":", it)    # Open MPI 5.0 prints 0|auto, 4.1 0:"auto"
                 if (it != "") print it
             }
             exit

@@ -115,7 +115,12 @@ int main(int argc, char **argv)
             printf("rsag_demo: rank 0: %llu calls done by rsag, %llu delegated; results %s\n",
                    rsag_calls, delegated, allbad ? "WRONG" : "correct");
         }
+        fflush(stdout);
     }
+    /* No rank exits (non-zero when rsag did nothing) before rank 0's verdict
+     * is out: Open MPI 5's launcher ends the job at the first non-zero exit,
+     * and rank 0's buffered stdout would be lost with it. */
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_T_pvar_session_free(&session);
     MPI_T_finalize();
     MPI_Finalize();

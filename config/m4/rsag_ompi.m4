@@ -111,16 +111,37 @@ AC_DEFUN([RSAG_OMPI_FROM_PKGCONFIG], [
 # RSAG_CHECK_OMPI_HEADERS: the developer headers must be installed, the
 # version must be one we build for, and ompi/op/op.h must compile (Debian's
 # libopenmpi-dev omits a Fortran helper header that op.h includes: we supply
-# a compatible one from config/compat).
+# a compatible one from config/compat).  Debian 13's libopenmpi-dev 5.0.7
+# also lacks internal headers that its own opal_config.h includes: they are
+# taken, searched last, from an Open MPI source tree of the same version
+# (--with-ompi-source=DIR; default /usr/local/src/openmpi-VERSION, where
+# contrib/install-deps.sh puts those of Debian's source package).
 AC_DEFUN([RSAG_CHECK_OMPI_HEADERS], [
+  AC_ARG_WITH([ompi-source],
+    [AS_HELP_STRING([--with-ompi-source=DIR],
+      [an Open MPI source tree (or its ompi/ and opal/ headers) of the same
+       version, for internal headers the installed Open MPI lacks (Debian 13's
+       5.0.7); default /usr/local/src/openmpi-VERSION if there
+       (contrib/install-deps.sh fills it from Debian's source package)])])
+
+  # The headers are installed at all?  (A file test: compiling them may fail
+  # for another reason, dealt with below.)
+  AC_MSG_CHECKING([for Open MPI's developer headers])
+  rsag_incdir=""
+  for rsag_flag in $OMPI_CPPFLAGS; do
+    rsag_d=`echo "$rsag_flag" | sed -n -e 's/^-I//p'`
+    AS_IF([test -z "$rsag_incdir" && test -n "$rsag_d" && test -f "$rsag_d/ompi_config.h" &&
+           test -f "$rsag_d/ompi/mca/coll/coll.h"], [rsag_incdir="$rsag_d"])
+  done
+  AS_IF([test -z "$rsag_incdir"],
+    [AC_MSG_RESULT([no])
+     AC_MSG_ERROR([Open MPI's developer headers (ompi_config.h, ompi/mca/coll/coll.h) are missing.
+  On Debian/Ubuntu:  apt-get install -y libopenmpi-dev
+  From source: configure Open MPI with --with-devel-headers.])])
+  AC_MSG_RESULT([$rsag_incdir])
+
   rsag_save_CPPFLAGS="$CPPFLAGS"
   CPPFLAGS="$CPPFLAGS $OMPI_CPPFLAGS"
-
-  AC_CHECK_HEADER([ompi/mca/coll/coll.h], [],
-    [AC_MSG_ERROR([Open MPI's developer headers (ompi/mca/coll/coll.h) are missing.
-  On Debian/Ubuntu:  apt-get install -y libopenmpi-dev
-  From source: configure Open MPI with --with-devel-headers.])],
-    [#include "ompi_config.h"])
 
   AC_COMPUTE_INT([rsag_ompi_major], [OMPI_MAJOR_VERSION], [#include "mpi.h"],
     [AC_MSG_ERROR([cannot read OMPI_MAJOR_VERSION from mpi.h])])
@@ -139,13 +160,69 @@ AC_DEFUN([RSAG_CHECK_OMPI_HEADERS], [
   AC_SUBST([OMPI_VERSION])
   AC_SUBST([RSAG_COLL_API])
 
+  # Open MPI 5.0's opal headers include <pmix.h>, which its wrapper does not
+  # name (Debian: /usr/lib/<triplet>/pmix2/include): take it from pmix.pc.
+  AS_IF([test "$rsag_ompi_major" -ge 5],
+    [AC_PATH_PROG([PKG_CONFIG], [pkg-config])
+     AS_IF([test -n "$PKG_CONFIG" && ! echo "$OMPI_CPPFLAGS" | grep -q pmix],
+       [rsag_pmix_cflags=`$PKG_CONFIG --cflags-only-I pmix 2>/dev/null`
+        AS_IF([test -n "$rsag_pmix_cflags"],
+          [OMPI_CPPFLAGS="$OMPI_CPPFLAGS $rsag_pmix_cflags"
+           CPPFLAGS="$CPPFLAGS $rsag_pmix_cflags"])])])
+
   RSAG_COMPAT_CPPFLAGS=""
-  AC_CHECK_HEADER([ompi/mpi/fortran/base/fint_2_int.h], [],
-    [AC_MSG_NOTICE([ompi/mpi/fortran/base/fint_2_int.h is missing: using config/compat/])
+  AC_MSG_CHECKING([for ompi/mpi/fortran/base/fint_2_int.h])
+  AS_IF([test -f "$rsag_incdir/ompi/mpi/fortran/base/fint_2_int.h"],
+    [AC_MSG_RESULT([yes])],
+    [AC_MSG_RESULT([no: using config/compat/])
      RSAG_COMPAT_CPPFLAGS='-I$(top_srcdir)/config/compat'
-     CPPFLAGS="$CPPFLAGS -I$srcdir/config/compat"],
-    [#include "ompi_config.h"])
+     CPPFLAGS="$CPPFLAGS -I$srcdir/config/compat"])
   AC_SUBST([RSAG_COMPAT_CPPFLAGS])
+
+  # Every internal header the component includes must be there; the first
+  # missing one is named, and looked for in the Open MPI source tree.
+  rsag_hdr_test='#include "ompi_config.h"
+#include "ompi/op/op.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/mca/coll/base/coll_base_util.h"
+#include "ompi/mca/pml/pml.h"'
+  rsag_first_missing() {
+    echo "$rsag_hdr_test" >conftest.c
+    $CC -E $CPPFLAGS conftest.c -o /dev/null >conftest.err 2>&1
+    cat conftest.err >&AS_MESSAGE_LOG_FD
+    sed -n -e 's/.*fatal error: \([[^:]]*\): No such file.*/\1/p' conftest.err | sed -n -e 1p
+    rm -f conftest.c conftest.err
+  }
+  AC_MSG_CHECKING([whether Open MPI's internal headers are all installed])
+  rsag_missing=`rsag_first_missing`
+  AS_IF([test -z "$rsag_missing"],
+    [AC_MSG_RESULT([yes])],
+    [AC_MSG_RESULT([no, $rsag_missing is missing])
+     AS_IF([test -n "$with_ompi_source" && test "x$with_ompi_source" != xyes && test "x$with_ompi_source" != xno],
+       [rsag_ompi_source="$with_ompi_source"],
+       [rsag_ompi_source="/usr/local/src/openmpi-$OMPI_VERSION"])
+     rsag_howto="  contrib/install-deps.sh takes them from Debian's openmpi source package into
+  /usr/local/src/openmpi-$OMPI_VERSION, where configure looks; or pass --with-ompi-source=DIR,
+  an unpacked Open MPI $OMPI_VERSION source tree."
+     AC_MSG_CHECKING([for $rsag_missing in $rsag_ompi_source])
+     AS_IF([test -f "$rsag_ompi_source/$rsag_missing"],
+       [AC_MSG_RESULT([yes])],
+       [AC_MSG_RESULT([no])
+        AC_MSG_ERROR([Open MPI $OMPI_VERSION's developer headers are incomplete: $rsag_missing,
+  which its own headers include, is not installed (Debian 13's libopenmpi-dev 5.0.7 lacks
+  such headers), and $rsag_ompi_source does not have it.
+$rsag_howto])])
+     rsag_src_flag="-idirafter $rsag_ompi_source"
+     OMPI_CPPFLAGS="$OMPI_CPPFLAGS $rsag_src_flag"
+     CPPFLAGS="$CPPFLAGS $rsag_src_flag"
+     AC_MSG_CHECKING([whether Open MPI's internal headers are complete with $rsag_ompi_source])
+     rsag_missing=`rsag_first_missing`
+     AS_IF([test -z "$rsag_missing"],
+       [AC_MSG_RESULT([yes])
+        AC_MSG_NOTICE([using Open MPI $OMPI_VERSION headers missing from the installation from $rsag_ompi_source])],
+       [AC_MSG_RESULT([no])
+        AC_MSG_ERROR([$rsag_missing is neither installed nor in $rsag_ompi_source (is it Open MPI $OMPI_VERSION?).
+$rsag_howto])])])
 
   AC_MSG_CHECKING([whether ompi/op/op.h and the coll base headers compile])
   AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[

@@ -1,10 +1,78 @@
-# Open MPI 5.0: the same tree builds against Open MPI 5.0.x (Debian trixie's
-# packages, fetched once into /tmp/rsag-ompi5-cache by
-# contrib/ompi5-compile-check.sh): configure, the component linked with
-# -no-undefined / -z defs, the unit tests run, the MPI programs linked.
-# The first run needs network access to a Debian mirror; without it this test
-# FAILS (the script says why), it is not skipped.
-run_test ompi5-compile-check "$top/contrib/ompi5-compile-check.sh"
-expect_in_log '^ompi5-compile-check: OK: mca_coll_rsag built against Open MPI 5\.0\.'
-expect_in_log 'unit/test_index: test_index: [0-9]+ checks passed, 0 failed'
-expect_in_log 'unit/test_select: test_select: [0-9]+ checks passed, 0 failed'
+# Open MPI 5.0 at run time (Debian 13's 5.0.7; contrib/rsag-debian13.sh runs
+# the suite there): what differs from 4.1 in the coll framework.  These
+# tests are defined only when the installed Open MPI is 5.0; the rest of
+# the suite runs on both series.
+#
+# 5.0.7's coll components (Debian's package): adapt (priority 0), basic (10),
+# ftagree (30, agreement only), han (35), inter (40), libnbc (10),
+# monitoring, self (75), sm (0), sync (50, only with its barrier options),
+# tuned (30).  Those that take the reductions rsag takes: han and tuned
+# (and basic, sm, adapt for some); rsag's default priority 40 is above
+# all of them.  han takes only communicators that span nodes.
+
+ompi5_version=$(ompi_info --version 2>/dev/null | sed -n 's/^Open MPI v\([0-9.]*\).*/\1/p' | head -n 1)
+if [[ "$ompi5_version" == 5.0.* ]]; then
+
+# The component is loaded by 5.0 as a coll 2.4.0 component.
+run_test ompi5-ompi_info-component ompi_info
+expect_in_log 'MCA coll: rsag \(MCA v2\.[0-9]+\.[0-9]+, API v2\.4\.0, Component v'
+expect_in_log 'MCA coll: han '
+
+# Installed, rsag (40) is above han (35) and tuned (30): it does every
+# reduction of the demo, and it keeps the module that held each slot
+# before it (han's or tuned's) for what it delegates.
+run_test ompi5-priority-above-han-np4 "${mpirun_cmd[@]}" --mca coll_rsag_verbose 2 -np 4 "$demo"
+expect_in_log 'coll:rsag: enabled on MPI_COMM_WORLD \(cid 0, size 4\); previous modules: allreduce kept, reduce kept, reduce_scatter_block kept, reduce_scatter kept'
+expect_in_log 'rank 0: [1-9][0-9]* calls done by rsag, 0 delegated; results correct'
+
+# han takes only communicators that span nodes: on one node it declines
+# even when raised above rsag, and rsag still does every reduction (if a
+# later 5.0 changes that, this test says so).
+run_test ompi5-han-declines-one-node-np4 "${mpirun_cmd[@]}" \
+    --mca coll_han_priority 45 -np 4 "$demo"
+expect_in_log 'rank 0: [1-9][0-9]* calls done by rsag, 0 delegated; results correct'
+
+# rsag lowered below tuned (30): tuned takes the reductions, rsag does none
+# (the demo then fails by design and says so).
+run_test ompi5-priority-below-tuned-np2 exits_nonzero "${mpirun_cmd[@]}" \
+    --mca coll_rsag_priority 29 -np 2 "$demo"
+expect_in_log 'rank 0: 0 calls done by rsag'
+
+# Open MPI 5.0.7's launcher (PRRTE) exports its PMIx component path to the
+# processes as OMPI_MCA_mca_base_component_path, replacing Open MPI's own
+# default (pkglibdir:~/.openmpi/components): without a path set, mpirun's
+# processes load no dynamic coll component, rsag included, although
+# ompi_info (not launched by mpirun) finds it.  This test documents that;
+# if a later 5.0 fixes it, it fails and doc/install.md's note can go.
+run_test ompi5-launcher-replaces-component-path-np2 exits_nonzero \
+    env -u OMPI_MCA_mca_base_component_path "${mpirun_cmd[@]}" -np 2 "$demo"
+expect_in_log 'mca_coll_rsag is NOT loaded'
+
+# The documented remedy: the path on the command line (or in the
+# environment, as run_tests.sh does) loads rsag from ~/.openmpi/components.
+ompi5_pkglibdir=$(ompi_info --parsable --path pkglibdir | sed 's/^path:pkglibdir://')
+run_test ompi5-component-path-option-np2 env -u OMPI_MCA_mca_base_component_path \
+    "${mpirun_cmd[@]}" --mca mca_base_component_path "$ompi5_pkglibdir:$componentdir" -np 2 "$demo"
+expect_in_log 'rank 0: [1-9][0-9]* calls done by rsag, 0 delegated; results correct'
+
+# contrib/rsag-demo.sh (README's first command) sets it by itself.
+run_test ompi5-rsag-demo-script-np2 env -u OMPI_MCA_mca_base_component_path \
+    RSAG_DEMO_NP=2 "$top/contrib/rsag-demo.sh"
+expect_in_log 'rank 0: [1-9][0-9]* calls done by rsag, 0 delegated; results correct'
+
+# Module enable/disable on 5.0: every communicator rsag is enabled on is
+# disabled when freed (once per communicator, whatever the number of
+# slots), and the retained previous modules are released (the lifecycle
+# program checks its own counters; here the pairing of the module lines).
+run_test ompi5-enable-disable-pairs-np3 "${mpirun_cmd[@]}" --mca coll_rsag_verbose 2 \
+    -np 3 "$here/mpi/rsag_lifecycle"
+expect_in_log 'coll:rsag: enabled on '
+expect_in_log 'coll:rsag: disabled on '
+
+# MCA names as 5.0 shows them: the same parameter and MPI_T names as 4.1.
+run_test ompi5-ompi_info-parsable-names ompi_info --param coll rsag --level 9 --parsable
+expect_in_log '^mca:coll:rsag:param:coll_rsag_priority:value:40$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_allreduce_algorithm:enumerator:value:3:ring$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_reduce_scatter_algorithm:enumerator:value:3:priority$'
+
+fi

@@ -21,7 +21,9 @@ assert_transport() {
     local btl="" other=""
     case "$want" in
         ob1-tcp) pml=ob1 btl=tcp other="vader|sm|smcuda" ;;
-        ob1-vader) pml=ob1 btl=vader other="tcp|openib|uct" ;;
+        # Open MPI 5.0 renamed the shared-memory btl vader to sm.
+        ob1-vader) pml=ob1 btl=vader other="tcp|openib|uct"
+                   ompi_info | grep -q "MCA btl: vader" || btl=sm ;;
         ucx) pml=ucx ;;
         *) echo "assert_transport: unknown transport $want"; return 2 ;;
     esac

@@ -28,6 +28,7 @@
 #include "ompi/op/op.h"
 
 #include "coll_rsag.h"
+#include "coll_rsag_colllist.h"
 #include "coll_rsag_op.h"
 
 /* The dispatch table, generated from the algorithm tables: [coll][id]. */
@@ -98,6 +99,7 @@ OBJ_CLASS_INSTANCE(mca_coll_rsag_module_t, mca_coll_base_module_t,
 
 int mca_coll_rsag_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
+    (void) mca_coll_rsag_check_coll_list();
     return mca_coll_rsag_op_init();
 }
 

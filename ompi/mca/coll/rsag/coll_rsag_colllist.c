@@ -1,0 +1,107 @@
+/*
+ * The `coll` selection check (coll_rsag_colllist.h).
+ *
+ * The components a coll list must keep, on Open MPI 4.1 and 5.0 alike:
+ *   libnbc  the only provider of the nonblocking (and, on 5.0, persistent)
+ *           collectives; without it every communicator has empty slots and
+ *           Open MPI aborts MPI_Init ("none of them said that they could be
+ *           used for iallgather");
+ *   self    communicators of size 1;
+ *   inter   intercommunicators (rsag declines them; basic alone does not
+ *           cover them: mpi4py's collective tests crash inside Open MPI
+ *           with any list without inter).
+ * rsag never loads a component the user left out: it only says what is
+ * missing and which list works.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/util/output.h"
+
+#include "coll_rsag_colllist.h"
+
+#define MCA_COLL_RSAG_GOOD_LIST "rsag,basic,self,libnbc,inter"
+
+/* Is NAME an element of the comma-separated LIST (blanks around names
+ * ignored)? */
+static bool mca_coll_rsag_list_has(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    const char *p = list;
+
+    while (NULL != p && '\0' != *p) {
+        const char *end = strchr(p, ',');
+        const char *e = (NULL != end) ? end : p + strlen(p);
+        while (p < e && (' ' == *p || '\t' == *p)) {
+            p++;
+        }
+        while (e > p && (' ' == e[-1] || '\t' == e[-1])) {
+            e--;
+        }
+        if ((size_t) (e - p) == len && 0 == strncmp(p, name, len)) {
+            return true;
+        }
+        p = (NULL != end) ? end + 1 : NULL;
+    }
+    return false;
+}
+
+bool mca_coll_rsag_check_coll_list(void)
+{
+    static const char *const needed[] = {"libnbc", "self", "inter"};
+    const char **value = NULL;
+    const char *list, *rank;
+    char missing[64] = "";
+    bool exclude, no_nbc = false;
+    int idx;
+
+    idx = mca_base_var_find("ompi", "coll", NULL, NULL);
+    if (idx < 0 || OPAL_SUCCESS != mca_base_var_get_value(idx, &value, NULL, NULL) ||
+        NULL == value || NULL == *value || '\0' == **value) {
+        return false; /* coll unset: Open MPI's own selection */
+    }
+    list = *value;
+    exclude = ('^' == list[0]);
+    for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
+        bool listed = mca_coll_rsag_list_has(exclude ? list + 1 : list, needed[i]);
+        if (listed == exclude) {
+            if ('\0' != missing[0]) {
+                strcat(missing, ", ");
+            }
+            strcat(missing, needed[i]);
+            no_nbc = no_nbc || (0 == i);
+        }
+    }
+    if ('\0' == missing[0]) {
+        return false;
+    }
+
+    /* One line per job: from its first process (or a singleton). */
+    rank = getenv("OMPI_COMM_WORLD_RANK");
+    if (NULL != rank && 0 != strcmp(rank, "0")) {
+        return true;
+    }
+    if (no_nbc) {
+        opal_output(0,
+                    "coll:rsag: the coll list \"%s\" leaves out %s: without libnbc no "
+                    "component provides the nonblocking collectives and Open MPI will "
+                    "refuse to start (\"none of them said that they could be used for "
+                    "iallgather\"); use --mca coll " MCA_COLL_RSAG_GOOD_LIST
+                    " or leave coll unset (an installed rsag is used by default)",
+                    list, missing);
+    } else {
+        opal_output(0,
+                    "coll:rsag: the coll list \"%s\" leaves out %s: %s; use --mca coll "
+                    MCA_COLL_RSAG_GOOD_LIST
+                    " or leave coll unset (an installed rsag is used by default)",
+                    list, missing,
+                    NULL != strstr(missing, "inter")
+                        ? "intercommunicator collectives then fall to basic alone and "
+                          "can crash inside Open MPI (mpi4py's tests do)"
+                        : "size-1 communicators then fall to the other components");
+    }
+    return true;
+}
