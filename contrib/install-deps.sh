@@ -15,9 +15,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # valgrind: the memcheck suite; dpkg-dev, xz-utils: the source package of
 # Open MPI when its headers are incomplete (above); git: copying the tree
 # (contrib/rsag-debian13.sh); debootstrap: the Debian 13 / Open MPI 5.0 run
-# (contrib/rsag-debian13.sh, CI).
+# (contrib/rsag-debian13.sh, CI); iproute2, procps: the emulated cluster
+# (contrib/rsag-cluster.sh: ip, tc; the multinode suite: pgrep).
 packages=(libopenmpi-dev openmpi-bin libucx-dev autoconf automake libtool make gcc pkg-config
-          valgrind dpkg-dev xz-utils git debootstrap)
+          valgrind dpkg-dev xz-utils git debootstrap iproute2 procps)
 if [ "$(id -u)" -eq 0 ]; then
     as_root=(env)
 else
