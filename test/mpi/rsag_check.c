@@ -76,6 +76,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rsag_mpit.h"
+
 #define GUARD     64      /* sentinel bytes before and after every buffer */
 #define SENT      0xA5    /* sentinel byte value */
 #define MAXALG    32
@@ -743,6 +745,11 @@ static void combine(const edesc *el, int op, val_t *a, const val_t *b)
 /* ------------------------------------------------------------------------ */
 /* MPI_T: control variables (forced algorithm) and counters                 */
 
+/* Through rsag_mpit.c (rt_mpit_open: tolerant, so that a run without rsag
+ * reports instead of aborting).  colls[] and ctrs[] are this program's view:
+ * the algorithms (value 0 first) and one flat list of counters, per
+ * collective its algorithms' counters then the delegated one. */
+
 typedef struct {
     int value;
     char name[NAMELEN];
@@ -753,8 +760,6 @@ typedef struct {
     int selected;        /* asked for on the command line */
     int run;             /* tested in this run */
     int have_cvar;
-    int cvar_idx;
-    MPI_T_cvar_handle ch;
     int orig_val;
     int nalg;
     alginfo alg[MAXALG];
@@ -765,11 +770,10 @@ typedef struct {
 } collinfo;
 
 typedef struct {
-    char name[2 * NAMELEN];
+    const char *name;
     int coll;
     int alg;             /* index into collinfo.alg, -1 = delegated */
     int found;
-    MPI_T_pvar_handle h;
 } ctrinfo;
 
 static collinfo colls[NCOLL];
@@ -777,23 +781,8 @@ static ctrinfo ctrs[MAXCTR];
 static int nctr;
 static int mpit_ok;
 static int rsag_loaded;
-static MPI_T_pvar_session session;
 static int world_rank, world_size;
 static unsigned long long ctr_before[MAXCTR], ctr_after[MAXCTR];
-
-static const char *mpit_err(int rc)
-{
-    switch (rc) {
-    case MPI_T_ERR_INVALID_NAME: return "MPI_T_ERR_INVALID_NAME";
-    case MPI_T_ERR_INVALID_INDEX: return "MPI_T_ERR_INVALID_INDEX";
-    case MPI_T_ERR_INVALID_HANDLE: return "MPI_T_ERR_INVALID_HANDLE";
-    case MPI_T_ERR_CVAR_SET_NOT_NOW: return "MPI_T_ERR_CVAR_SET_NOT_NOW";
-    case MPI_T_ERR_CVAR_SET_NEVER: return "MPI_T_ERR_CVAR_SET_NEVER";
-    case MPI_T_ERR_NOT_INITIALIZED: return "MPI_T_ERR_NOT_INITIALIZED";
-    case MPI_T_ERR_INVALID: return "MPI_T_ERR_INVALID";
-    default: return "MPI_T error";
-    }
-}
 
 static void r0printf(const char *fmt, ...)
 {
@@ -806,125 +795,72 @@ static void r0printf(const char *fmt, ...)
     fflush(stdout);
 }
 
-static int add_counter(int coll, int alg, const char *name)
+/* what rsag_mpit finds missing or malformed */
+static void report_mpit(const char *line)
+{
+    r0printf("rsag_check: ERROR: %s\n", line);
+}
+
+static int add_counter(int coll, int alg)
 {
     ctrinfo *k = &ctrs[nctr];
-    memset(k, 0, sizeof *k);
-    snprintf(k->name, sizeof k->name, "%s", name);
+    int rk = alg >= 0 ? alg : 0;     /* rsag_mpit: counter 0 is the delegated one */
+    k->name = rt_counter_name(coll, rk);
     k->coll = coll;
     k->alg = alg;
-    int idx, rc = MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx);
-    if (rc == MPI_SUCCESS) {
-        char nm[NAMELEN], desc[1024];
-        int nlen = sizeof nm, dlen = sizeof desc, verb, vclass, bind, ro, cont, atom;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-        rc = MPI_T_pvar_get_info(idx, nm, &nlen, &verb, &vclass, &dt, &et, desc, &dlen,
-                                 &bind, &ro, &cont, &atom);
-        if (rc != MPI_SUCCESS || dt != MPI_UNSIGNED_LONG_LONG ||
-            bind != MPI_T_BIND_NO_OBJECT) {
-            r0printf("rsag_check: ERROR: pvar %s: get_info rc=%d, datatype %s, bind %d "
-                     "(want unsigned long long, MPI_T_BIND_NO_OBJECT)\n", name, rc,
-                     dt == MPI_UNSIGNED_LONG_LONG ? "ok" : "WRONG", bind);
-        } else {
-            int cnt = 0;
-            rc = MPI_T_pvar_handle_alloc(session, idx, NULL, &k->h, &cnt);
-            if (rc == MPI_SUCCESS && cnt == 1) {
-                if (!cont)
-                    MPI_T_pvar_start(session, k->h);
-                k->found = 1;
-            } else {
-                r0printf("rsag_check: ERROR: pvar %s: handle_alloc rc=%d count=%d\n",
-                         name, rc, cnt);
-            }
-        }
-    }
+    k->found = rt_counter_found(coll, rk);
     return nctr++;
 }
 
 static void setup_collinfo(int ci)
 {
     collinfo *c = &colls[ci];
-    char name[2 * NAMELEN];
     c->have_cvar = 0;
     c->nalg = 0;
     c->deleg_ctr = -1;
     if (!mpit_ok)
         return;
-    snprintf(name, sizeof name, "%s_%s_algorithm", opt.cvar_prefix, coll_names[ci]);
-    if (MPI_T_cvar_get_index(name, &c->cvar_idx) == MPI_SUCCESS) {
-        char nm[NAMELEN], desc[2048];
-        int nlen = sizeof nm, dlen = sizeof desc, verb, bind, scope, cnt;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-        int rc = MPI_T_cvar_get_info(c->cvar_idx, nm, &nlen, &verb, &dt, &et, desc, &dlen,
-                                     &bind, &scope);
-        if (rc != MPI_SUCCESS || dt != MPI_INT || et == MPI_T_ENUM_NULL) {
-            r0printf("rsag_check: ERROR: cvar %s is not an int enum (rc=%d)\n", name, rc);
-        } else if (bind != MPI_T_BIND_NO_OBJECT) {
-            r0printf("rsag_check: ERROR: cvar %s is bound to an object (%d)\n", name, bind);
-        } else if ((rc = MPI_T_cvar_handle_alloc(c->cvar_idx, NULL, &c->ch, &cnt))
-                   != MPI_SUCCESS || cnt != 1) {
-            r0printf("rsag_check: ERROR: cvar %s: handle_alloc rc=%d\n", name, rc);
-        } else {
-            int num = 0;
-            char ename[NAMELEN];
-            int elen = sizeof ename;
-            MPI_T_enum_get_info(et, &num, ename, &elen);
-            alginfo tmp[MAXALG];
-            int n = 0;
-            for (int i = 0; i < num && n < MAXALG; i++) {
-                alginfo *a = &tmp[n];
-                int len = sizeof a->name;
-                if (MPI_T_enum_get_item(et, i, &a->value, a->name, &len) == MPI_SUCCESS)
-                    n++;
-            }
-            /* value 0 ("auto") first, then in enum order */
-            for (int i = 0; i < n; i++)
-                if (tmp[i].value == 0)
-                    c->alg[c->nalg++] = tmp[i];
-            for (int i = 0; i < n; i++)
-                if (tmp[i].value != 0)
-                    c->alg[c->nalg++] = tmp[i];
-            MPI_T_cvar_read(c->ch, &c->orig_val);
-            c->have_cvar = 1;
+    if (rt_have_cvar(ci)) {
+        for (int a = 0; a < rt_nalg(ci) && a < MAXALG; a++) {
+            c->alg[a].value = rt_alg_value(ci, a);
+            snprintf(c->alg[a].name, sizeof c->alg[a].name, "%s", rt_alg(ci, a));
+            c->nalg++;
         }
+        c->orig_val = rt_orig_value(ci);
+        c->have_cvar = 1;
     }
     /* counters: one per non-auto algorithm plus delegated */
     for (int a = 0; a < c->nalg; a++) {
         c->alg[a].ctr = -1;
         if (c->alg[a].value == 0 || strcmp(c->alg[a].name, "auto") == 0)
             continue;
-        snprintf(name, sizeof name, "coll_rsag_%s_%s_calls", coll_names[ci], c->alg[a].name);
-        c->alg[a].ctr = add_counter(ci, a, name);
+        c->alg[a].ctr = add_counter(ci, a);
         if (!ctrs[c->alg[a].ctr].found)
             c->ctr_missing = 1;
     }
-    snprintf(name, sizeof name, "coll_rsag_%s_delegated_calls", coll_names[ci]);
-    c->deleg_ctr = add_counter(ci, -1, name);
+    c->deleg_ctr = add_counter(ci, -1);
     if (!ctrs[c->deleg_ctr].found)
         c->ctr_missing = 1;
 }
 
 static int read_counters(unsigned long long *v)
 {
-    for (int k = 0; k < nctr; k++) {
-        v[k] = 0;
-        if (ctrs[k].found && MPI_T_pvar_read(session, ctrs[k].h, &v[k]) != MPI_SUCCESS)
-            return -1;
+    rt_snap_t snap;
+    int rc = 0;
+
+    for (int ci = 0; ci < NCOLL && nctr > 0; ci++) {
+        if (rt_snapshot(ci, &snap) != 0)
+            rc = -1;
+        for (int k = 0; k < nctr; k++)
+            if (ctrs[k].coll == ci)
+                v[k] = ctrs[k].found ? snap.ctr[ctrs[k].alg >= 0 ? ctrs[k].alg : 0] : 0;
     }
-    return 0;
+    return rc;
 }
 
 static int write_cvar(int ci, int value)
 {
-    collinfo *c = &colls[ci];
-    int rc = MPI_T_cvar_write(c->ch, &value);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int back = -1;
-    MPI_T_cvar_read(c->ch, &back);
-    return back == value ? MPI_SUCCESS : MPI_T_ERR_INVALID;
+    return rt_write_value(ci, value);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1861,10 +1797,7 @@ int main(int argc, char **argv)
                      elems[e].name, (long)ext, elems[e].esz);
     }
 
-    int provided;
-    mpit_ok = (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS);
-    if (mpit_ok && MPI_T_pvar_session_create(&session) != MPI_SUCCESS)
-        mpit_ok = 0;
+    mpit_ok = rt_mpit_open(opt.cvar_prefix, report_mpit) == 0;
 
     for (int ci = 0; ci < NCOLL; ci++) {
         colls[ci].selected = opt.coll_sel[ci];
@@ -1974,7 +1907,7 @@ int main(int argc, char **argv)
                                    "failed: %s (needs MCA_BASE_VAR_FLAG_SETTABLE and a "
                                    "writable scope); skipping its cases\n",
                                    opt.cvar_prefix, coll_names[ci], c->alg[ai].name,
-                                   mpit_err(rc));
+                                   rt_mpit_err(rc));
                         if (cx->me == 0)
                             setup_failures++;
                         continue;
@@ -2077,16 +2010,7 @@ int main(int argc, char **argv)
     MPI_Comm_free(&dup);
     MPI_Comm_free(&split);
     MPI_Comm_free(&rsplit);
-    for (int k = 0; k < nctr; k++)
-        if (ctrs[k].found)
-            MPI_T_pvar_handle_free(session, &ctrs[k].h);
-    for (int ci = 0; ci < NCOLL; ci++)
-        if (colls[ci].have_cvar)
-            MPI_T_cvar_handle_free(&colls[ci].ch);
-    if (mpit_ok) {
-        MPI_T_pvar_session_free(&session);
-        MPI_T_finalize();
-    }
+    rt_mpit_finalize();
     MPI_Op_free(&ops[OP_USUM].op);
     MPI_Op_free(&ops[OP_UAFF].op);
     for (int i = 0; i < ntypes; i++)
