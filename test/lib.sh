@@ -26,6 +26,9 @@
 #
 # Test names: <topic>-<what>-np<N> (N: the process count; none without MPI).
 
+# results, filter, list_only, top: set by run_tests.sh before sourcing this.
+# shellcheck disable=SC2154
+
 passed=0
 failed=0
 failed_names=()
@@ -131,7 +134,7 @@ reopen_failed() {
     fi
 }
 
-exits_nonzero() { "$@"; [ $? -ne 0 ]; }
+exits_nonzero() { ! "$@"; }
 
 # Values of an rsag enum parameter, from ompi_info (the algorithm tables).
 enum_values() {
