@@ -45,7 +45,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 usage() {
     cat <<EOF
 usage: $0 [options]
-  -n, --np NP            process count (default 2)
   -c, --coll COLL        allreduce | reduce | reduce_scatter_block | reduce_scatter
                          (default allreduce; reduce_scatter: equal counts)
       --rsag-variant NAME=ARGS
@@ -53,91 +52,40 @@ usage: $0 [options]
                          NAME_<alg>) run with the extra mpirun ARGS, e.g.
                          "chunks4=--mca coll_rsag_priority_chunks 4"; repeatable;
                          NAME: letters, digits, '-'
-      --reps N           repetitions of every job (default 3)
-      --min-bytes N      smallest message (default 8)
-      --max-bytes N      largest message (default 64M; K/M/G suffixes)
-      --sizes N,N,...    explicit message sizes instead of min..max (powers of 4)
-      --iters N          timed calls per size (default: rsag_bench's adaptive)
       --merge-only       run nothing: merge OUTDIR's existing <coll>-np<N>-raw.csv
                          again (table, CSV)
       --rsag-only        only the rsag job (e.g. to place thresholds between rsag's
                          own algorithms); no tuned jobs, no tuned ratios
-      --dtype T          double | float | int (default double)
       --root R           MPI_Reduce root (default 0)
-  -o, --outdir DIR       where the CSVs, table and log go (default ./rsag-bench-out)
-      --component-dir D  directory holding mca_coll_rsag.so, added to Open MPI's
-                         component path (default: \$RSAG_COMPONENT_DIR, or nothing:
-                         rsag installed in Open MPI's pkglibdir)
-      --bench PATH       rsag_bench binary (default: the one next to this script
-                         (make / make install put it there) unless rsag_bench.c
-                         there is newer, else build rsag_bench.c into OUTDIR)
-      --mpirun-args "A"  extra mpirun arguments (e.g. "--mca pml ucx"), all jobs
-      --wait-quiet SECS  before the run, wait until no other mpirun/rsag_check
-                         runs and the 1-min loadavg < --quiet-load, polling every
-                         20 s, at most SECS; before every job, wait (at most SECS)
-                         until no other mpirun/rsag_check runs and the other
-                         processes used less than --quiet-cpu cores over 2 s;
-                         a job during which other MPI jobs appeared is run again
-                         (at most twice) (default 0: no wait, no check)
-                         each wait is at most SECS, all waits of the run together
-                         at most 3*SECS; then it measures anyway and says so
-      --quiet-load L     loadavg threshold of --wait-quiet (default 0.7)
-      --quiet-cpu C      CPU-use threshold of --wait-quiet, cores (default 0.3)
-  -h, --help
 EOF
+    common_usage
+    echo "  -h, --help"
 }
 
-NP=2
+PROG=rsag-bench.sh
+OUTDIR=./rsag-bench-out
+# shellcheck source=rsag-common.sh
+. "$HERE/rsag-common.sh" || { echo "$PROG: $HERE/rsag-common.sh not found" >&2; exit 2; }
 COLL=allreduce
-REPS=3
-MIN_BYTES=8
-MAX_BYTES=64M
-ITERS=
-SIZES=
 RSAG_ONLY=0
 MERGE_ONLY=0
-DTYPE=double
 ROOT=0
-OUTDIR=./rsag-bench-out
-COMPONENT_DIR=${RSAG_COMPONENT_DIR:-}
-BENCH=
-MPIRUN_ARGS=
 VARIANTS=()      # "name=mpirun args" of --rsag-variant
-WAIT_QUIET=0
-QUIET_LOAD=0.7
-QUIET_CPU=0.3
-
-die() { echo "rsag-bench.sh: $*" >&2; exit 2; }
-need() { [ $# -ge 2 ] && [ -n "$2" ] || die "option $1 needs a value"; }
 
 while [ $# -gt 0 ]; do
+    common_option "$@" && { shift "$SHIFT"; continue; }
     case "$1" in
-    -n|--np) need "$@"; NP=$2; shift 2 ;;
     -c|--coll) need "$@"; COLL=$2; shift 2 ;;
-    --reps) need "$@"; REPS=$2; shift 2 ;;
-    --min-bytes) need "$@"; MIN_BYTES=$2; shift 2 ;;
-    --max-bytes) need "$@"; MAX_BYTES=$2; shift 2 ;;
-    --iters) need "$@"; ITERS=$2; shift 2 ;;
-    --sizes) need "$@"; SIZES=$2; shift 2 ;;
     --rsag-only) RSAG_ONLY=1; shift ;;
     --merge-only) MERGE_ONLY=1; shift ;;
-    --dtype) need "$@"; DTYPE=$2; shift 2 ;;
     --root) need "$@"; ROOT=$2; shift 2 ;;
-    -o|--outdir) need "$@"; OUTDIR=$2; shift 2 ;;
-    --component-dir) need "$@"; COMPONENT_DIR=$2; shift 2 ;;
-    --bench) need "$@"; BENCH=$2; shift 2 ;;
-    --mpirun-args) need "$@"; MPIRUN_ARGS=$2; shift 2 ;;
     --rsag-variant) need "$@"; VARIANTS+=("$2"); shift 2 ;;
-    --wait-quiet) need "$@"; WAIT_QUIET=$2; shift 2 ;;
-    --quiet-load) need "$@"; QUIET_LOAD=$2; shift 2 ;;
-    --quiet-cpu) need "$@"; QUIET_CPU=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
     esac
 done
 
-case "$COLL" in allreduce|reduce|reduce_scatter_block|reduce_scatter) ;;
-*) die "-c must be allreduce, reduce, reduce_scatter_block or reduce_scatter" ;; esac
+is_coll "$COLL" || die "-c must be allreduce, reduce, reduce_scatter_block or reduce_scatter"
 VARIANT_NAMES=""
 for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
     name=${v%%=*}
@@ -146,9 +94,7 @@ for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
     case " rsag tuned tdef $VARIANT_NAMES " in *" $name "*) die "--rsag-variant $v: NAME $name is taken" ;; esac
     VARIANT_NAMES="$VARIANT_NAMES $name"
 done
-case "$NP" in ''|*[!0-9]*) die "-n must be a number" ;; esac
-case "$REPS" in ''|*[!0-9]*|0) die "--reps must be a positive number" ;; esac
-case "$WAIT_QUIET" in ''|*[!0-9]*) die "--wait-quiet must be seconds" ;; esac
+check_common_options
 [ "$NP" -ge 2 ] || die "-n must be at least 2 (rsag takes communicators of size >= 2)"
 for tool in mpirun ompi_info awk sort; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool not found (Debian: apt-get install openmpi-bin libopenmpi-dev)"
@@ -397,184 +343,8 @@ TABLE="$BASE-table.txt"
 awk -F, -v rsag_labels="$RSAG_LABELS" -v rsag_algs="$RSAG_ALGS" -v tuned_labels="$TUNED_LABELS" \
     -v variant_names="$VARIANT_NAMES" \
     -v coll="$COLL" -v np="$NP" -v oversub="$OVERSUB" -v ncores="$NCORES" \
-    -v csv="$BASE.csv" -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" '
-function median(list,    a, n, i, j, x) {
-    n = split(list, a, " ")
-    if (n == 0) return ""
-    for (i = 2; i <= n; ++i) {          # insertion sort
-        x = a[i] + 0
-        for (j = i - 1; j >= 1 && a[j] + 0 > x; --j) a[j + 1] = a[j]
-        a[j + 1] = x
-    }
-    return (n % 2) ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function fmt(x) {
-    if (x == "") return "-"
-    if (x >= 1000) return sprintf("%.0f", x)
-    if (x >= 10) return sprintf("%.1f", x)
-    return sprintf("%.2f", x)
-}
-function hsize(b) {
-    if (b >= 1048576 && b % 1048576 == 0) return (b / 1048576) "M"
-    if (b >= 1024 && b % 1024 == 0) return (b / 1024) "K"
-    return b
-}
-function short(l,    x) {        # tuned_default -> tdef, tuned_3_ring -> t3
-    if (l == "tuned_default") return "tdef"
-    if (l ~ /^tuned_[0-9]+_/) { x = l; sub(/^tuned_/, "", x); sub(/_.*/, "", x); return "t" x }
-    return l
-}
-function ratio(a, b) { return (a == "" || b == "" || b <= 0) ? "" : sprintf("%.2f", a / b) }
-NR == 1 { next }
-{
-    key = $3 SUBSEP $6
-    if ($1 + 0 > maxrep) maxrep = $1 + 0
-    t[key] = t[key] " " $7
-    if (!(($6) in seen)) { seen[$6] = 1; sizes[++ns] = $6 + 0 }
-    mc[$6] = mc[$6] " " $8
-    if ($12 != "ok") bad[key] = 1
-    if (index("," ran[key] ",", "," $11 ",") == 0) ran[key] = ran[key] (ran[key] == "" ? "" : "/") $11
-}
-END {
-    for (i = 2; i <= ns; ++i) {         # sizes ascending
-        x = sizes[i]
-        for (j = i - 1; j >= 1 && sizes[j] > x; --j) sizes[j + 1] = sizes[j]
-        sizes[j + 1] = x
-    }
-    nr = split(rsag_labels, rl, " "); na = split(rsag_algs, ra, " "); nt = split(tuned_labels, tl, " ")
-    nn = split(variant_names, vn, " ")
-    nv = 0
-    for (i = 1; i <= nr; ++i) { var[++nv] = rl[i]; x = rl[i]; sub(/^rsag_/, "", x); algof[rl[i]] = x }
-    # --rsag-variant jobs: <name>_<alg>, compared with rsag_<alg> (vr: variant ratio columns)
-    nvr = 0
-    for (k = 1; k <= nn; ++k) for (i = 1; i <= nr; ++i) {
-        x = rl[i]; sub(/^rsag_/, "", x)
-        var[++nv] = vn[k] "_" x; algof[var[nv]] = x
-        vr[++nvr] = var[nv]; vrbase[nvr] = rl[i]
-    }
-    for (i = 1; i <= nt; ++i) var[++nv] = tl[i]
-    if (coll == "allreduce") busf = 2 * (np - 1) / np
-    else if (coll == "reduce") busf = 1
-    else busf = (np - 1) / np
-
-    # wide CSV
-    h = "bytes"
-    for (v = 1; v <= nv; ++v) h = h "," var[v] "_us"
-    h = h ",memcpy_us"
-    for (i = 1; i <= nr; ++i) h = h "," rl[i] "_ran"
-    for (i = 1; i <= nvr; ++i) h = h "," vr[i] "_ran"
-    h = h ",best_tuned,best_tuned/rsag_auto,tuned_default/rsag_auto"
-    for (a = 1; a <= na; ++a) h = h ",best_tuned/rsag_" ra[a]
-    for (i = 2; i <= nt; ++i) h = h "," tl[i] "/rsag_auto"
-    for (i = 1; i <= nvr; ++i) h = h "," vrbase[i] "/" vr[i]
-    h = h ",rsag_auto/memcpy,rsag_auto_busbw_GBps,verify_failures,oversubscribed"
-    print h > csv
-
-    for (s = 1; s <= ns; ++s) {
-        b = sizes[s]
-        nfail = ""
-        for (v = 1; v <= nv; ++v) {
-            m[v] = median(t[var[v], b])
-            med[var[v]] = m[v]
-            if ((var[v], b) in bad) nfail = nfail (nfail == "" ? "" : " ") var[v]
-        }
-        best = ""; bestl = ""
-        for (i = 1; i <= nt; ++i) if (med[tl[i]] != "" && (best == "" || med[tl[i]] < best)) { best = med[tl[i]]; bestl = tl[i] }
-        mcm = median(mc[b]); auto = med["rsag_auto"]
-        bw = (auto > 0) ? b / auto / 1000 : ""
-        if (bw != "") bw = bw * busf
-        row = b
-        for (v = 1; v <= nv; ++v) row = row "," m[v]
-        row = row "," mcm
-        for (i = 1; i <= nr; ++i) row = row "," ran[rl[i], b]
-        for (i = 1; i <= nvr; ++i) row = row "," ran[vr[i], b]
-        row = row "," bestl "," ratio(best, auto) "," ratio(med["tuned_default"], auto)
-        for (a = 1; a <= na; ++a) row = row "," ratio(best, med["rsag_" ra[a]])
-        for (i = 2; i <= nt; ++i) row = row "," ratio(med[tl[i]], auto)
-        for (i = 1; i <= nvr; ++i) row = row "," ratio(med[vrbase[i]], med[vr[i]])
-        row = row "," ratio(auto, mcm) "," (bw == "" ? "" : sprintf("%.3f", bw)) "," (nfail == "" ? 0 : nfail) "," oversub
-        print row > csv
-
-        # table cells
-        T[s, 0] = hsize(b)
-        for (v = 1; v <= nv; ++v) {
-            T[s, v] = fmt(m[v]) ((var[v], b) in bad ? "!" : "")
-            x = algof[var[v]]
-            if (x != "" && x != "auto" && ran[var[v], b] != x) T[s, v] = T[s, v] "*"
-        }
-        T[s, nv + 1] = fmt(mcm); T[s, nv + 2] = ratio(auto, mcm); T[s, nv + 3] = (bw == "" ? "-" : sprintf("%.2f", bw))
-        if (nt > 0) {
-            R[s, 0] = hsize(b); R[s, 1] = short(bestl); R[s, 2] = ratio(best, auto); R[s, 3] = ratio(med["tuned_default"], auto)
-            for (a = 1; a <= na; ++a) R[s, 3 + a] = ratio(best, med["rsag_" ra[a]])
-            for (i = 2; i <= nt; ++i) R[s, 3 + na + i - 1] = ratio(med[tl[i]], auto)
-            R[s, 3 + na + nt] = ran["rsag_auto", b]
-        } else {                        # --rsag-only: rsag algorithms against auto
-            R[s, 0] = hsize(b); x = ""
-            for (a = 1; a <= na; ++a) {
-                R[s, 1 + a] = ratio(med["rsag_" ra[a]], auto)
-                if (med["rsag_" ra[a]] != "" && (x == "" || med["rsag_" ra[a]] < med["rsag_" x])) x = ra[a]
-            }
-            R[s, 1] = x; R[s, 2 + na] = ran["rsag_auto", b]
-        }
-        for (i = 1; i <= nvr; ++i) V[s, i] = ratio(med[vrbase[i]], med[vr[i]])
-        if (nfail != "") failures = failures " " hsize(b) ":" nfail
-    }
-
-    # table 1: times
-    H[0] = "bytes"
-    for (v = 1; v <= nv; ++v) H[v] = short(var[v])
-    H[nv + 1] = "memcpy"; H[nv + 2] = "auto/memcpy"; H[nv + 3] = (coll == "reduce" ? "bw_GB/s" : "busbw_GB/s")
-    printf "%s, np %d on %d cores%s; median over %d reps of each job'"'"'s time (max over ranks of the per-rank median), microseconds\n", \
-        coll, np, ncores, (oversub == "yes" ? " -- OVERSUBSCRIBED (slow, noisy)" : " (not oversubscribed)"), maxrep
-    if (coll == "reduce_scatter_block")
-        print "bytes = whole input vector of one rank = recvcount * np * type size (as coll_rsag_" coll "_<alg>_min_bytes)"
-    else if (coll == "reduce_scatter")
-        print "bytes = whole input vector of one rank = sum of the (equal) recvcounts * type size (as coll_rsag_" coll "_<alg>_min_bytes)"
-    else
-        print "bytes = whole message = count * type size (as coll_rsag_" coll "_<alg>_min_bytes)"
-    printf "%s = bytes/time * %s; memcpy = one memcpy of bytes on rank 0\n", H[nv + 3], \
-        (coll == "allreduce" ? "2(p-1)/p" : coll == "reduce" ? "1" : "(p-1)/p")
-    if (not_quiet > 0) printf "note: %d job(s) started while the machine was not quiet (see the log)\n", not_quiet
-    if (disturbed > 0) printf "note: %d job(s) ran while other MPI jobs were running (see the log)\n", disturbed
-    legend = ""
-    for (i = 2; i <= nt; ++i) { x = tl[i]; sub(/^tuned_[0-9]+_/, "", x); legend = legend (i > 2 ? ", " : "") short(tl[i]) " " x }
-    if (nt > 0) printf "tdef = coll/tuned'"'"'s own decision; tN = coll_tuned_%s_algorithm N forced: %s\n", coll, legend
-    printf "! = verification failed; * = rsag did not run this algorithm at this size (restriction unmet: fell back or delegated, see the CSV'"'"'s *_ran)\n"
-    ncol = nv + 3
-    for (c = 0; c <= ncol; ++c) { w[c] = length(H[c]); for (s = 1; s <= ns; ++s) if (length(T[s, c]) > w[c]) w[c] = length(T[s, c]) }
-    for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], H[c], (c < ncol ? "  " : "\n")
-    for (s = 1; s <= ns; ++s) for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], T[s, c], (c < ncol ? "  " : "\n")
-
-    # table 2: ratios
-    print ""
-    if (nt > 0) {
-        print "ratios time(tuned)/time(rsag): > 1 means rsag is faster"
-        G[0] = "bytes"; G[1] = "best_tuned"; G[2] = "best_tuned/rsag_auto"; G[3] = "tuned_default/rsag_auto"
-        for (a = 1; a <= na; ++a) G[3 + a] = "best_tuned/rsag_" ra[a]
-        for (i = 2; i <= nt; ++i) G[3 + na + i - 1] = short(tl[i]) "/auto"
-        ncol = 3 + na + nt
-    } else {
-        print "ratios time(rsag algorithm)/time(rsag auto): > 1 means auto is faster"
-        G[0] = "bytes"; G[1] = "fastest"
-        for (a = 1; a <= na; ++a) G[1 + a] = "rsag_" ra[a] "/rsag_auto"
-        ncol = 2 + na
-    }
-    G[ncol] = "auto_ran"
-    for (c = 0; c <= ncol; ++c) { w[c] = length(G[c]); for (s = 1; s <= ns; ++s) if (length(R[s, c]) > w[c]) w[c] = length(R[s, c]) }
-    for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], G[c], (c < ncol ? "  " : "\n")
-    for (s = 1; s <= ns; ++s) for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], (R[s, c] == "" ? "-" : R[s, c]), (c < ncol ? "  " : "\n")
-    if (nvr > 0) {                      # table 3: --rsag-variant jobs against the rsag job
-        print ""
-        print "variant ratios time(rsag_<alg>)/time(<variant>_<alg>): > 1 means the variant is faster"
-        ncol = nvr; G[0] = "bytes"
-        for (i = 1; i <= nvr; ++i) G[i] = vr[i]
-        for (s = 1; s <= ns; ++s) V[s, 0] = hsize(sizes[s])
-        for (c = 0; c <= ncol; ++c) { w[c] = length(G[c]); for (s = 1; s <= ns; ++s) if (length(V[s, c]) > w[c]) w[c] = length(V[s, c]) }
-        for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], G[c], (c < ncol ? "  " : "\n")
-        for (s = 1; s <= ns; ++s) for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], (V[s, c] == "" ? "-" : V[s, c]), (c < ncol ? "  " : "\n")
-    }
-    if (failures != "") printf "\nVERIFICATION FAILURES (size:variants):%s\n", failures
-}' "$RAW" | tee "$TABLE"
+    -v csv="$BASE.csv" -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" \
+    -f "$HERE/rsag-bench-merge.awk" "$RAW" | tee "$TABLE"
 
 # ---------------------------------------------------------------- plot
 # Log-log latency vs size, one line per variant (the *_us columns of the

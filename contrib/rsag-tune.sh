@@ -24,57 +24,43 @@ here=$(cd "$(dirname "$0")" && pwd)
 usage() {
     cat <<EOF
 usage: $0 [options]
-  -n, --np NP            process count (default 2)
   -c, --colls LIST       comma-separated collectives (default
                          allreduce,reduce,reduce_scatter_block,reduce_scatter)
-      --mpirun-args "A"  mpirun arguments of the transport (e.g. "--mca btl tcp,self")
-      --reps N           repetitions of the benchmark job (default 3)
-      --min-bytes N / --max-bytes N / --sizes LIST / --iters N / --dtype T
-                         passed to rsag-bench.sh (default 8 .. 64M, x4 steps)
       --margin PCT       a faster algorithm must win by more than PCT % to move
                          a threshold (default 3)
-  -o, --outdir DIR       benchmark output and the parameter file (default ./rsag-tune-out)
       --output FILE      the parameter file (default OUTDIR/rsag-tune-np<NP>.conf)
       --from-csv         run nothing: use OUTDIR's <coll>-np<NP>.csv of an earlier run
-      --component-dir D / --bench PATH / --wait-quiet SECS
-                         passed to rsag-bench.sh
-  -h, --help
 EOF
+    echo "and, as rsag-bench.sh (the measurement options are passed to it):"
+    common_usage
+    echo "  -h, --help"
 }
-die() { echo "rsag-tune.sh: $*" >&2; exit 2; }
-need() { [ $# -ge 2 ] && [ -n "$2" ] || die "option $1 needs a value"; }
-
-NP=2
-COLLS=allreduce,reduce,reduce_scatter_block,reduce_scatter
-MPIRUN_ARGS=
-MARGIN=3
+PROG=rsag-tune.sh
 OUTDIR=./rsag-tune-out
+# shellcheck source=rsag-common.sh
+. "$here/rsag-common.sh" || { echo "$PROG: $here/rsag-common.sh not found" >&2; exit 2; }
+COLLS=allreduce,reduce,reduce_scatter_block,reduce_scatter
+MARGIN=3
 OUTPUT=
 FROM_CSV=0
-BENCH_ARGS=(--reps 3)
 while [ $# -gt 0 ]; do
+    common_option "$@" && { shift "$SHIFT"; continue; }
     case "$1" in
-    -n|--np) need "$@"; NP=$2; shift 2 ;;
     -c|--colls) need "$@"; COLLS=$2; shift 2 ;;
-    --mpirun-args) need "$@"; MPIRUN_ARGS=$2; shift 2 ;;
     --margin) need "$@"; MARGIN=$2; shift 2 ;;
-    -o|--outdir) need "$@"; OUTDIR=$2; shift 2 ;;
     --output) need "$@"; OUTPUT=$2; shift 2 ;;
     --from-csv) FROM_CSV=1; shift ;;
-    --reps|--min-bytes|--max-bytes|--sizes|--iters|--dtype|--component-dir|--bench|--wait-quiet)
-        need "$@"; BENCH_ARGS+=("$1" "$2"); shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
     esac
 done
-case "$NP" in ''|*[!0-9]*) die "-n must be a number" ;; esac
+check_common_options
 case "$MARGIN" in ''|*[!0-9.]*) die "--margin must be a percentage" ;; esac
 [ -f "$here/rsag-thresholds.awk" ] || die "$here/rsag-thresholds.awk not found"
 [ -x "$here/rsag-bench.sh" ] || [ "$FROM_CSV" = 1 ] || die "$here/rsag-bench.sh not found"
 IFS=, read -r -a colls <<<"$COLLS"
 for c in "${colls[@]}"; do
-    case "$c" in allreduce|reduce|reduce_scatter_block|reduce_scatter) ;;
-    *) die "unknown collective $c" ;; esac
+    is_coll "$c" || die "unknown collective $c"
 done
 mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
 OUTPUT=${OUTPUT:-$OUTDIR/rsag-tune-np$NP.conf}
@@ -83,7 +69,7 @@ for c in "${colls[@]}"; do
     if [ "$FROM_CSV" = 0 ]; then
         echo "rsag-tune.sh: measuring $c at np $NP" >&2
         "$here/rsag-bench.sh" -n "$NP" -c "$c" --rsag-only -o "$OUTDIR" \
-            ${MPIRUN_ARGS:+--mpirun-args "$MPIRUN_ARGS"} "${BENCH_ARGS[@]}" >&2 \
+            ${MPIRUN_ARGS:+--mpirun-args "$MPIRUN_ARGS"} ${BENCH_PASS_ARGS[@]+"${BENCH_PASS_ARGS[@]}"} >&2 \
             || die "the benchmark of $c failed (see $OUTDIR/$c-np$NP.log)"
     fi
     [ -s "$OUTDIR/$c-np$NP.csv" ] || die "$OUTDIR/$c-np$NP.csv not found"

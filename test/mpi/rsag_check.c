@@ -60,6 +60,11 @@
  *   rsag_check: np=<p> cases=<n> passed=<a> failed=<b> delegated=<d>
  * Exit status 0 iff failed == 0.  Bookkeeping uses MPI_Gather/MPI_Bcast, not
  * the collectives under test.
+ *
+ * Files: this one runs the matrix and checks each case; rsag_check_data.[ch]
+ * hold the datatypes, ops and the generation / comparison of values;
+ * rsag_mpit.[ch] (shared with the other test programs) rsag's MPI_T
+ * control variables and counters.
  */
 
 #define _POSIX_C_SOURCE 200809L
@@ -75,6 +80,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "rsag_check_data.h"
+#include "rsag_mpit.h"
 
 #define GUARD     64      /* sentinel bytes before and after every buffer */
 #define SENT      0xA5    /* sentinel byte value */
@@ -107,641 +115,12 @@ static struct {
 } opt;
 
 /* ------------------------------------------------------------------------ */
-/* element descriptions                                                     */
-
-enum { CAT_INT, CAT_FLT, CAT_CPLX, CAT_BOOL, CAT_BYTE, CAT_PAIR, CAT_AFF };
-enum { FK_FLOAT, FK_DOUBLE, FK_LDOUBLE };
-
-typedef struct {
-    const char *name;
-    MPI_Datatype dt;
-    int cat;
-    int size;        /* ints: width in bytes; floats: size; pairs: value size */
-    int sgn;         /* ints / integer pair values: signed */
-    int fk;          /* float kind for FLT, CPLX components and float pair values */
-    int pval_int;    /* pair: the value is an integer */
-    size_t idx_off;  /* pair: offset of the int index */
-    size_t esz;      /* bytes one element occupies (what a derived type maps) */
-} edesc;
-
-/* one element value, wide enough for every kind */
-typedef struct {
-    uint64_t u, u2;   /* ints (normalized to the type width), bool, affine a/b */
-    double re, im;    /* floats, complex, pair values */
-    int idx;          /* pair index */
-} val_t;
-
-/* the datatype under test: a predefined type or a derived layout of a base */
-typedef struct {
-    char name[96];
-    MPI_Datatype dt;
-    const edesc *el;
-    int nel;                 /* elements per item */
-    MPI_Aint off[4];         /* element offsets inside an item (type-map order) */
-    MPI_Aint lb, ext, tlb, text;
-    int derived;             /* created by us: check that holes stay untouched */
-    int plain;               /* a predefined datatype (or the affine contiguous) */
-} ttype;
-
-enum {
-    OP_SUM, OP_PROD, OP_MAX, OP_MIN, OP_LAND, OP_LOR, OP_LXOR, OP_BAND, OP_BOR,
-    OP_BXOR, OP_MINLOC, OP_MAXLOC, OP_USUM, OP_UAFF, NOPS
-};
-
-typedef struct {
-    const char *name;
-    MPI_Op op;
-    int commute;
-} opdesc;
-
-static opdesc ops[NOPS];
-
-enum { E_SCHAR, E_UCHAR, E_SHORT, E_USHORT, E_INT, E_UNSIGNED, E_LONG, E_ULONG,
-       E_LLONG, E_ULLONG, E_I8, E_I16, E_I32, E_I64, E_U8, E_U16, E_U32, E_U64,
-       E_FLOAT, E_DOUBLE, E_LDOUBLE, E_CFLOAT, E_CDOUBLE, E_BOOL, E_BYTE,
-       E_FLOAT_INT, E_DOUBLE_INT, E_LONG_INT, E_2INT, E_SHORT_INT, E_LDOUBLE_INT,
-       E_AFF, NELEM };
-
-static edesc elems[NELEM];
-
-#define MAXTYPES 64
-static ttype types[MAXTYPES];
-static int ntypes;
-
-typedef struct { float v; int i; } pair_float_int;
-typedef struct { double v; int i; } pair_double_int;
-typedef struct { long v; int i; } pair_long_int;
-typedef struct { int v; int i; } pair_2int;
-typedef struct { short v; int i; } pair_short_int;
-typedef struct { long double v; int i; } pair_ldouble_int;
-
-static void set_int(int e, const char *name, MPI_Datatype dt, int size, int sgn)
-{
-    edesc *d = &elems[e];
-    d->name = name; d->dt = dt; d->cat = CAT_INT; d->size = size; d->sgn = sgn;
-    d->esz = (size_t)size;
-}
-
-static void set_flt(int e, const char *name, MPI_Datatype dt, int cat, int fk, size_t esz)
-{
-    edesc *d = &elems[e];
-    d->name = name; d->dt = dt; d->cat = cat; d->fk = fk; d->esz = esz;
-    d->size = (int)(cat == CAT_CPLX ? esz / 2 : esz);
-}
-
-static void set_pair(int e, const char *name, MPI_Datatype dt, int pval_int, int size,
-                     int fk, size_t idx_off, size_t esz)
-{
-    edesc *d = &elems[e];
-    d->name = name; d->dt = dt; d->cat = CAT_PAIR; d->pval_int = pval_int;
-    d->sgn = 1; d->size = size; d->fk = fk; d->idx_off = idx_off; d->esz = esz;
-}
-
-static void init_elems(void)
-{
-    set_int(E_SCHAR, "MPI_SIGNED_CHAR", MPI_SIGNED_CHAR, sizeof(signed char), 1);
-    set_int(E_UCHAR, "MPI_UNSIGNED_CHAR", MPI_UNSIGNED_CHAR, sizeof(unsigned char), 0);
-    set_int(E_SHORT, "MPI_SHORT", MPI_SHORT, sizeof(short), 1);
-    set_int(E_USHORT, "MPI_UNSIGNED_SHORT", MPI_UNSIGNED_SHORT, sizeof(unsigned short), 0);
-    set_int(E_INT, "MPI_INT", MPI_INT, sizeof(int), 1);
-    set_int(E_UNSIGNED, "MPI_UNSIGNED", MPI_UNSIGNED, sizeof(unsigned), 0);
-    set_int(E_LONG, "MPI_LONG", MPI_LONG, sizeof(long), 1);
-    set_int(E_ULONG, "MPI_UNSIGNED_LONG", MPI_UNSIGNED_LONG, sizeof(unsigned long), 0);
-    set_int(E_LLONG, "MPI_LONG_LONG", MPI_LONG_LONG, sizeof(long long), 1);
-    set_int(E_ULLONG, "MPI_UNSIGNED_LONG_LONG", MPI_UNSIGNED_LONG_LONG,
-            sizeof(unsigned long long), 0);
-    set_int(E_I8, "MPI_INT8_T", MPI_INT8_T, 1, 1);
-    set_int(E_I16, "MPI_INT16_T", MPI_INT16_T, 2, 1);
-    set_int(E_I32, "MPI_INT32_T", MPI_INT32_T, 4, 1);
-    set_int(E_I64, "MPI_INT64_T", MPI_INT64_T, 8, 1);
-    set_int(E_U8, "MPI_UINT8_T", MPI_UINT8_T, 1, 0);
-    set_int(E_U16, "MPI_UINT16_T", MPI_UINT16_T, 2, 0);
-    set_int(E_U32, "MPI_UINT32_T", MPI_UINT32_T, 4, 0);
-    set_int(E_U64, "MPI_UINT64_T", MPI_UINT64_T, 8, 0);
-    set_flt(E_FLOAT, "MPI_FLOAT", MPI_FLOAT, CAT_FLT, FK_FLOAT, sizeof(float));
-    set_flt(E_DOUBLE, "MPI_DOUBLE", MPI_DOUBLE, CAT_FLT, FK_DOUBLE, sizeof(double));
-    set_flt(E_LDOUBLE, "MPI_LONG_DOUBLE", MPI_LONG_DOUBLE, CAT_FLT, FK_LDOUBLE,
-            sizeof(long double));
-    set_flt(E_CFLOAT, "MPI_C_FLOAT_COMPLEX", MPI_C_FLOAT_COMPLEX, CAT_CPLX, FK_FLOAT,
-            2 * sizeof(float));
-    set_flt(E_CDOUBLE, "MPI_C_DOUBLE_COMPLEX", MPI_C_DOUBLE_COMPLEX, CAT_CPLX, FK_DOUBLE,
-            2 * sizeof(double));
-    elems[E_BOOL] = (edesc){ .name = "MPI_C_BOOL", .dt = MPI_C_BOOL, .cat = CAT_BOOL,
-                             .size = sizeof(_Bool), .esz = sizeof(_Bool) };
-    elems[E_BYTE] = (edesc){ .name = "MPI_BYTE", .dt = MPI_BYTE, .cat = CAT_BYTE,
-                             .size = 1, .esz = 1 };
-    set_pair(E_FLOAT_INT, "MPI_FLOAT_INT", MPI_FLOAT_INT, 0, sizeof(float), FK_FLOAT,
-             offsetof(pair_float_int, i), sizeof(pair_float_int));
-    set_pair(E_DOUBLE_INT, "MPI_DOUBLE_INT", MPI_DOUBLE_INT, 0, sizeof(double), FK_DOUBLE,
-             offsetof(pair_double_int, i), sizeof(pair_double_int));
-    set_pair(E_LONG_INT, "MPI_LONG_INT", MPI_LONG_INT, 1, sizeof(long), 0,
-             offsetof(pair_long_int, i), sizeof(pair_long_int));
-    set_pair(E_2INT, "MPI_2INT", MPI_2INT, 1, sizeof(int), 0,
-             offsetof(pair_2int, i), sizeof(pair_2int));
-    set_pair(E_SHORT_INT, "MPI_SHORT_INT", MPI_SHORT_INT, 1, sizeof(short), 0,
-             offsetof(pair_short_int, i), sizeof(pair_short_int));
-    set_pair(E_LDOUBLE_INT, "MPI_LONG_DOUBLE_INT", MPI_LONG_DOUBLE_INT, 0,
-             sizeof(long double), FK_LDOUBLE, offsetof(pair_ldouble_int, i),
-             sizeof(pair_ldouble_int));
-    /* affine map x -> a*x + b (mod 2^64): two uint64, for the non-commutative op */
-    MPI_Datatype aff;
-    MPI_Type_contiguous(2, MPI_UINT64_T, &aff);
-    MPI_Type_commit(&aff);
-    elems[E_AFF] = (edesc){ .name = "affine(2xMPI_UINT64_T)", .dt = aff, .cat = CAT_AFF,
-                            .size = 16, .esz = 16 };
-}
-
-/* ------------------------------------------------------------------------ */
-/* datatypes under test                                                     */
-
-static void finish_type(ttype *t)
-{
-    MPI_Type_get_extent(t->dt, &t->lb, &t->ext);
-    MPI_Type_get_true_extent(t->dt, &t->tlb, &t->text);
-}
-
-static ttype *add_plain(int e)
-{
-    ttype *t = &types[ntypes++];
-    memset(t, 0, sizeof(*t));
-    snprintf(t->name, sizeof(t->name), "%s", elems[e].name);
-    t->dt = elems[e].dt;
-    t->el = &elems[e];
-    t->nel = 1;
-    t->off[0] = 0;
-    t->plain = 1;
-    t->derived = (e == E_AFF);
-    finish_type(t);
-    return t;
-}
-
-static void add_derived(int e)
-{
-    const edesc *el = &elems[e];
-    MPI_Aint x = (MPI_Aint)el->esz;
-    MPI_Datatype base = el->dt, tmp;
-    ttype *t;
-
-    /* vector of 3 blocks of 1, stride 2: holes between the elements */
-    t = &types[ntypes++];
-    memset(t, 0, sizeof(*t));
-    snprintf(t->name, sizeof(t->name), "vector(3,1,2,%s)", el->name);
-    MPI_Type_vector(3, 1, 2, base, &t->dt);
-    t->nel = 3; t->off[0] = 0; t->off[1] = 2 * x; t->off[2] = 4 * x;
-
-    /* one element, extent resized to 3 elements: a hole after the data */
-    t = &types[ntypes++];
-    memset(t, 0, sizeof(*t));
-    snprintf(t->name, sizeof(t->name), "resized(%s,lb=0,extent=%ld)", el->name,
-             (long)(3 * x));
-    MPI_Type_create_resized(base, 0, 3 * x, &t->dt);
-    t->nel = 1; t->off[0] = 0;
-
-    /* lower bound -8: the hole of item 0 is below the buffer origin */
-    t = &types[ntypes++];
-    memset(t, 0, sizeof(*t));
-    snprintf(t->name, sizeof(t->name), "resized(%s,lb=-8,extent=%ld)", el->name,
-             (long)(x + 8));
-    MPI_Type_create_resized(base, -8, x + 8, &t->dt);
-    t->nel = 1; t->off[0] = 0;
-
-    /* hindexed with a negative displacement: true lb < 0, type map not in
-     * address order, a hole of one element between the blocks */
-    t = &types[ntypes++];
-    memset(t, 0, sizeof(*t));
-    snprintf(t->name, sizeof(t->name), "hindexed({1,2},{0,%ld},%s)", (long)(-3 * x),
-             el->name);
-    {
-        int bl[2] = { 1, 2 };
-        MPI_Aint dp[2] = { 0, -3 * x };
-        MPI_Type_create_hindexed(2, bl, dp, base, &tmp);
-        t->dt = tmp;
-    }
-    t->nel = 3; t->off[0] = 0; t->off[1] = -3 * x; t->off[2] = -2 * x;
-
-    for (ttype *d = t - 3; d <= t; d++) {
-        d->el = el;
-        d->derived = 1;
-        MPI_Type_commit(&d->dt);
-        finish_type(d);
-    }
-}
-
-static void init_types(void)
-{
-    for (int e = 0; e < NELEM; e++)
-        add_plain(e);
-    add_derived(E_INT);
-    add_derived(E_DOUBLE);
-    add_derived(E_AFF);
-}
-
-static const ttype *type_of_handle(MPI_Datatype dt)
-{
-    for (int i = 0; i < ntypes; i++)
-        if (types[i].dt == dt)
-            return &types[i];
-    return NULL;
-}
-
-/* ------------------------------------------------------------------------ */
-/* user ops                                                                 */
-
-static void user_sum(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-    const ttype *t = type_of_handle(*dt);
-    if (t == NULL || (t->el != &elems[E_INT] && t->el != &elems[E_DOUBLE])) {
-        fprintf(stderr, "rsag_check: user_sum called with an unknown datatype\n");
-        MPI_Abort(MPI_COMM_WORLD, 99);
-        return;
-    }
-    int is_int = (t->el == &elems[E_INT]);
-    for (int k = 0; k < *len; k++) {
-        for (int j = 0; j < t->nel; j++) {
-            MPI_Aint o = (MPI_Aint)k * t->ext + t->off[j];
-            char *a = (char *)in + o, *b = (char *)inout + o;
-            if (is_int) {
-                int x, y;
-                memcpy(&x, a, sizeof x);
-                memcpy(&y, b, sizeof y);
-                y = (int)((long long)x + (long long)y);
-                memcpy(b, &y, sizeof y);
-            } else {
-                double x, y;
-                memcpy(&x, a, sizeof x);
-                memcpy(&y, b, sizeof y);
-                y = x + y;
-                memcpy(b, &y, sizeof y);
-            }
-        }
-    }
-}
-
-/* (u op v)(x) = v(u(x)): inoutvec = invec op inoutvec, associative, not commutative */
-static void user_affine(void *in, void *inout, int *len, MPI_Datatype *dt)
-{
-    const ttype *t = type_of_handle(*dt);
-    if (t == NULL || t->el != &elems[E_AFF]) {
-        fprintf(stderr, "rsag_check: user_affine called with an unknown datatype\n");
-        MPI_Abort(MPI_COMM_WORLD, 99);
-        return;
-    }
-    for (int k = 0; k < *len; k++) {
-        for (int j = 0; j < t->nel; j++) {
-            MPI_Aint o = (MPI_Aint)k * t->ext + t->off[j];
-            uint64_t u[2], v[2], w[2];
-            memcpy(u, (char *)in + o, sizeof u);
-            memcpy(v, (char *)inout + o, sizeof v);
-            w[0] = v[0] * u[0];
-            w[1] = v[0] * u[1] + v[1];
-            memcpy((char *)inout + o, w, sizeof w);
-        }
-    }
-}
-
-static void init_ops(void)
-{
-    ops[OP_SUM] = (opdesc){ "MPI_SUM", MPI_SUM, 1 };
-    ops[OP_PROD] = (opdesc){ "MPI_PROD", MPI_PROD, 1 };
-    ops[OP_MAX] = (opdesc){ "MPI_MAX", MPI_MAX, 1 };
-    ops[OP_MIN] = (opdesc){ "MPI_MIN", MPI_MIN, 1 };
-    ops[OP_LAND] = (opdesc){ "MPI_LAND", MPI_LAND, 1 };
-    ops[OP_LOR] = (opdesc){ "MPI_LOR", MPI_LOR, 1 };
-    ops[OP_LXOR] = (opdesc){ "MPI_LXOR", MPI_LXOR, 1 };
-    ops[OP_BAND] = (opdesc){ "MPI_BAND", MPI_BAND, 1 };
-    ops[OP_BOR] = (opdesc){ "MPI_BOR", MPI_BOR, 1 };
-    ops[OP_BXOR] = (opdesc){ "MPI_BXOR", MPI_BXOR, 1 };
-    ops[OP_MINLOC] = (opdesc){ "MPI_MINLOC", MPI_MINLOC, 1 };
-    ops[OP_MAXLOC] = (opdesc){ "MPI_MAXLOC", MPI_MAXLOC, 1 };
-    ops[OP_USUM] = (opdesc){ "user_sum(commutative)", MPI_OP_NULL, 1 };
-    ops[OP_UAFF] = (opdesc){ "user_affine(non-commutative)", MPI_OP_NULL, 0 };
-    MPI_Op_create(user_sum, 1, &ops[OP_USUM].op);
-    MPI_Op_create(user_affine, 0, &ops[OP_UAFF].op);
-}
-
-/* is op allowed for the type (MPI 3.1, 5.9.2)?  Open MPI rejects predefined
- * ops on derived datatypes (MPI_ERR_OP), so derived layouts get the user ops. */
-static int op_valid(const ttype *t, int op)
-{
-    const edesc *el = t->el;
-    if (op == OP_USUM)
-        return el == &elems[E_INT] || el == &elems[E_DOUBLE];
-    if (op == OP_UAFF)
-        return el == &elems[E_AFF];
-    if (!t->plain)
-        return 0;
-    switch (el->cat) {
-    case CAT_INT:  return op <= OP_BXOR;
-    case CAT_FLT:  return op <= OP_MIN;
-    case CAT_CPLX: return op == OP_SUM || op == OP_PROD;
-    case CAT_BOOL: return op == OP_LAND || op == OP_LOR || op == OP_LXOR;
-    case CAT_BYTE: return op == OP_BAND || op == OP_BOR || op == OP_BXOR;
-    case CAT_PAIR: return op == OP_MINLOC || op == OP_MAXLOC;
-    default:       return 0;
-    }
-}
-
-/* Cases known to be broken in Open MPI 4.1.4 itself get their own groups,
- * off by default:
- *   smallint: SUM on 8/16-bit integers (op/avx, Open MPI bug #8045: wrong from
- *             count 16 for 8-bit, from count 8 for 16-bit, also in
- *             MPI_Reduce_local; correct with --mca op ^avx).  PROD, MAX, ... on
- *             the same types are correct and stay in "main".
- *   ulong:    MIN/MAX on MPI_UNSIGNED_LONG compared as signed (Open MPI
- *             #10525/#10648, fixed after 4.1.4; not op/avx) */
-enum { G_MAIN, G_SMALLINT, G_ULONG };
-
-static int case_group(const ttype *t, int op)
-{
-    if (t->plain && t->el->cat == CAT_INT && t->el->size <= 2 && op == OP_SUM)
-        return G_SMALLINT;
-    if (t->plain && t->el == &elems[E_ULONG] && (op == OP_MIN || op == OP_MAX))
-        return G_ULONG;
-    return G_MAIN;
-}
-
-/* ------------------------------------------------------------------------ */
-/* element load / store / arithmetic                                        */
-
-static inline uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
-static inline uint64_t int_mask(int size)
-{
-    return size >= 8 ? ~0ULL : ((1ULL << (8 * size)) - 1);
-}
-
-static inline uint64_t norm_int(int size, int sgn, uint64_t u)
-{
-    if (size >= 8)
-        return u;
-    u &= int_mask(size);
-    if (sgn && ((u >> (8 * size - 1)) & 1))
-        u |= ~int_mask(size);
-    return u;
-}
-
-static void st_int(void *p, int size, uint64_t u)
-{
-    switch (size) {
-    case 1: { uint8_t v = (uint8_t)u; memcpy(p, &v, 1); break; }
-    case 2: { uint16_t v = (uint16_t)u; memcpy(p, &v, 2); break; }
-    case 4: { uint32_t v = (uint32_t)u; memcpy(p, &v, 4); break; }
-    default: memcpy(p, &u, 8); break;
-    }
-}
-
-static uint64_t ld_int(const void *p, int size, int sgn)
-{
-    switch (size) {
-    case 1: { uint8_t v; memcpy(&v, p, 1); return norm_int(1, sgn, v); }
-    case 2: { uint16_t v; memcpy(&v, p, 2); return norm_int(2, sgn, v); }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return norm_int(4, sgn, v); }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
-
-static void st_flt(void *p, int fk, double x)
-{
-    if (fk == FK_FLOAT) { float f = (float)x; memcpy(p, &f, sizeof f); }
-    else if (fk == FK_DOUBLE) { memcpy(p, &x, sizeof x); }
-    else { long double l = x; memcpy(p, &l, sizeof l); }
-}
-
-static double ld_flt(const void *p, int fk)
-{
-    if (fk == FK_FLOAT) { float f; memcpy(&f, p, sizeof f); return f; }
-    if (fk == FK_DOUBLE) { double d; memcpy(&d, p, sizeof d); return d; }
-    long double l;
-    memcpy(&l, p, sizeof l);
-    return (double)l;
-}
-
-static void store_elem(const edesc *el, char *p, const val_t *v)
-{
-    switch (el->cat) {
-    case CAT_INT: case CAT_BYTE: st_int(p, el->size, v->u); break;
-    case CAT_FLT: st_flt(p, el->fk, v->re); break;
-    case CAT_CPLX:
-        st_flt(p, el->fk, v->re);
-        st_flt(p + el->size, el->fk, v->im);
-        break;
-    case CAT_BOOL: { _Bool b = (v->u != 0); memcpy(p, &b, sizeof b); break; }
-    case CAT_PAIR:
-        if (el->pval_int)
-            st_int(p, el->size, (uint64_t)(int64_t)v->re);
-        else
-            st_flt(p, el->fk, v->re);
-        memcpy(p + el->idx_off, &v->idx, sizeof(int));
-        break;
-    case CAT_AFF:
-        memcpy(p, &v->u, 8);
-        memcpy(p + 8, &v->u2, 8);
-        break;
-    }
-}
-
-static val_t load_elem(const edesc *el, const char *p)
-{
-    val_t v;
-    memset(&v, 0, sizeof v);
-    switch (el->cat) {
-    case CAT_INT: case CAT_BYTE: v.u = ld_int(p, el->size, el->sgn); break;
-    case CAT_FLT: v.re = ld_flt(p, el->fk); break;
-    case CAT_CPLX:
-        v.re = ld_flt(p, el->fk);
-        v.im = ld_flt(p + el->size, el->fk);
-        break;
-    case CAT_BOOL: { unsigned char c; memcpy(&c, p, 1); v.u = c; break; }
-    case CAT_PAIR:
-        if (el->pval_int)
-            v.re = (double)(int64_t)ld_int(p, el->size, 1);
-        else
-            v.re = ld_flt(p, el->fk);
-        memcpy(&v.idx, p + el->idx_off, sizeof(int));
-        break;
-    case CAT_AFF:
-        memcpy(&v.u, p, 8);
-        memcpy(&v.u2, p + 8, 8);
-        break;
-    }
-    return v;
-}
-
-static int val_eq(const edesc *el, const val_t *a, const val_t *b)
-{
-    switch (el->cat) {
-    case CAT_INT: case CAT_BYTE: case CAT_BOOL: return a->u == b->u;
-    case CAT_FLT: return a->re == b->re;
-    case CAT_CPLX: return a->re == b->re && a->im == b->im;
-    case CAT_PAIR: return a->re == b->re && a->idx == b->idx;
-    case CAT_AFF: return a->u == b->u && a->u2 == b->u2;
-    }
-    return 0;
-}
-
-static void val_fmt(const edesc *el, const val_t *v, char *s, size_t n)
-{
-    switch (el->cat) {
-    case CAT_INT: case CAT_BYTE:
-        if (el->sgn) snprintf(s, n, "%lld", (long long)(int64_t)v->u);
-        else snprintf(s, n, "%llu", (unsigned long long)v->u);
-        break;
-    case CAT_BOOL: snprintf(s, n, "%llu", (unsigned long long)v->u); break;
-    case CAT_FLT: snprintf(s, n, "%.17g", v->re); break;
-    case CAT_CPLX: snprintf(s, n, "(%.17g,%.17g)", v->re, v->im); break;
-    case CAT_PAIR: snprintf(s, n, "(%.17g,%d)", v->re, v->idx); break;
-    case CAT_AFF:
-        snprintf(s, n, "(a=%#llx,b=%#llx)", (unsigned long long)v->u,
-                 (unsigned long long)v->u2);
-        break;
-    }
-}
-
-/* the input of comm rank r (hash base hb) at element e of the input vector */
-static val_t gen_val(const edesc *el, int op, uint64_t hb, uint64_t e, int p)
-{
-    uint64_t h = mix64(hb + e), h2 = mix64(h ^ 0x5bd1e995ULL);
-    uint64_t q = 2 + e % (uint64_t)(2 * p + 1);   /* density of logical zeros */
-    val_t v;
-    memset(&v, 0, sizeof v);
-    switch (el->cat) {
-    case CAT_INT: case CAT_BYTE: {
-        uint64_t u;
-        switch (op) {
-        case OP_SUM:
-            if (h % 13 == 0) {      /* near the top of the range: sums wrap */
-                uint64_t top = el->sgn ? (int_mask(el->size) >> 1) : int_mask(el->size);
-                u = top - (h2 % 4);
-            } else {
-                u = (uint64_t)((int64_t)((h >> 8) % 41) - 20);
-            }
-            break;
-        case OP_PROD: {
-            static const int64_t pv[4] = { 1, 1, 2, -1 };
-            u = (uint64_t)pv[h % 4];
-            break;
-        }
-        case OP_LAND: case OP_LOR: case OP_LXOR:
-            u = (h % q == 0) ? 0 : 1 + h2 % 5;
-            break;
-        case OP_BAND: u = h | h2 | (h2 >> 17); break;
-        case OP_BOR: u = h & h2 & (h2 >> 13); break;
-        case OP_USUM: u = (uint64_t)((int64_t)(h % 2001) - 1000); break;
-        default: u = h; break;   /* MAX, MIN, BXOR: full range */
-        }
-        v.u = norm_int(el->size, el->sgn, u);
-        break;
-    }
-    case CAT_FLT:
-        switch (op) {
-        case OP_PROD: {
-            static const double pv[4] = { 1, 1, 2, -1 };
-            v.re = pv[h % 4];
-            break;
-        }
-        case OP_MAX: case OP_MIN: v.re = (double)((int64_t)(h % 2001) - 1000); break;
-        default: v.re = (double)((int64_t)(h % 101) - 50); break;
-        }
-        break;
-    case CAT_CPLX:
-        if (op == OP_PROD) {
-            static const double pr[8] = { 1, -1, 0, 0, 1, 1, 1, 1 };
-            static const double pi[8] = { 0, 0, 1, -1, 1, 0, 0, 0 };
-            v.re = pr[h % 8];
-            v.im = pi[h % 8];
-        } else {
-            v.re = (double)((int64_t)(h % 41) - 20);
-            v.im = (double)((int64_t)(h2 % 41) - 20);
-        }
-        break;
-    case CAT_BOOL:
-        v.u = (h % q == 0) ? 0 : 1;
-        break;
-    case CAT_PAIR:
-        v.re = (double)((int64_t)(h % 5) - 2);        /* few values: ties */
-        v.idx = (int)(h2 % 9) - 2;                    /* ties on the index too */
-        break;
-    case CAT_AFF:
-        v.u = h;
-        v.u2 = h2;
-        break;
-    }
-    return v;
-}
-
-/* a = a op b, a from the lower rank */
-static void combine(const edesc *el, int op, val_t *a, const val_t *b)
-{
-    switch (el->cat) {
-    case CAT_INT: case CAT_BYTE: case CAT_BOOL: {
-        int size = el->cat == CAT_BOOL ? 8 : el->size;
-        int sgn = el->cat == CAT_BOOL ? 0 : el->sgn;
-        uint64_t x = a->u, y = b->u, r = 0;
-        switch (op) {
-        case OP_SUM: case OP_USUM: r = x + y; break;
-        case OP_PROD: r = x * y; break;
-        case OP_MAX:
-            r = sgn ? ((int64_t)x >= (int64_t)y ? x : y) : (x >= y ? x : y);
-            break;
-        case OP_MIN:
-            r = sgn ? ((int64_t)x <= (int64_t)y ? x : y) : (x <= y ? x : y);
-            break;
-        case OP_LAND: r = (x != 0) && (y != 0); break;
-        case OP_LOR: r = (x != 0) || (y != 0); break;
-        case OP_LXOR: r = (x != 0) != (y != 0); break;
-        case OP_BAND: r = x & y; break;
-        case OP_BOR: r = x | y; break;
-        case OP_BXOR: r = x ^ y; break;
-        }
-        a->u = norm_int(size, sgn, r);
-        break;
-    }
-    case CAT_FLT:
-        switch (op) {
-        case OP_SUM: case OP_USUM: a->re += b->re; break;
-        case OP_PROD: a->re *= b->re; break;
-        case OP_MAX: if (b->re > a->re) a->re = b->re; break;
-        case OP_MIN: if (b->re < a->re) a->re = b->re; break;
-        }
-        break;
-    case CAT_CPLX:
-        if (op == OP_PROD) {
-            double re = a->re * b->re - a->im * b->im;
-            double im = a->re * b->im + a->im * b->re;
-            a->re = re;
-            a->im = im;
-        } else {
-            a->re += b->re;
-            a->im += b->im;
-        }
-        break;
-    case CAT_PAIR: {
-        int better = (op == OP_MINLOC) ? (b->re < a->re) : (b->re > a->re);
-        if (better) {
-            a->re = b->re;
-            a->idx = b->idx;
-        } else if (b->re == a->re && b->idx < a->idx) {
-            a->idx = b->idx;
-        }
-        break;
-    }
-    case CAT_AFF: {
-        uint64_t na = b->u * a->u, nb = b->u * a->u2 + b->u2;
-        a->u = na;
-        a->u2 = nb;
-        break;
-    }
-    }
-}
-
-/* ------------------------------------------------------------------------ */
 /* MPI_T: control variables (forced algorithm) and counters                 */
+
+/* Through rsag_mpit.c (rt_mpit_open: tolerant, so that a run without rsag
+ * reports instead of aborting).  colls[] and ctrs[] are this program's view:
+ * the algorithms (value 0 first) and one flat list of counters, per
+ * collective its algorithms' counters then the delegated one. */
 
 typedef struct {
     int value;
@@ -753,8 +132,6 @@ typedef struct {
     int selected;        /* asked for on the command line */
     int run;             /* tested in this run */
     int have_cvar;
-    int cvar_idx;
-    MPI_T_cvar_handle ch;
     int orig_val;
     int nalg;
     alginfo alg[MAXALG];
@@ -765,11 +142,10 @@ typedef struct {
 } collinfo;
 
 typedef struct {
-    char name[2 * NAMELEN];
+    const char *name;
     int coll;
     int alg;             /* index into collinfo.alg, -1 = delegated */
     int found;
-    MPI_T_pvar_handle h;
 } ctrinfo;
 
 static collinfo colls[NCOLL];
@@ -777,23 +153,8 @@ static ctrinfo ctrs[MAXCTR];
 static int nctr;
 static int mpit_ok;
 static int rsag_loaded;
-static MPI_T_pvar_session session;
 static int world_rank, world_size;
 static unsigned long long ctr_before[MAXCTR], ctr_after[MAXCTR];
-
-static const char *mpit_err(int rc)
-{
-    switch (rc) {
-    case MPI_T_ERR_INVALID_NAME: return "MPI_T_ERR_INVALID_NAME";
-    case MPI_T_ERR_INVALID_INDEX: return "MPI_T_ERR_INVALID_INDEX";
-    case MPI_T_ERR_INVALID_HANDLE: return "MPI_T_ERR_INVALID_HANDLE";
-    case MPI_T_ERR_CVAR_SET_NOT_NOW: return "MPI_T_ERR_CVAR_SET_NOT_NOW";
-    case MPI_T_ERR_CVAR_SET_NEVER: return "MPI_T_ERR_CVAR_SET_NEVER";
-    case MPI_T_ERR_NOT_INITIALIZED: return "MPI_T_ERR_NOT_INITIALIZED";
-    case MPI_T_ERR_INVALID: return "MPI_T_ERR_INVALID";
-    default: return "MPI_T error";
-    }
-}
 
 static void r0printf(const char *fmt, ...)
 {
@@ -806,125 +167,72 @@ static void r0printf(const char *fmt, ...)
     fflush(stdout);
 }
 
-static int add_counter(int coll, int alg, const char *name)
+/* what rsag_mpit finds missing or malformed */
+static void report_mpit(const char *line)
+{
+    r0printf("rsag_check: ERROR: %s\n", line);
+}
+
+static int add_counter(int coll, int alg)
 {
     ctrinfo *k = &ctrs[nctr];
-    memset(k, 0, sizeof *k);
-    snprintf(k->name, sizeof k->name, "%s", name);
+    int rk = alg >= 0 ? alg : 0;     /* rsag_mpit: counter 0 is the delegated one */
+    k->name = rt_counter_name(coll, rk);
     k->coll = coll;
     k->alg = alg;
-    int idx, rc = MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx);
-    if (rc == MPI_SUCCESS) {
-        char nm[NAMELEN], desc[1024];
-        int nlen = sizeof nm, dlen = sizeof desc, verb, vclass, bind, ro, cont, atom;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-        rc = MPI_T_pvar_get_info(idx, nm, &nlen, &verb, &vclass, &dt, &et, desc, &dlen,
-                                 &bind, &ro, &cont, &atom);
-        if (rc != MPI_SUCCESS || dt != MPI_UNSIGNED_LONG_LONG ||
-            bind != MPI_T_BIND_NO_OBJECT) {
-            r0printf("rsag_check: ERROR: pvar %s: get_info rc=%d, datatype %s, bind %d "
-                     "(want unsigned long long, MPI_T_BIND_NO_OBJECT)\n", name, rc,
-                     dt == MPI_UNSIGNED_LONG_LONG ? "ok" : "WRONG", bind);
-        } else {
-            int cnt = 0;
-            rc = MPI_T_pvar_handle_alloc(session, idx, NULL, &k->h, &cnt);
-            if (rc == MPI_SUCCESS && cnt == 1) {
-                if (!cont)
-                    MPI_T_pvar_start(session, k->h);
-                k->found = 1;
-            } else {
-                r0printf("rsag_check: ERROR: pvar %s: handle_alloc rc=%d count=%d\n",
-                         name, rc, cnt);
-            }
-        }
-    }
+    k->found = rt_counter_found(coll, rk);
     return nctr++;
 }
 
 static void setup_collinfo(int ci)
 {
     collinfo *c = &colls[ci];
-    char name[2 * NAMELEN];
     c->have_cvar = 0;
     c->nalg = 0;
     c->deleg_ctr = -1;
     if (!mpit_ok)
         return;
-    snprintf(name, sizeof name, "%s_%s_algorithm", opt.cvar_prefix, coll_names[ci]);
-    if (MPI_T_cvar_get_index(name, &c->cvar_idx) == MPI_SUCCESS) {
-        char nm[NAMELEN], desc[2048];
-        int nlen = sizeof nm, dlen = sizeof desc, verb, bind, scope, cnt;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-        int rc = MPI_T_cvar_get_info(c->cvar_idx, nm, &nlen, &verb, &dt, &et, desc, &dlen,
-                                     &bind, &scope);
-        if (rc != MPI_SUCCESS || dt != MPI_INT || et == MPI_T_ENUM_NULL) {
-            r0printf("rsag_check: ERROR: cvar %s is not an int enum (rc=%d)\n", name, rc);
-        } else if (bind != MPI_T_BIND_NO_OBJECT) {
-            r0printf("rsag_check: ERROR: cvar %s is bound to an object (%d)\n", name, bind);
-        } else if ((rc = MPI_T_cvar_handle_alloc(c->cvar_idx, NULL, &c->ch, &cnt))
-                   != MPI_SUCCESS || cnt != 1) {
-            r0printf("rsag_check: ERROR: cvar %s: handle_alloc rc=%d\n", name, rc);
-        } else {
-            int num = 0;
-            char ename[NAMELEN];
-            int elen = sizeof ename;
-            MPI_T_enum_get_info(et, &num, ename, &elen);
-            alginfo tmp[MAXALG];
-            int n = 0;
-            for (int i = 0; i < num && n < MAXALG; i++) {
-                alginfo *a = &tmp[n];
-                int len = sizeof a->name;
-                if (MPI_T_enum_get_item(et, i, &a->value, a->name, &len) == MPI_SUCCESS)
-                    n++;
-            }
-            /* value 0 ("auto") first, then in enum order */
-            for (int i = 0; i < n; i++)
-                if (tmp[i].value == 0)
-                    c->alg[c->nalg++] = tmp[i];
-            for (int i = 0; i < n; i++)
-                if (tmp[i].value != 0)
-                    c->alg[c->nalg++] = tmp[i];
-            MPI_T_cvar_read(c->ch, &c->orig_val);
-            c->have_cvar = 1;
+    if (rt_have_cvar(ci)) {
+        for (int a = 0; a < rt_nalg(ci) && a < MAXALG; a++) {
+            c->alg[a].value = rt_alg_value(ci, a);
+            snprintf(c->alg[a].name, sizeof c->alg[a].name, "%s", rt_alg(ci, a));
+            c->nalg++;
         }
+        c->orig_val = rt_orig_value(ci);
+        c->have_cvar = 1;
     }
     /* counters: one per non-auto algorithm plus delegated */
     for (int a = 0; a < c->nalg; a++) {
         c->alg[a].ctr = -1;
         if (c->alg[a].value == 0 || strcmp(c->alg[a].name, "auto") == 0)
             continue;
-        snprintf(name, sizeof name, "coll_rsag_%s_%s_calls", coll_names[ci], c->alg[a].name);
-        c->alg[a].ctr = add_counter(ci, a, name);
+        c->alg[a].ctr = add_counter(ci, a);
         if (!ctrs[c->alg[a].ctr].found)
             c->ctr_missing = 1;
     }
-    snprintf(name, sizeof name, "coll_rsag_%s_delegated_calls", coll_names[ci]);
-    c->deleg_ctr = add_counter(ci, -1, name);
+    c->deleg_ctr = add_counter(ci, -1);
     if (!ctrs[c->deleg_ctr].found)
         c->ctr_missing = 1;
 }
 
 static int read_counters(unsigned long long *v)
 {
-    for (int k = 0; k < nctr; k++) {
-        v[k] = 0;
-        if (ctrs[k].found && MPI_T_pvar_read(session, ctrs[k].h, &v[k]) != MPI_SUCCESS)
-            return -1;
+    rt_snap_t snap;
+    int rc = 0;
+
+    for (int ci = 0; ci < NCOLL && nctr > 0; ci++) {
+        if (rt_snapshot(ci, &snap) != 0)
+            rc = -1;
+        for (int k = 0; k < nctr; k++)
+            if (ctrs[k].coll == ci)
+                v[k] = ctrs[k].found ? snap.ctr[ctrs[k].alg >= 0 ? ctrs[k].alg : 0] : 0;
     }
-    return 0;
+    return rc;
 }
 
 static int write_cvar(int ci, int value)
 {
-    collinfo *c = &colls[ci];
-    int rc = MPI_T_cvar_write(c->ch, &value);
-    if (rc != MPI_SUCCESS)
-        return rc;
-    int back = -1;
-    MPI_T_cvar_read(c->ch, &back);
-    return back == value ? MPI_SUCCESS : MPI_T_ERR_INVALID;
+    return rt_write_value(ci, value);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1861,10 +1169,7 @@ int main(int argc, char **argv)
                      elems[e].name, (long)ext, elems[e].esz);
     }
 
-    int provided;
-    mpit_ok = (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS);
-    if (mpit_ok && MPI_T_pvar_session_create(&session) != MPI_SUCCESS)
-        mpit_ok = 0;
+    mpit_ok = rt_mpit_open(opt.cvar_prefix, report_mpit) == 0;
 
     for (int ci = 0; ci < NCOLL; ci++) {
         colls[ci].selected = opt.coll_sel[ci];
@@ -1974,7 +1279,7 @@ int main(int argc, char **argv)
                                    "failed: %s (needs MCA_BASE_VAR_FLAG_SETTABLE and a "
                                    "writable scope); skipping its cases\n",
                                    opt.cvar_prefix, coll_names[ci], c->alg[ai].name,
-                                   mpit_err(rc));
+                                   rt_mpit_err(rc));
                         if (cx->me == 0)
                             setup_failures++;
                         continue;
@@ -2077,16 +1382,7 @@ int main(int argc, char **argv)
     MPI_Comm_free(&dup);
     MPI_Comm_free(&split);
     MPI_Comm_free(&rsplit);
-    for (int k = 0; k < nctr; k++)
-        if (ctrs[k].found)
-            MPI_T_pvar_handle_free(session, &ctrs[k].h);
-    for (int ci = 0; ci < NCOLL; ci++)
-        if (colls[ci].have_cvar)
-            MPI_T_cvar_handle_free(&colls[ci].ch);
-    if (mpit_ok) {
-        MPI_T_pvar_session_free(&session);
-        MPI_T_finalize();
-    }
+    rt_mpit_finalize();
     MPI_Op_free(&ops[OP_USUM].op);
     MPI_Op_free(&ops[OP_UAFF].op);
     for (int i = 0; i < ntypes; i++)

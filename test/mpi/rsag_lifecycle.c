@@ -20,6 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rsag_mpit.h"
+
 static long rss_kb(void)
 {
     long pages = 0, resident = 0;
@@ -33,53 +35,12 @@ static long rss_kb(void)
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-/* rsag's MPI_T counters.  A counter handle reads the count since the
- * handle was allocated, so the handles are allocated once, up front. */
-#define MAX_COUNTERS 64
-static MPI_T_pvar_handle counters[MAX_COUNTERS];
-static bool is_allreduce[MAX_COUNTERS];
-static int ncounters;
-
-static void find_counters(MPI_T_pvar_session session)
-{
-    int num = 0;
-
-    MPI_T_pvar_get_num(&num);
-    for (int i = 0; i < num && ncounters < MAX_COUNTERS; ++i) {
-        char name[128], desc[256];
-        int nl = sizeof(name), dl = sizeof(desc), verb, cls, bind, ro, cont, atomic, count;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-
-        if (MPI_SUCCESS != MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &et, desc, &dl,
-                                               &bind, &ro, &cont, &atomic)
-            || 0 != strncmp(name, "coll_rsag_", 10) || MPI_T_PVAR_CLASS_COUNTER != cls) {
-            continue;
-        }
-        is_allreduce[ncounters] = 0 == strncmp(name, "coll_rsag_allreduce_", 20);
-        MPI_T_pvar_handle_alloc(session, i, NULL, &counters[ncounters], &count);
-        if (!cont) {
-            MPI_T_pvar_start(session, counters[ncounters]);
-        }
-        ++ncounters;
-    }
-}
-
 /* Calls rsag counted on this rank (every algorithm, delegated included;
- * every collective, or MPI_Allreduce only); -1 if rsag is not loaded. */
-static long long rsag_calls(MPI_T_pvar_session session, bool allreduce_only)
+ * every collective, or MPI_Allreduce only): rsag's MPI_T counters, through
+ * rsag_mpit.c; -1 if rsag is not loaded. */
+static long long rsag_calls(bool allreduce_only)
 {
-    long long total = 0;
-
-    for (int i = 0; i < ncounters; ++i) {
-        unsigned long long v = 0;
-        if (allreduce_only && !is_allreduce[i]) {
-            continue;
-        }
-        MPI_T_pvar_read(session, counters[i], &v);
-        total += (long long) v;
-    }
-    return ncounters > 0 ? total : -1;
+    return rt_calls(allreduce_only ? RT_ALLREDUCE : -1);
 }
 
 static void cycle(int i)
@@ -100,9 +61,8 @@ static void cycle(int i)
 
 int main(int argc, char **argv)
 {
-    int rank, size, provided, failed = 0;
+    int rank, size, failed = 0;
     long cycles = 1000, bound_kb = 512;
-    MPI_T_pvar_session session;
 
     MPI_Init(&argc, &argv);
     for (int a = 1; a < argc; ++a) {
@@ -117,16 +77,15 @@ int main(int argc, char **argv)
         }
         ++a;
     }
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
-    MPI_T_pvar_session_create(&session);
-    find_counters(session);
+    /* without rsag the counters are missing: the checks below fail */
+    rt_mpit_open(NULL, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     /* churn */
     {
         long before, after, growth, max_growth;
-        long long calls0 = rsag_calls(session, false), calls1;
+        long long calls0 = rsag_calls(false), calls1;
         double t0 = MPI_Wtime();
 
         for (int i = 0; i < 200; ++i) {
@@ -137,7 +96,7 @@ int main(int argc, char **argv)
             cycle((int) (i % 2));
         }
         after = rss_kb();
-        calls1 = rsag_calls(session, false);
+        calls1 = rsag_calls(false);
         growth = after - before;
         MPI_Allreduce(&growth, &max_growth, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
         if (0 == rank) {
@@ -163,9 +122,9 @@ int main(int argc, char **argv)
         /* coll/inter reduces inside each group's local intracommunicator
          * (where rsag may work), but the intercommunicator's own
          * MPI_Allreduce slot must not be rsag's. */
-        c0 = rsag_calls(session, true);
+        c0 = rsag_calls(true);
         MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, inter);
-        c1 = rsag_calls(session, true);
+        c1 = rsag_calls(true);
         /* An intercommunicator allreduce gives each group the other group's sum. */
         for (int r = 0; r < size; ++r) {
             expect += (r % 2 != color) ? r : 0;
@@ -182,11 +141,7 @@ int main(int argc, char **argv)
         MPI_Comm_free(&half);
     }
 
-    for (int i = 0; i < ncounters; ++i) {
-        MPI_T_pvar_handle_free(session, &counters[i]);
-    }
-    MPI_T_pvar_session_free(&session);
-    MPI_T_finalize();
+    rt_mpit_finalize();
     MPI_Bcast(&failed, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Finalize();
     return failed ? 1 : 0;

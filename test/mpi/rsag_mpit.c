@@ -4,6 +4,7 @@
  * variable by name.
  */
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,89 +15,168 @@ const char *rt_coll_names[RT_NCOLL] = {
 };
 
 static MPI_T_pvar_session session;
+static int mpit_started;
+static char cvar_prefix[RT_NAMELEN] = "coll_rsag";
+static void (*report_fn)(const char *line);
 static struct {
+    int have_cvar;
     MPI_T_cvar_handle cvar;
+    int orig;
     int nalg;
     char name[RT_MAXALG][RT_NAMELEN];
     int value[RT_MAXALG];
+    char ctr_name[RT_MAXALG][2 * RT_NAMELEN];
+    int ctr_found[RT_MAXALG];
     MPI_T_pvar_handle ctr[RT_MAXALG];
 } colls[RT_NCOLL];
 
+static void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void report(const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+
+    if (NULL == report_fn) {
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    report_fn(line);
+}
+
+/* A counter of rsag: an unsigned long long counter bound to no object. */
 static int counter_handle(const char *name, MPI_T_pvar_handle *h)
 {
-    int idx, count;
+    char nm[2 * RT_NAMELEN], desc[1024];
+    int idx, rc, nlen = sizeof nm, dlen = sizeof desc, verb, vclass, bind, ro, cont, atom,
+        cnt = 0;
+    MPI_Datatype dt;
+    MPI_T_enum et;
 
-    if (MPI_SUCCESS != MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx)
-        || MPI_SUCCESS != MPI_T_pvar_handle_alloc(session, idx, NULL, h, &count)) {
-        fprintf(stderr, "rsag test: no MPI_T counter %s: is mca_coll_rsag loaded?\n", name);
+    if (MPI_SUCCESS != MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx)) {
         return -1;
+    }
+    rc = MPI_T_pvar_get_info(idx, nm, &nlen, &verb, &vclass, &dt, &et, desc, &dlen, &bind, &ro,
+                             &cont, &atom);
+    if (MPI_SUCCESS != rc || MPI_UNSIGNED_LONG_LONG != dt || MPI_T_BIND_NO_OBJECT != bind) {
+        report("pvar %s: get_info rc=%d, datatype %s, bind %d (want unsigned long long, "
+               "MPI_T_BIND_NO_OBJECT)", name, rc, MPI_UNSIGNED_LONG_LONG == dt ? "ok" : "WRONG",
+               bind);
+        return -1;
+    }
+    rc = MPI_T_pvar_handle_alloc(session, idx, NULL, h, &cnt);
+    if (MPI_SUCCESS != rc || 1 != cnt) {
+        report("pvar %s: handle_alloc rc=%d count=%d", name, rc, cnt);
+        return -1;
+    }
+    if (!cont) {
+        MPI_T_pvar_start(session, *h);
     }
     return 0;
 }
 
-/* The enum control variable of one collective, auto first, and a counter
- * per algorithm. */
-static int setup_coll(int c)
+/* The enum control variable of one collective (value 0 first, then in enum
+ * order) and rsag's counter of each algorithm and of the delegated calls. */
+static void setup_coll(int c)
 {
-    char name[2 * RT_NAMELEN], ename[RT_NAMELEN], desc[1024];
-    int idx, count, verb, bind, scope, num = 0, nlen, dlen, elen;
+    char name[2 * RT_NAMELEN], nm[RT_NAMELEN], desc[2048];
+    int idx, cnt = 0, verb, bind, scope, num = 0, nlen = sizeof nm, dlen = sizeof desc, elen, rc;
     MPI_Datatype dt;
     MPI_T_enum et;
 
-    snprintf(name, sizeof name, "coll_rsag_%s_algorithm", rt_coll_names[c]);
-    nlen = sizeof ename;
-    dlen = sizeof desc;
-    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &idx)
-        || MPI_SUCCESS != MPI_T_cvar_get_info(idx, ename, &nlen, &verb, &dt, &et, desc, &dlen,
-                                              &bind, &scope)
-        || MPI_T_ENUM_NULL == et
-        || MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &colls[c].cvar, &count)) {
-        fprintf(stderr, "rsag test: no MPI_T enum control variable %s: is mca_coll_rsag "
-                "loaded?\n", name);
-        return -1;
-    }
-    elen = sizeof ename;
-    MPI_T_enum_get_info(et, &num, ename, &elen);
     colls[c].nalg = 1;
     snprintf(colls[c].name[0], RT_NAMELEN, "auto");
     colls[c].value[0] = 0;
-    for (int i = 0; i < num && colls[c].nalg < RT_MAXALG; i++) {
-        int k = colls[c].nalg, value, len = RT_NAMELEN;
-        char item[RT_NAMELEN];
+    snprintf(name, sizeof name, "%s_%s_algorithm", cvar_prefix, rt_coll_names[c]);
+    if (MPI_SUCCESS == MPI_T_cvar_get_index(name, &idx)) {
+        rc = MPI_T_cvar_get_info(idx, nm, &nlen, &verb, &dt, &et, desc, &dlen, &bind, &scope);
+        if (MPI_SUCCESS != rc || MPI_INT != dt || MPI_T_ENUM_NULL == et) {
+            report("cvar %s is not an int enum (rc=%d)", name, rc);
+        } else if (MPI_T_BIND_NO_OBJECT != bind) {
+            report("cvar %s is bound to an object (%d)", name, bind);
+        } else if (MPI_SUCCESS != (rc = MPI_T_cvar_handle_alloc(idx, NULL, &colls[c].cvar, &cnt))
+                   || 1 != cnt) {
+            report("cvar %s: handle_alloc rc=%d", name, rc);
+        } else {
+            elen = sizeof nm;
+            MPI_T_enum_get_info(et, &num, nm, &elen);
+            for (int i = 0; i < num && colls[c].nalg < RT_MAXALG; i++) {
+                int k = colls[c].nalg, value, len = RT_NAMELEN;
+                char item[RT_NAMELEN];
 
-        if (MPI_SUCCESS != MPI_T_enum_get_item(et, i, &value, item, &len) || 0 == value) {
-            continue;
+                if (MPI_SUCCESS != MPI_T_enum_get_item(et, i, &value, item, &len)) {
+                    continue;
+                }
+                if (0 == value) {       /* "auto" (coll/tuned: "ignore") */
+                    snprintf(colls[c].name[0], RT_NAMELEN, "%s", item);
+                    continue;
+                }
+                snprintf(colls[c].name[k], RT_NAMELEN, "%s", item);
+                colls[c].value[k] = value;
+                colls[c].nalg++;
+            }
+            MPI_T_cvar_read(colls[c].cvar, &colls[c].orig);
+            colls[c].have_cvar = 1;
         }
-        snprintf(colls[c].name[k], RT_NAMELEN, "%s", item);
-        colls[c].value[k] = value;
-        colls[c].nalg++;
     }
     for (int k = 0; k < colls[c].nalg; k++) {
         if (0 == k) {
-            snprintf(name, sizeof name, "coll_rsag_%s_delegated_calls", rt_coll_names[c]);
+            snprintf(colls[c].ctr_name[k], sizeof colls[c].ctr_name[k],
+                     "coll_rsag_%s_delegated_calls", rt_coll_names[c]);
         } else {
-            snprintf(name, sizeof name, "coll_rsag_%s_%s_calls", rt_coll_names[c],
-                     colls[c].name[k]);
+            snprintf(colls[c].ctr_name[k], sizeof colls[c].ctr_name[k], "coll_rsag_%s_%s_calls",
+                     rt_coll_names[c], colls[c].name[k]);
         }
-        if (0 != counter_handle(name, &colls[c].ctr[k])) {
-            return -1;
-        }
+        colls[c].ctr_found[k] = 0 == counter_handle(colls[c].ctr_name[k], &colls[c].ctr[k]);
+    }
+}
+
+int rt_mpit_open(const char *prefix, void (*report_line)(const char *line))
+{
+    int provided;
+
+    report_fn = report_line;
+    if (NULL != prefix) {
+        snprintf(cvar_prefix, sizeof cvar_prefix, "%s", prefix);
+    }
+    if (MPI_SUCCESS != MPI_T_init_thread(MPI_THREAD_SINGLE, &provided)) {
+        return -1;
+    }
+    if (MPI_SUCCESS != MPI_T_pvar_session_create(&session)) {
+        MPI_T_finalize();
+        return -1;
+    }
+    mpit_started = 1;
+    for (int c = 0; c < RT_NCOLL; c++) {
+        setup_coll(c);
     }
     return 0;
+}
+
+static void print_report(const char *line)
+{
+    fprintf(stderr, "rsag test: %s\n", line);
 }
 
 int rt_mpit_init(void)
 {
-    int provided;
-
-    if (MPI_SUCCESS != MPI_T_init_thread(MPI_THREAD_SINGLE, &provided)
-        || MPI_SUCCESS != MPI_T_pvar_session_create(&session)) {
+    if (0 != rt_mpit_open(NULL, print_report)) {
         fprintf(stderr, "rsag test: MPI_T initialisation failed\n");
         return -1;
     }
     for (int c = 0; c < RT_NCOLL; c++) {
-        if (0 != setup_coll(c)) {
+        if (!colls[c].have_cvar) {
+            fprintf(stderr, "rsag test: no MPI_T enum control variable coll_rsag_%s_algorithm: "
+                    "is mca_coll_rsag loaded?\n", rt_coll_names[c]);
             return -1;
+        }
+        for (int k = 0; k < colls[c].nalg; k++) {
+            if (!colls[c].ctr_found[k]) {
+                fprintf(stderr, "rsag test: no MPI_T counter %s: is mca_coll_rsag loaded?\n",
+                        colls[c].ctr_name[k]);
+                return -1;
+            }
         }
     }
     return 0;
@@ -114,11 +194,121 @@ void rt_start(int *argc, char ***argv, int *rank, int *size)
 
 void rt_mpit_finalize(void)
 {
+    if (!mpit_started) {
+        return;
+    }
     for (int c = 0; c < RT_NCOLL; c++) {
-        rt_force(c, 0);
+        if (colls[c].have_cvar) {
+            rt_write_value(c, colls[c].orig);
+            MPI_T_cvar_handle_free(&colls[c].cvar);
+            colls[c].have_cvar = 0;
+        }
+        for (int k = 0; k < colls[c].nalg; k++) {
+            if (colls[c].ctr_found[k]) {
+                MPI_T_pvar_handle_free(session, &colls[c].ctr[k]);
+                colls[c].ctr_found[k] = 0;
+            }
+        }
     }
     MPI_T_pvar_session_free(&session);
     MPI_T_finalize();
+    mpit_started = 0;
+}
+
+int rt_have_cvar(int coll)
+{
+    return colls[coll].have_cvar;
+}
+
+int rt_alg_value(int coll, int k)
+{
+    return colls[coll].value[k];
+}
+
+int rt_orig_value(int coll)
+{
+    return colls[coll].orig;
+}
+
+int rt_write_value(int coll, int value)
+{
+    int back = -1, rc;
+
+    if (!colls[coll].have_cvar) {
+        return MPI_T_ERR_INVALID_HANDLE;
+    }
+    rc = MPI_T_cvar_write(colls[coll].cvar, &value);
+    if (MPI_SUCCESS != rc) {
+        return rc;
+    }
+    MPI_T_cvar_read(colls[coll].cvar, &back);
+    return back == value ? MPI_SUCCESS : MPI_T_ERR_INVALID;
+}
+
+const char *rt_mpit_err(int rc)
+{
+    switch (rc) {
+    case MPI_T_ERR_INVALID_NAME: return "MPI_T_ERR_INVALID_NAME";
+    case MPI_T_ERR_INVALID_INDEX: return "MPI_T_ERR_INVALID_INDEX";
+    case MPI_T_ERR_INVALID_HANDLE: return "MPI_T_ERR_INVALID_HANDLE";
+    case MPI_T_ERR_CVAR_SET_NOT_NOW: return "MPI_T_ERR_CVAR_SET_NOT_NOW";
+    case MPI_T_ERR_CVAR_SET_NEVER: return "MPI_T_ERR_CVAR_SET_NEVER";
+    case MPI_T_ERR_NOT_INITIALIZED: return "MPI_T_ERR_NOT_INITIALIZED";
+    case MPI_T_ERR_INVALID: return "MPI_T_ERR_INVALID";
+    default: return "MPI_T error";
+    }
+}
+
+int rt_counter_found(int coll, int k)
+{
+    return colls[coll].ctr_found[k];
+}
+
+const char *rt_counter_name(int coll, int k)
+{
+    return colls[coll].ctr_name[k];
+}
+
+int rt_loaded(void)
+{
+    for (int c = 0; c < RT_NCOLL; c++) {
+        for (int k = 0; k < colls[c].nalg; k++) {
+            if (colls[c].ctr_found[k]) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int rt_counters_missing(int coll)
+{
+    for (int k = 0; k < colls[coll].nalg; k++) {
+        if (!colls[coll].ctr_found[k]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+long long rt_calls(int coll)
+{
+    long long total = 0;
+    rt_snap_t s;
+
+    if (!rt_loaded()) {
+        return -1;
+    }
+    for (int c = 0; c < RT_NCOLL; c++) {
+        if (coll >= 0 && c != coll) {
+            continue;
+        }
+        rt_snapshot(c, &s);
+        for (int k = 0; k < s.nalg; k++) {
+            total += (long long) s.ctr[k];
+        }
+    }
+    return total;
 }
 
 int rt_nalg(int coll)
@@ -143,11 +333,7 @@ int rt_alg_index(int coll, const char *name)
 
 int rt_force(int coll, int k)
 {
-    int back = -1;
-
-    if (MPI_SUCCESS != MPI_T_cvar_write(colls[coll].cvar, &colls[coll].value[k])
-        || MPI_SUCCESS != MPI_T_cvar_read(colls[coll].cvar, &back)
-        || back != colls[coll].value[k]) {
+    if (MPI_SUCCESS != rt_write_value(coll, colls[coll].value[k])) {
         fprintf(stderr, "rsag test: cannot set coll_rsag_%s_algorithm to %s\n",
                 rt_coll_names[coll], colls[coll].name[k]);
         return -1;
@@ -155,14 +341,20 @@ int rt_force(int coll, int k)
     return 0;
 }
 
-void rt_snapshot(int coll, rt_snap_t *s)
+int rt_snapshot(int coll, rt_snap_t *s)
 {
+    int rc = 0;
+
     s->nalg = colls[coll].nalg;
     for (int k = 0; k < s->nalg; k++) {
         snprintf(s->algs[k], RT_NAMELEN, "%s", 0 == k ? "delegated" : colls[coll].name[k]);
         s->ctr[k] = 0;
-        MPI_T_pvar_read(session, colls[coll].ctr[k], &s->ctr[k]);
+        if (colls[coll].ctr_found[k]
+            && MPI_SUCCESS != MPI_T_pvar_read(session, colls[coll].ctr[k], &s->ctr[k])) {
+            rc = -1;
+        }
     }
+    return rc;
 }
 
 const char *rt_ran(int coll, const rt_snap_t *a, const rt_snap_t *b)

@@ -32,6 +32,18 @@ typedef struct {
 /* 0 when every control variable and counter of rsag was found (rsag is
  * loaded); otherwise prints why on stderr and returns -1. */
 int rt_mpit_init(void);
+/* The tolerant form, for programs that must run and report without rsag
+ * (rsag_check, rsag_lifecycle): MPI_T is initialised, and for each
+ * collective the enum control variable <cvar_prefix>_<coll>_algorithm
+ * (cvar_prefix NULL: "coll_rsag") and rsag's counters
+ * coll_rsag_<coll>_<alg>_calls / coll_rsag_<coll>_delegated_calls are
+ * looked up; what is missing or malformed is recorded (rt_have_cvar,
+ * rt_counter_found) and, when report is not NULL, described there one line
+ * at a time.  Returns 0 when MPI_T itself works, else -1 (then nothing is
+ * found). */
+int rt_mpit_open(const char *cvar_prefix, void (*report)(const char *line));
+/* Restores every algorithm control variable to its value at start, frees
+ * the handles, finalises MPI_T (nothing if MPI_T did not start). */
 void rt_mpit_finalize(void);
 /* MPI_Init, this process's rank and the size of MPI_COMM_WORLD, then
  * rt_mpit_init(); the job is aborted when rsag's variables are missing. */
@@ -46,8 +58,31 @@ int rt_alg_index(int coll, const char *name);
 /* Force algorithm k (0: auto) for coll; 0 on success. */
 int rt_force(int coll, int k);
 
-/* Read coll's counters. */
-void rt_snapshot(int coll, rt_snap_t *s);
+/* The enum control variable of coll: whether it exists, the enum value of
+ * algorithm k, its value when MPI_T started, and writing a value (read back:
+ * MPI_SUCCESS, an MPI_T error code, or MPI_T_ERR_INVALID when the value read
+ * back differs; nothing is printed). */
+int rt_have_cvar(int coll);
+int rt_alg_value(int coll, int k);
+int rt_orig_value(int coll);
+int rt_write_value(int coll, int value);
+/* Name of an MPI_T error code ("MPI_T_ERR_INVALID_NAME", ...). */
+const char *rt_mpit_err(int rc);
+
+/* rsag's counter of algorithm k of coll (k 0: the delegated calls): whether
+ * it exists and its name; rt_loaded: any counter of rsag exists;
+ * rt_counters_missing: some counter of coll does not. */
+int rt_counter_found(int coll, int k);
+const char *rt_counter_name(int coll, int k);
+int rt_loaded(void);
+int rt_counters_missing(int coll);
+/* Calls rsag counted so far, every algorithm and the delegated ones, of
+ * coll, or of every collective when coll < 0; -1 when no counter exists. */
+long long rt_calls(int coll);
+
+/* Read coll's counters (a counter that does not exist reads 0); 0, or -1
+ * when a read failed. */
+int rt_snapshot(int coll, rt_snap_t *s);
 /* Which counter moved between a and b: the algorithm's name, "delegated",
  * "none" or "several" (a counter that moved by more than one counts as
  * several). */

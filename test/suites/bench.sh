@@ -9,10 +9,9 @@ bench_out="$results/bench"
 contribdir="$top/contrib"
 # where make install put the tools (configure --with-rsag-bindir; the default
 # without --with-ompi-component-dir is ${bindir}, expanded here)
-bench_makevar() { sed -n "s|^$1 = ||p" "$top/contrib/Makefile" 2>/dev/null | head -n 1; }
-toolsdir=$(bench_makevar rsagbindir)
+toolsdir=$(makevar contrib rsagbindir)
 for v in bindir exec_prefix prefix; do
-    toolsdir=${toolsdir//\$\{$v\}/$(bench_makevar "$v")}
+    toolsdir=${toolsdir//\$\{$v\}/$(makevar contrib "$v")}
 done
 
 # Thresholds from synthetic measurements: noise margin (a 2 % win of

@@ -3,17 +3,6 @@
 
 hostile="$here/mpi/rsag_hostile"
 
-# expect_count N PATTERN: the last test's log has exactly N matching lines.
-expect_count() {
-    [ -z "$last_name" ] && return
-    local n
-    n=$(grep -cE -- "$2" "$last_log")
-    if [ "$n" != "$1" ]; then
-        echo "expected $1 lines matching $2, found $n" >>"$last_log"
-        reopen_failed
-    fi
-}
-
 # ompi_info shows every threshold's per-class defaults and the class bounds.
 run_test select-ompi_info-class-defaults ompi_info --param coll rsag --level 9
 expect_in_log 'coll_rsag_allreduce_rabenseifner_min_bytes" \(current value: "-1".*type: long'

@@ -1,0 +1,162 @@
+# shellcheck shell=bash
+# test/lib.sh: the test harness of mca_coll_rsag, sourced by test/run_tests.sh
+# before the suites (test/suites/*.sh).  See test/README.md.
+#
+# What a suite may use:
+#
+#   run_test NAME CMD...         run CMD (output to $results/NAME.log); the
+#                                test passes when CMD exits 0.  With -k only
+#                                the tests whose name contains the filter run;
+#                                with -l the name is only listed.
+#   expect_in_log PATTERN        refine the last test: its log must match
+#   expect_not_in_log PATTERN    (grep -E) / must not match / must have exactly
+#   expect_count N PATTERN       N matching lines
+#   expect_that CMD...           refine the last test: CMD (given the log as
+#                                $last_log) must exit 0; its output goes to the log
+#   test_ran                     true when the last run_test ran (not filtered
+#                                out, not listed): guard for code that reads
+#                                $last_log
+#   exits_nonzero CMD...         a command that must fail (use with run_test)
+#   enum_values COLL             the values of coll_rsag_COLL_algorithm
+#   makevar DIR VAR              VAR of the configured $top/DIR/Makefile
+#
+# Variables set by run_tests.sh: $here (test/), $top (the tree), $results
+# (test/results), $check (rsag_check), $demo (rsag_demo), $timeout_s and
+# "${mpirun_cmd[@]}" (timeout + mpirun --allow-run-as-root --oversubscribe).
+#
+# Test names: <topic>-<what>-np<N> (N: the process count; none without MPI).
+
+# results, filter, list_only, top: set by run_tests.sh before sourcing this.
+# shellcheck disable=SC2154
+
+passed=0
+failed=0
+failed_names=()
+last_log=""
+last_name=""
+last_ok=0
+last_time=0
+# one line per test: seconds, PASS|FAIL, name (sorted at the end)
+times_file="$results/TIMES"
+
+# run_test NAME COMMAND... : passes when the command exits 0.
+run_test() {
+    local name="$1"; shift
+    if [ -n "$filter" ] && [[ "$name" != *"$filter"* ]]; then
+        last_name=""
+        return 0
+    fi
+    if [ "$list_only" = 1 ]; then
+        echo "$name"
+        last_name=""
+        return 0
+    fi
+    last_name="$name"
+    last_log="$results/$name.log"
+    local t0=$SECONDS rc
+    { echo "+ $*"; "$@"; } >"$last_log" 2>&1
+    rc=$?
+    last_ok=$(( rc == 0 ))
+    [ "$last_ok" = 1 ] || echo "exit status $rc" >>"$last_log"
+    last_time=$(( SECONDS - t0 ))
+    finish_test
+}
+
+# true when the last run_test ran (its log exists and belongs to it)
+test_ran() { [ -n "$last_name" ]; }
+
+expect_in_log() {
+    test_ran || return 0
+    if ! grep -qE -- "$1" "$last_log"; then
+        echo "expected in output: $1" >>"$last_log"
+        reopen_failed
+    fi
+}
+
+expect_not_in_log() {
+    test_ran || return 0
+    if grep -qE -- "$1" "$last_log"; then
+        echo "not expected in output: $1" >>"$last_log"
+        reopen_failed
+    fi
+}
+
+# expect_count N PATTERN: the last test's log has exactly N matching lines.
+expect_count() {
+    test_ran || return 0
+    local n
+    n=$(grep -cE -- "$2" "$last_log")
+    if [ "$n" != "$1" ]; then
+        echo "expected $1 lines matching $2, found $n" >>"$last_log"
+        reopen_failed
+    fi
+}
+
+# expect_that CMD...: CMD (which may read $last_log) must exit 0; its output
+# is appended to the log.
+expect_that() {
+    test_ran || return 0
+    local out rc
+    out=$("$@" 2>&1)
+    rc=$?
+    [ -n "$out" ] && printf '%s\n' "$out" >>"$last_log"
+    if [ "$rc" -ne 0 ]; then
+        echo "expected to succeed on this output: $*" >>"$last_log"
+        reopen_failed
+    fi
+}
+
+finish_test() {
+    if [ "$last_ok" = 1 ]; then
+        passed=$((passed + 1))
+        printf 'PASS %-44s %4ds\n' "$last_name" "$last_time"
+    else
+        failed=$((failed + 1))
+        failed_names+=("$last_name")
+        printf 'FAIL %-44s %4ds   (log: %s)\n' "$last_name" "$last_time" "${last_log#"$top"/}"
+        tail -n 15 "$last_log" | sed 's/^/    | /'
+    fi
+    printf '%d %s %s\n' "$last_time" "$([ "$last_ok" = 1 ] && echo PASS || echo FAIL)" \
+        "$last_name" >>"$times_file"
+}
+
+# A check after run_test turned a pass into a failure.
+reopen_failed() {
+    if [ "$last_ok" = 1 ]; then
+        passed=$((passed - 1))
+        failed=$((failed + 1))
+        failed_names+=("$last_name")
+        last_ok=0
+        printf 'FAIL %-44s (expectation, log: %s)\n' "$last_name" "${last_log#"$top"/}"
+        tail -n 5 "$last_log" | sed 's/^/    | /'
+        # the times file records the final verdict
+        sed -i "\$s/ PASS $last_name\$/ FAIL $last_name/" "$times_file"
+    fi
+}
+
+exits_nonzero() { ! "$@"; }
+
+# Values of an rsag enum parameter, from ompi_info (the algorithm tables).
+enum_values() {
+    ompi_info --param coll rsag --level 9 --parsable 2>/dev/null |
+        sed -n "s/^mca:coll:rsag:param:coll_rsag_$1_algorithm:enumerator:value:[0-9]*://p"
+}
+
+# makevar DIR VAR: the value of VAR in the configured $top/DIR/Makefile.
+makevar() { sed -n "s|^$2 = ||p" "$top/$1/Makefile" 2>/dev/null | head -n 1; }
+
+# The summary at the end of a run: the slowest tests, the failed ones and
+# the last line "N passed, N failed".  Returns 0 iff none failed.
+print_summary() {
+    if [ -s "$times_file" ] && [ "$((passed + failed))" -gt 1 ]; then
+        echo
+        echo "slowest tests (seconds; all in ${times_file#"$top"/}):"
+        sort -rn "$times_file" | head -n 10 | awk '{ printf "  %5d  %s\n", $1, $3 }'
+    fi
+    echo
+    if [ "$failed" -gt 0 ]; then
+        echo "failed: ${failed_names[*]}"
+    fi
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+}

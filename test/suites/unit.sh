@@ -1,0 +1,7 @@
+# shellcheck shell=bash
+# unit.sh: the unit tests of the pure parts, without MPI (test/unit/*.c):
+# index arithmetic (folding, halving schedule, trees) and the selector with
+# the algorithm tables.  `make check` runs the same programs (and
+# test_op_kernels, which ops.sh runs here).
+run_test unit-index "$here/unit/test_index"
+run_test unit-select "$here/unit/test_select"
