@@ -58,7 +58,7 @@
 #define MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE ((size_t) 128 * 1024)
 #define MCA_COLL_RSAG_NAME_LEN 64
 /* Busy polls before a wait starts yielding the core. */
-#define MCA_COLL_RSAG_SPINS 64
+#define MCA_COLL_RSAG_SPINS 4096
 
 mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
     MCA_COLL_RSAG_DEFAULT_SEGMENT_SIZE, MCA_COLL_RSAG_SINGLE_COPY_AUTO,

@@ -1,0 +1,88 @@
+# direct.sh: the node path (issue 11), the `direct` algorithm of every
+# collective through the per-communicator shared segment.  Sourced by
+# test/run_tests.sh.
+#
+# rsag_check's matrix forces direct along with every other algorithm; here
+# it runs with direct alone forced for the four collectives (--algorithms
+# current), at np 2 (not oversubscribed) to 16 (8 per core), on the CMA
+# path (the default), with CMA for every size (cma), and on the fallback
+# that copies through the segment (none), also with a segment so small that
+# every vector of more than a few elements goes in many windows.
+# rsag_direct checks what is special: same bits on every rank, equal to the
+# rank-order fold, on random non-integer doubles and a non-commutative
+# non-associative op; sendbuf untouched; nothing in /dev/shm after a normal
+# end nor after a rank is SIGKILLed; 10 000 dup/use/free cycles with flat
+# memory, mappings and descriptors.
+
+direct_force=(--mca coll_rsag_allreduce_algorithm direct
+              --mca coll_rsag_reduce_algorithm direct
+              --mca coll_rsag_reduce_scatter_block_algorithm direct
+              --mca coll_rsag_reduce_scatter_algorithm direct)
+direct_prog="$here/mpi/rsag_direct"
+# No rsag segment name may exist in /dev/shm (they are unlinked as soon as
+# every rank has mapped them).
+direct_no_shm_names() {
+    local left
+    left=$(ls /dev/shm 2>/dev/null | grep '^rsag-')
+    [ -z "$left" ] || { echo "left in /dev/shm: $left"; return 1; }
+    echo "no rsag-* name in /dev/shm"
+}
+
+for np in 2 3 4 5 8 16; do
+    run_test "direct-matrix-np$np" "${mpirun_cmd[@]}" -np "$np" "${direct_force[@]}" \
+        --mca coll_rsag_verbose 1 "$check" --quick --algorithms current
+    expect_in_log "rsag_check: np=$np cases=[0-9]+ passed=[0-9]+ failed=0 "
+    expect_in_log 'ran under coll_rsag_allreduce_direct_calls: [1-9]'
+    expect_in_log 'ran under coll_rsag_reduce_direct_calls: [1-9]'
+    expect_in_log 'ran under coll_rsag_reduce_scatter_block_direct_calls: [1-9]'
+    expect_in_log 'ran under coll_rsag_reduce_scatter_direct_calls: [1-9]'
+    expect_in_log 'coll:rsag: direct on MPI_COMM_WORLD .*single copy by CMA'
+    # non-contiguous types are not for direct, and the trace says why
+    expect_in_log 'direct forced but it needs contiguous datatype'
+done
+run_test direct-matrix-none-np3 "${mpirun_cmd[@]}" -np 3 "${direct_force[@]}" \
+    --mca coll_rsag_single_copy none --mca coll_rsag_verbose 1 "$check" --quick \
+    --algorithms current
+expect_in_log 'rsag_check: np=3 cases=[0-9]+ passed=[0-9]+ failed=0 '
+expect_in_log 'direct on MPI_COMM_WORLD .*copies through the segment \(coll_rsag_single_copy none\)'
+run_test direct-matrix-none-np8 "${mpirun_cmd[@]}" -np 8 "${direct_force[@]}" \
+    --mca coll_rsag_single_copy none "$check" --quick --algorithms current
+expect_in_log 'rsag_check: np=8 cases=[0-9]+ passed=[0-9]+ failed=0 '
+run_test direct-matrix-windows-np4 "${mpirun_cmd[@]}" -np 4 "${direct_force[@]}" \
+    --mca coll_rsag_single_copy none --mca coll_rsag_segment_size 256 "$check" --quick \
+    --algorithms current
+expect_in_log 'rsag_check: np=4 cases=[0-9]+ passed=[0-9]+ failed=0 '
+run_test direct-matrix-cma-all-sizes-np3 "${mpirun_cmd[@]}" -np 3 "${direct_force[@]}" \
+    --mca coll_rsag_single_copy cma --mca coll_rsag_direct_chunk_size 4096 "$check" --quick \
+    --algorithms current
+expect_in_log 'rsag_check: np=3 cases=[0-9]+ passed=[0-9]+ failed=0 '
+
+# Same bits everywhere, equal to the rank-order fold.
+for np in 2 3 5 16; do
+    run_test "direct-bits-np$np" "${mpirun_cmd[@]}" -np "$np" "$direct_prog" bits
+    expect_in_log "rsag_direct: bits PASS np=$np "
+done
+run_test direct-bits-none-np4 "${mpirun_cmd[@]}" -np 4 --mca coll_rsag_single_copy none \
+    "$direct_prog" bits
+expect_in_log 'rsag_direct: bits PASS np=4 '
+run_test direct-bits-windows-np3 "${mpirun_cmd[@]}" -np 3 --mca coll_rsag_single_copy none \
+    --mca coll_rsag_segment_size 4096 "$direct_prog" bits
+expect_in_log 'rsag_direct: bits PASS np=3 '
+
+# Nothing left in /dev/shm: after a normal end, and after a rank was
+# killed in the middle of a loop of direct calls (the job aborts; bounded).
+run_test direct-shm-clean-after-end-np16 direct_no_shm_names
+run_test direct-kill-np3 exits_nonzero timeout -k 10 120 mpirun --allow-run-as-root \
+    --oversubscribe -np 3 "$direct_prog" kill
+expect_in_log 'rsag_direct: kill segment mapped, /dev/shm/rsag-\* names: 0'
+expect_not_in_log 'rsag_direct: kill FAIL'
+run_test direct-shm-clean-after-kill-np3 direct_no_shm_names
+
+# A segment per communicator, made and freed 10 000 times.
+run_test direct-churn-10000-np2 "${mpirun_cmd[@]}" -np 2 "$direct_prog" churn --cycles 10000
+expect_in_log 'rsag_direct: churn PASS np=2 cycles=10000 '
+
+# A communicator of one rank never makes a segment: the prologue copies.
+run_test direct-self-np1 "${mpirun_cmd[@]}" -np 1 "${direct_force[@]}" "$check" --quick \
+    --algorithms current
+expect_in_log 'rsag_check: np=1 cases=[0-9]+ passed=[0-9]+ failed=0 '
