@@ -57,6 +57,24 @@ run_test direct-matrix-cma-all-sizes-np3 "${mpirun_cmd[@]}" -np 3 "${direct_forc
     --algorithms current
 expect_in_log 'rsag_check: np=3 cases=[0-9]+ passed=[0-9]+ failed=0 '
 
+# Failures of the set-up, injected on one rank (coll_rsag_test_node_fail):
+# every rank must agree.  Rank 1 cannot map the segment: every call goes to
+# rsag's point-to-point algorithms, results stay right (--no-rsag: the
+# counters are not checked, the forced algorithm does not run), and the
+# trace says why.  Rank 1's CMA test read is refused: every rank copies
+# through the segment instead, direct still runs, same bits.
+run_test direct-segment-fail-np3 "${mpirun_cmd[@]}" -np 3 "${direct_force[@]}" \
+    --mca coll_rsag_test_node_fail 2 --mca coll_rsag_verbose 1 "$check" --quick \
+    --algorithms current --no-rsag
+expect_in_log 'rsag_check: np=3 cases=[0-9]+ passed=[0-9]+ failed=0 '
+expect_in_log "direct on MPI_COMM_WORLD .*not made \(rank 1 failed\); rsag's point-to-point algorithms instead"
+expect_in_log 'allreduce on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs one node with its shared segment\)'
+expect_not_in_log 'allreduce on MPI_COMM_WORLD .* -> direct'
+run_test direct-cma-refused-np3 "${mpirun_cmd[@]}" -np 3 --mca coll_rsag_test_node_fail -2 \
+    --mca coll_rsag_verbose 1 "$direct_prog" bits
+expect_in_log 'rsag_direct: bits PASS np=3 '
+expect_in_log 'direct on MPI_COMM_WORLD .*CMA refused on rank 1: copies through the segment'
+
 # Same bits everywhere, equal to the rank-order fold.
 for np in 2 3 5 16; do
     run_test "direct-bits-np$np" "${mpirun_cmd[@]}" -np "$np" "$direct_prog" bits

@@ -13,9 +13,9 @@
  *                     nobody needs the name: nothing is left in /dev/shm
  *                     whatever happens later), the verdict to 1..p-1
  *   every rank        (single copy not none) test-reads its right
- *                     neighbour's probe word with CMA, tells rank 0
- *   rank 0            the copy mode to 1..p-1: CMA only if every probe
- *                     worked and coll_rsag_single_copy allows it
+ *                     neighbour's probe word with CMA and posts the outcome
+ *                     in its control line; each reads all of them: CMA
+ *                     only if every probe worked (same answer everywhere)
  *
  * Each rank sends and receives the same messages whatever failed, so a
  * failure anywhere gives every rank the same answer and nobody waits for a
@@ -60,9 +60,13 @@
 /* Busy polls before a wait starts yielding the core. */
 #define MCA_COLL_RSAG_SPINS 4096
 
+/* One control line per rank, no more. */
+_Static_assert(sizeof(mca_coll_rsag_ctl_t) <= MCA_COLL_RSAG_CACHE_LINE,
+               "a control line must fit one cache line");
+
 mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
     MCA_COLL_RSAG_DEFAULT_SEGMENT_SIZE, MCA_COLL_RSAG_SINGLE_COPY_AUTO,
-    MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE
+    MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE, 0
 };
 
 /* Segments made by this process, for unique names. */
@@ -127,6 +131,15 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
                     MCA_COLL_RSAG_MAX_SEGMENT_SIZE, MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE);
         mca_coll_rsag_node_params.chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE;
     }
+
+    (void) mca_base_component_var_register(
+        c, "test_node_fail",
+        "TEST ONLY: make the node path's set-up fail on one rank of every communicator it "
+        "is made for: r + 1 (r >= 0): rank r's mapping of the shared segment fails as if mmap "
+        "had (ENOMEM); -(r + 1): rank r's CMA test read is refused as if the kernel had "
+        "(EPERM). 0 (default): no injected failure",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        &mca_coll_rsag_node_params.test_fail);
 }
 
 bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm)
@@ -262,6 +275,11 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
             if (NULL == base) {
                 err_no = errno;
                 ok = 0;
+            } else if (mca_coll_rsag_node_params.test_fail == rank + 1) {
+                munmap(base, bytes);        /* injected: as if mmap had failed */
+                base = NULL;
+                err_no = ENOMEM;
+                ok = 0;
             }
         }
         close(fd);
@@ -272,7 +290,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
         seg->probe_word = 0x7273616700000000ULL ^ (uint64_t) getpid();
         mine->pid = (int32_t) getpid();
         mine->probe = (uint64_t) (uintptr_t) &seg->probe_word;
-        __atomic_store_n(&mine->joined, 1u, __ATOMIC_RELEASE);
+        __atomic_store_n(&mine->joined, (uint16_t) 1, __ATOMIC_RELEASE);
     }
     /* (2) who mapped it; rank 0 removes the name at once */
     verdict[0] = ok;
@@ -312,21 +330,29 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
         pids[q] = (pid_t) seg->ctl[q].pid;
     }
 
-    /* (3) can we read a peer's memory? */
+    /* (3) can we read a peer's memory?  Through the segment: every rank
+     * has mapped it, so every rank posts its outcome. */
     if (MCA_COLL_RSAG_SINGLE_COPY_NONE != mca_coll_rsag_node_params.single_copy) {
-        int right = (rank + 1) % p, cma_ok;
+        int right = (rank + 1) % p, refused = -1;
 
         probe_err = mca_coll_rsag_cma_probe(pids[right], seg->ctl[right].probe,
                                             0x7273616700000000ULL ^ (uint64_t) pids[right]);
-        cma_ok = (0 == probe_err);
-        (void) mca_coll_rsag_setup_gather(&cma_ok, &who, comm, tag);
-        verdict[0] = cma_ok;
-        verdict[1] = who;
-        if (OMPI_SUCCESS != mca_coll_rsag_setup_bcast(verdict, 2, &ompi_mpi_int.dt, comm,
-                                                      tag)) {
-            verdict[0] = 0;
+        if (mca_coll_rsag_node_params.test_fail == -(rank + 1)) {
+            probe_err = EPERM;              /* injected: as if the kernel had refused */
         }
-        if (verdict[0]) {
+        __atomic_store_n(&seg->ctl[rank].probed, (uint16_t) (0 == probe_err ? 1 : 2),
+                         __ATOMIC_RELEASE);
+        for (int q = 0; q < p; ++q) {
+            uint16_t v;
+            while (0 == (v = __atomic_load_n(&seg->ctl[q].probed, __ATOMIC_ACQUIRE))) {
+                opal_progress();
+                sched_yield();
+            }
+            if (2 == v && refused < 0) {
+                refused = q;
+            }
+        }
+        if (refused < 0) {
             seg->mode = MCA_COLL_RSAG_COPY_CMA;
             snprintf(why, why_len, "shared segment %zu bytes, single copy by CMA "
                                    "(test read of a peer worked on every rank)", bytes);
@@ -336,7 +362,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
                      strerror(probe_err));
         } else {
             snprintf(why, why_len, "shared segment %zu bytes; CMA refused on rank %d: copies "
-                                   "through the segment", bytes, verdict[1]);
+                                   "through the segment", bytes, refused);
         }
     } else {
         snprintf(why, why_len, "shared segment %zu bytes, copies through the segment "

@@ -47,7 +47,8 @@ typedef struct mca_coll_rsag_ctl_t {
     uint64_t output;    /* CMA: address of my receive buffer's first data byte */
     uint64_t probe;     /* set-up: address of a private word peers test-read */
     int32_t pid;        /* set-up: my process id */
-    uint32_t joined;    /* set-up: 1 once pid and probe are written */
+    uint16_t joined;    /* set-up: 1 once pid and probe are written */
+    uint16_t probed;    /* set-up: my CMA test read worked (1) or not (2) */
 } mca_coll_rsag_ctl_t;
 
 /* How the node path moves data between ranks. */
@@ -84,7 +85,8 @@ bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm);
  * with the same tag): rank 0 creates and names it, sends the name through
  * the PML, every rank maps it and says so, rank 0 unlinks the name at once
  * and sends the verdict; then, unless coll_rsag_single_copy is none, each
- * rank test-reads a peer with CMA and the ranks agree on the copy mode.
+ * rank test-reads a peer with CMA, posts the outcome in its control line and
+ * reads everyone's: all ranks choose the same copy mode.
  * Returns the segment (NULL when any rank failed: then every rank returns
  * NULL) and in `why` the reason of a failure or the copy mode chosen. */
 mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t *comm,
@@ -127,6 +129,8 @@ typedef struct mca_coll_rsag_node_params_t {
     size_t segment_size;    /* data slot bytes per rank */
     int single_copy;        /* mca_coll_rsag_single_copy_t */
     size_t chunk_size;      /* bytes reduced at a time from CMA pulls */
+    int test_fail;          /* TEST ONLY: r + 1: rank r fails to map the segment;
+                               -(r + 1): rank r's CMA test read is refused */
 } mca_coll_rsag_node_params_t;
 extern mca_coll_rsag_node_params_t mca_coll_rsag_node_params;
 
