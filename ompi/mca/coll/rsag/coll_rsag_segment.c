@@ -57,8 +57,10 @@
  * call (about 1 us). */
 #define MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE ((size_t) 128 * 1024)
 #define MCA_COLL_RSAG_NAME_LEN 64
-/* Busy polls before a wait starts yielding the core. */
-#define MCA_COLL_RSAG_SPINS 4096
+/* Busy polls before a wait starts calling opal_progress, and how often a
+ * wait on a node that is not oversubscribed yields the core anyway. */
+#define MCA_COLL_RSAG_SPINS 64
+#define MCA_COLL_RSAG_YIELD_MASK 0xffffu
 
 /* One control line per rank, no more. */
 _Static_assert(sizeof(mca_coll_rsag_ctl_t) <= MCA_COLL_RSAG_CACHE_LINE,
@@ -152,11 +154,18 @@ void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t fi
 {
     const uint64_t *word = (const uint64_t *) ((const char *) &seg->ctl[q] + field);
 
-    for (int spins = 0; __atomic_load_n(word, __ATOMIC_ACQUIRE) < t; ++spins) {
-        if (spins >= MCA_COLL_RSAG_SPINS) {
-            /* the peer may be waiting for this core (oversubscribed), and
-             * other communicators' requests may need progress */
-            opal_progress();
+    for (uint32_t spins = 0; __atomic_load_n(word, __ATOMIC_ACQUIRE) < t; ++spins) {
+        if (spins < MCA_COLL_RSAG_SPINS) {
+            continue;
+        }
+        /* Other communicators' requests may need progress.  When the node
+         * is oversubscribed Open MPI makes an idle opal_progress yield the
+         * core, so the peer we wait for can run; otherwise yielding would
+         * put this rank behind every other runnable process for a time
+         * slice, so it yields only once in a long while, in case other
+         * jobs keep the peer from running. */
+        opal_progress();
+        if (!opal_progress_yield_when_idle && 0 == (spins & MCA_COLL_RSAG_YIELD_MASK)) {
             sched_yield();
         }
     }
