@@ -5,9 +5,10 @@
 # rsag_check's matrix forces direct along with every other algorithm; here
 # it runs with direct alone forced for the four collectives (--algorithms
 # current), at np 2 (not oversubscribed) to 16 (8 per core), on the CMA
-# path (the default), with CMA for every size (cma), and on the fallback
-# that copies through the segment (none), also with a segment so small that
-# every vector of more than a few elements goes in many windows.
+# path from 32 KB (coll_rsag_direct_cma_min_bytes; by default auto never
+# uses CMA), with CMA for every size (cma), with the defaults (the segment
+# after a CMA test read) and without CMA (none), also with a segment so
+# small that every vector of more than a few elements goes in many windows.
 # rsag_direct checks what is special: same bits on every rank, equal to the
 # rank-order fold, on random non-integer doubles and a non-commutative
 # non-associative op; sendbuf untouched; nothing in /dev/shm after a normal
@@ -19,6 +20,7 @@ direct_force=(--mca coll_rsag_allreduce_algorithm direct
               --mca coll_rsag_reduce_scatter_block_algorithm direct
               --mca coll_rsag_reduce_scatter_algorithm direct)
 direct_prog="$here/mpi/rsag_direct"
+direct_cma=(--mca coll_rsag_direct_cma_min_bytes 32768)
 # No rsag segment name may exist in /dev/shm (they are unlinked as soon as
 # every rank has mapped them).
 direct_no_shm_names() {
@@ -30,7 +32,7 @@ direct_no_shm_names() {
 
 for np in 2 3 4 5 8 16; do
     run_test "direct-matrix-np$np" "${mpirun_cmd[@]}" -np "$np" "${direct_force[@]}" \
-        --mca coll_rsag_verbose 1 "$check" --quick --algorithms current
+        "${direct_cma[@]}" --mca coll_rsag_verbose 1 "$check" --quick --algorithms current
     expect_in_log "rsag_check: np=$np cases=[0-9]+ passed=[0-9]+ failed=0 "
     expect_in_log 'ran under coll_rsag_allreduce_direct_calls: [1-9]'
     expect_in_log 'ran under coll_rsag_reduce_direct_calls: [1-9]'
@@ -40,6 +42,9 @@ for np in 2 3 4 5 8 16; do
     # non-contiguous types are not for direct, and the trace says why
     expect_in_log 'direct forced but it needs contiguous datatype'
 done
+run_test direct-matrix-defaults-np5 "${mpirun_cmd[@]}" -np 5 "${direct_force[@]}" "$check" \
+    --quick --algorithms current
+expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0 '
 run_test direct-matrix-none-np3 "${mpirun_cmd[@]}" -np 3 "${direct_force[@]}" \
     --mca coll_rsag_single_copy none --mca coll_rsag_verbose 1 "$check" --quick \
     --algorithms current
@@ -77,9 +82,12 @@ expect_in_log 'direct on MPI_COMM_WORLD .*CMA refused on rank 1: copies through 
 
 # Same bits everywhere, equal to the rank-order fold.
 for np in 2 3 5 16; do
-    run_test "direct-bits-np$np" "${mpirun_cmd[@]}" -np "$np" "$direct_prog" bits
+    run_test "direct-bits-np$np" "${mpirun_cmd[@]}" -np "$np" "${direct_cma[@]}" \
+        "$direct_prog" bits
     expect_in_log "rsag_direct: bits PASS np=$np "
 done
+run_test direct-bits-defaults-np4 "${mpirun_cmd[@]}" -np 4 "$direct_prog" bits
+expect_in_log 'rsag_direct: bits PASS np=4 '
 run_test direct-bits-none-np4 "${mpirun_cmd[@]}" -np 4 --mca coll_rsag_single_copy none \
     "$direct_prog" bits
 expect_in_log 'rsag_direct: bits PASS np=4 '

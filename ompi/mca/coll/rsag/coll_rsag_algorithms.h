@@ -128,10 +128,9 @@
       MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY,       \
       mca_coll_rsag_allreduce_priority)                                            \
     X(ALLREDUCE, DIRECT, 5, "direct",                                              \
-      "node path: rank r reduces block r from all p inputs in rank order, "       \
-      "pulling peers' buffers with CMA (or through the shared segment), then "     \
-      "copies the other blocks from their owners; same bits on every rank, any "   \
-      "op; one node, contiguous datatype",                                         \
+      "node path: each rank reduces its block in rank order from its peers' "     \
+      "buffers, then copies the others; same bits everywhere, any op; one node, "  \
+      "contiguous type",                                                           \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT,              \
       mca_coll_rsag_allreduce_direct)

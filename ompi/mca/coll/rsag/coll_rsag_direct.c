@@ -292,9 +292,11 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
     size_t window = half / ext, chunk, bytes = a->count * ext;
     size_t my_len = a->displ[r + 1] - a->displ[r];
     bool is_root = (MCA_COLL_RSAG_DIRECT_REDUCE != kind || r == a->root);
+    /* an element larger than a window can only go by CMA (the selector
+     * saw to it that CMA works then) */
     bool use_cma = (MCA_COLL_RSAG_COPY_CMA == seg->mode)
                    && (MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy
-                       || bytes > half || 0 == window);
+                       || bytes >= mca_coll_rsag_node_params.cma_min_bytes || 0 == window);
     size_t ntmp, nown = 0, nstage = 0;
 
     ompi_datatype_get_true_extent(a->dtype, &true_lb, &true_extent);

@@ -56,6 +56,14 @@
  * in the cache when it is reduced, large enough to amortize the system
  * call (about 1 us). */
 #define MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE ((size_t) 128 * 1024)
+/* From which message size `auto` pulls with CMA instead of copying through
+ * the segment: never by default.  Direct allreduce at np 2 on the 2-core VM
+ * (loaded, but the two paths interleaved, 9-15 calls each): the segment
+ * was faster at every size, 64 KB 8.7 vs 17.8 us, 1 MB 116-126 vs 176-196
+ * us, 4 MB 0.56 vs 0.74-0.81 ms, 64 MB 24 vs 34-44 ms: process_vm_readv
+ * moves about half as fast as memcpy here.  Re-measure on other machines
+ * (larger p, XPMEM-less hosts with faster CMA) before lowering it. */
+#define MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES SIZE_MAX
 #define MCA_COLL_RSAG_NAME_LEN 64
 /* Busy polls before a wait starts calling opal_progress, and how often a
  * wait on a node that is not oversubscribed yields the core anyway. */
@@ -67,8 +75,11 @@ _Static_assert(sizeof(mca_coll_rsag_ctl_t) <= MCA_COLL_RSAG_CACHE_LINE,
                "a control line must fit one cache line");
 
 mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
-    MCA_COLL_RSAG_DEFAULT_SEGMENT_SIZE, MCA_COLL_RSAG_SINGLE_COPY_AUTO,
-    MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE, 0
+    .segment_size = MCA_COLL_RSAG_DEFAULT_SEGMENT_SIZE,
+    .single_copy = MCA_COLL_RSAG_SINGLE_COPY_AUTO,
+    .chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE,
+    .cma_min_bytes = MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES,
+    .test_fail = 0,
 };
 
 /* Segments made by this process, for unique names. */
@@ -110,11 +121,12 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
     if (OPAL_SUCCESS == mca_base_var_enum_create("coll_rsag_single_copy_modes", modes, &e)) {
         (void) mca_base_component_var_register(
             c, "single_copy",
-            "How the direct algorithms move large vectors between the ranks of a node. "
-            "auto: single-copy pulls of peers' buffers with Linux CMA (process_vm_readv) "
-            "when a test read at set-up works, above half of coll_rsag_segment_size, and "
-            "copies through the shared segment below and when CMA is refused; cma: CMA for "
-            "every size when it works (else the segment); none: always through the segment",
+            "How the direct algorithms move vectors between the ranks of a node. auto: "
+            "single-copy pulls of peers' buffers with Linux CMA (process_vm_readv) from "
+            "coll_rsag_direct_cma_min_bytes on (never by default: the segment was faster "
+            "where measured) when a test read at set-up works, copies through the shared "
+            "segment otherwise; cma: CMA for every size when it works (else the segment); "
+            "none: always through the segment (no test read)",
             MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL_EQ,
             &mca_coll_rsag_node_params.single_copy);
         OBJ_RELEASE(e);
@@ -133,6 +145,15 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
                     MCA_COLL_RSAG_MAX_SEGMENT_SIZE, MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE);
         mca_coll_rsag_node_params.chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE;
     }
+
+    (void) mca_base_component_var_register(
+        c, "direct_cma_min_bytes",
+        "With coll_rsag_single_copy auto, the message size (bytes) from which the direct "
+        "algorithms pull peers' buffers with CMA instead of copying through the shared "
+        "segment; the default (the largest size_t) never does: at np 2 on the machine it was "
+        "measured on, the segment was 1.3-2x faster from 64 KB to 64 MB",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
+        &mca_coll_rsag_node_params.cma_min_bytes);
 
     (void) mca_base_component_var_register(
         c, "test_node_fail",

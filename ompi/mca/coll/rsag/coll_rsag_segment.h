@@ -129,6 +129,7 @@ typedef struct mca_coll_rsag_node_params_t {
     size_t segment_size;    /* data slot bytes per rank */
     int single_copy;        /* mca_coll_rsag_single_copy_t */
     size_t chunk_size;      /* bytes reduced at a time from CMA pulls */
+    size_t cma_min_bytes;   /* auto: CMA from this message size on */
     int test_fail;          /* TEST ONLY: r + 1: rank r fails to map the segment;
                                -(r + 1): rank r's CMA test read is refused */
 } mca_coll_rsag_node_params_t;
