@@ -299,6 +299,7 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
                        || bytes >= mca_coll_rsag_node_params.cma_min_bytes || 0 == window);
     size_t ntmp, nown = 0, nstage = 0;
 
+    ctx.src = NULL;
     ompi_datatype_get_true_extent(a->dtype, &true_lb, &true_extent);
     chunk = mca_coll_rsag_node_params.chunk_size / ext;
     chunk = chunk > 0 ? chunk : 1;
@@ -352,9 +353,9 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
                                          NULL != a->rbuf && is_root ? a->rbuf + true_lb : NULL,
                                          nstage > 0 ? stage.buf + true_lb : NULL, window);
     }
-    mca_coll_rsag_free(ctx.src);
 
 cleanup:
+    mca_coll_rsag_free(ctx.src);
     mca_coll_rsag_tmp_free(&stage);
     mca_coll_rsag_tmp_free(&own);
     mca_coll_rsag_tmp_free(&tmp);
