@@ -112,3 +112,26 @@ expect_in_log 'rsag_direct: churn PASS np=2 cycles=10000 '
 run_test direct-self-np1 "${mpirun_cmd[@]}" -np 1 "${direct_force[@]}" "$check" --quick \
     --algorithms current
 expect_in_log 'rsag_check: np=1 cases=[0-9]+ passed=[0-9]+ failed=0 '
+
+# memcheck over a short run of both data paths (rsag_direct bits at np 3,
+# CMA from 32 KB): no error and no definite leak with a frame in rsag
+# (test/valgrind-filter.awk, as in valgrind.sh; Open MPI's own reports are
+# listed in the .others.log and do not fail the test).  About 20 s.
+direct_valgrind() {
+    local dir="$results/direct-valgrind-np3.vg"
+    local supp=${RSAG_VALGRIND_SUPP:-$(ls /usr/share/openmpi/openmpi-valgrind.supp \
+        /usr/share/openmpi*/openmpi-valgrind.supp 2>/dev/null | head -n 1)}
+    command -v valgrind >/dev/null || { echo "valgrind is not installed"; return 1; }
+    [ -r "$supp" ] || { echo "openmpi-valgrind.supp not found (set RSAG_VALGRIND_SUPP)"; return 1; }
+    rm -rf "$dir" && mkdir -p "$dir" || return 1
+    "${mpirun_cmd[@]}" -np 3 "${direct_cma[@]}" valgrind -q --keep-debuginfo=yes \
+        --num-callers=40 --suppressions="$supp" --leak-check=full \
+        --show-leak-kinds=definite --errors-for-leak-kinds=definite --xml=yes \
+        --xml-file="$dir/vg.%p.xml" "$direct_prog" bits || return 1
+    [ "$(ls "$dir"/vg.*.xml | wc -l)" -eq 3 ] || { echo "expected 3 reports"; return 1; }
+    awk -v others="$results/direct-valgrind-np3.others.log" -f "$here/valgrind-filter.awk" \
+        "$dir"/vg.*.xml
+}
+run_test direct-valgrind-np3 direct_valgrind
+expect_in_log 'rsag_direct: bits PASS np=3 '
+expect_in_log 'valgrind-filter: 3 files \(3 finished\), 0 rsag records'
