@@ -40,7 +40,7 @@
  * Exactly one must move, by one, and belong to the tested collective; all
  * ranks must agree on it; when the forced algorithm applies (an algorithm
  * named *rabenseifner* needs a commutative op and count >= p', *ring* and
- * *priority* a commutative op) it must be its
+ * *priority* a commutative op, *direct* a contiguous datatype) it must be its
  * counter (or "delegated", for a non-commutative op); "delegated" is a failure
  * for a commutative op.  No counter at all: rsag is not loaded, every case
  * fails.
@@ -404,6 +404,13 @@ static int forced_applies(const casedesc *cd, long n_items)
         return ops[cd->op].commute && n_items >= cd->pp;
     if (strstr(a, "ring") != NULL || strstr(a, "priority") != NULL)
         return ops[cd->op].commute;
+    if (strstr(a, "direct") != NULL) {
+        /* the node path: a contiguous datatype (size == extent == true
+         * extent, any lower bound); this program runs on one node */
+        int sz;
+        MPI_Type_size(cd->t->dt, &sz);
+        return sz > 0 && (MPI_Aint)sz == cd->t->ext && cd->t->text == cd->t->ext;
+    }
     return 1;
 }
 

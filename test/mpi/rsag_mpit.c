@@ -382,12 +382,24 @@ static int needs_commutative(const char *alg)
            || NULL != strstr(alg, "priority") || NULL != strstr(alg, "halving");
 }
 
-int rt_check_ran(int coll, int k, long count, int pof2, int commutative, const rt_snap_t *a,
-                 const rt_snap_t *b, char *why, size_t len)
+int rt_contiguous(MPI_Datatype dt)
+{
+    MPI_Aint lb, ext, tlb, text;
+    int sz;
+
+    MPI_Type_size(dt, &sz);
+    MPI_Type_get_extent(dt, &lb, &ext);
+    MPI_Type_get_true_extent(dt, &tlb, &text);
+    return sz > 0 && (MPI_Aint) sz == ext && text == ext;
+}
+
+int rt_check_ran(int coll, int k, long count, int pof2, int commutative, int contiguous,
+                 const rt_snap_t *a, const rt_snap_t *b, char *why, size_t len)
 {
     const char *alg = rt_alg(coll, k), *ran = rt_ran(coll, a, b);
     int applies = k > 0 && (commutative || !needs_commutative(alg))
-                  && (NULL == strstr(alg, "rabenseifner") || count >= pof2);
+                  && (NULL == strstr(alg, "rabenseifner") || count >= pof2)
+                  && (NULL == strstr(alg, "direct") || contiguous);
 
     if (0 == strcmp(ran, "none") || 0 == strcmp(ran, "several")) {
         snprintf(why, len, "the counters say %s ran", ran);

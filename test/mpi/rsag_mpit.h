@@ -91,11 +91,14 @@ const char *rt_ran(int coll, const rt_snap_t *a, const rt_snap_t *b);
 /* Check which algorithm ran a call of `count` elements (whole vector) on a
  * communicator whose p' is pof2, forced to algorithm k: when k applies
  * (rabenseifner needs count >= p'; rabenseifner, ring, priority and
- * recursive_halving need a commutative op) it must be k; a commutative op
- * must never be delegated; exactly one counter moves.  0 when right, else
- * 1 with the reason in why. */
-int rt_check_ran(int coll, int k, long count, int pof2, int commutative, const rt_snap_t *a,
-                 const rt_snap_t *b, char *why, size_t len);
+ * recursive_halving need a commutative op; direct a contiguous datatype,
+ * rt_contiguous) it must be k; a commutative op must never be delegated;
+ * exactly one counter moves.  0 when right, else 1 with the reason in why. */
+int rt_check_ran(int coll, int k, long count, int pof2, int commutative, int contiguous,
+                 const rt_snap_t *a, const rt_snap_t *b, char *why, size_t len);
+/* 1 when dt's bytes leave no gap: size == extent == true extent (what the
+ * node path, `direct`, needs; any lower bound). */
+int rt_contiguous(MPI_Datatype dt);
 
 /* Any other variable of rsag, by name.  These abort the job with a message
  * naming the variable when it is missing or a call fails: a test cannot go

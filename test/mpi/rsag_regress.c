@@ -304,27 +304,11 @@ static void buf_free(buf_t *b)
 /* ------------------------------------------------------------------------ */
 /* which algorithm must run                                                 */
 
-/* The counters must show the right algorithm ran (rt_check_ran). */
-static int check_ran(int coll, int k, long count, int commutative, const rt_snap_t *a,
-                     const rt_snap_t *b, const char *what)
-{
-    char why[256];
-
-    if (0 != rt_check_ran(coll, k, count, pof2, commutative, a, b, why, sizeof why)) {
-        failf("%s: %s", what, why);
-        return 1;
-    }
-    if (verbose && 0 == rank) {
-        printf("  %s: %s\n", what, why);
-    }
-    return 0;
-}
-
-/* Force algorithm k of coll, run call() between two counter snapshots. */
 typedef struct {
     int coll, k;
     long count;            /* elements of the whole vector */
     int commutative;
+    int contiguous;        /* the datatype suits direct (rt_contiguous) */
     char what[256];
 } case_t;
 
@@ -340,6 +324,7 @@ static void start_case(case_t *c, int coll, int k, long count, int commutative,
     c->k = k;
     c->count = count;
     c->commutative = commutative;
+    c->contiguous = 1;
     n = snprintf(c->what, sizeof c->what, "%s[%s] ", rt_coll_names[coll], rt_alg(coll, k));
     va_start(ap, fmt);
     vsnprintf(c->what + n, sizeof c->what - (size_t) n, fmt, ap);
@@ -349,6 +334,26 @@ static void start_case(case_t *c, int coll, int k, long count, int commutative,
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
 }
+
+/* The counters must show the right algorithm ran (rt_check_ran). */
+static int check_ran(const case_t *c, long count, const rt_snap_t *a, const rt_snap_t *b)
+{
+    int coll = c->coll, k = c->k;
+    const char *what = c->what;
+    char why[256];
+
+    if (0 != rt_check_ran(coll, k, count, pof2, c->commutative, c->contiguous, a, b, why,
+                          sizeof why)) {
+        failf("%s: %s", what, why);
+        return 1;
+    }
+    if (verbose && 0 == rank) {
+        printf("  %s: %s\n", what, why);
+    }
+    return 0;
+}
+
+/* Force algorithm k of coll, run call() between two counter snapshots. */
 
 static void report_rc(int rc, const case_t *c)
 {
@@ -400,6 +405,7 @@ static void do_allreduce(layout_t *l, int k, long count, int inplace)
     cur = l;
     start_case(&c, RT_ALLREDUCE, k, count, K_AFF != l->kind, "%s count %ld%s", l->name,
                count, inplace ? " in place" : "");
+    c.contiguous = rt_contiguous(l->dt);
     buf_alloc(&r, l, count);
     buf_alloc(&s, l, count);
     buf_fill(inplace ? &r : &s, l, count, rank, 0);
@@ -407,7 +413,7 @@ static void do_allreduce(layout_t *l, int k, long count, int inplace)
     report_rc(MPI_Allreduce(inplace ? MPI_IN_PLACE : s.base, r.base, (int) count, l->dt,
                             op_for(l), MPI_COMM_WORLD), &c);
     rt_snapshot(c.coll, &b);
-    check_ran(c.coll, k, count, c.commutative, &a, &b, c.what);
+    check_ran(&c, count, &a, &b);
     buf_check(&r, l, count, 0, 0, c.what);
     buf_free(&s);
     buf_free(&r);
@@ -422,6 +428,7 @@ static void do_reduce(layout_t *l, int k, long count, int root, int inplace)
     cur = l;
     start_case(&c, RT_REDUCE, k, count, K_AFF != l->kind, "%s count %ld root %d%s", l->name,
                count, root, inplace ? " in place" : "");
+    c.contiguous = rt_contiguous(l->dt);
     buf_alloc(&r, l, count);
     buf_alloc(&s, l, count);
     buf_fill(inplace && rank == root ? &r : &s, l, count, rank, 0);
@@ -430,7 +437,7 @@ static void do_reduce(layout_t *l, int k, long count, int root, int inplace)
                          rank == root ? r.base : NULL, (int) count, l->dt, op_for(l), root,
                          MPI_COMM_WORLD), &c);
     rt_snapshot(c.coll, &b);
-    check_ran(c.coll, k, count, c.commutative, &a, &b, c.what);
+    check_ran(&c, count, &a, &b);
     if (rank == root) {
         buf_check(&r, l, count, 0, 0, c.what);
     }
@@ -457,6 +464,7 @@ static void do_reduce_scatter(layout_t *l, int k, const int *rcounts, int block,
     cur = l;
     start_case(&c, block ? RT_RSB : RT_RS, k, total, K_AFF != l->kind, "%s %s counts (%ld)%s",
                l->name, pattern, total, inplace ? " in place" : "");
+    c.contiguous = rt_contiguous(l->dt);
     buf_alloc(&r, l, inplace ? total : rcounts[block ? 0 : rank]);
     buf_alloc(&s, l, total);
     buf_fill(inplace ? &r : &s, l, total, rank, 0);
@@ -469,7 +477,7 @@ static void do_reduce_scatter(layout_t *l, int k, const int *rcounts, int block,
                                      op_for(l), MPI_COMM_WORLD), &c);
     }
     rt_snapshot(c.coll, &b);
-    check_ran(c.coll, k, total, c.commutative, &a, &b, c.what);
+    check_ran(&c, total, &a, &b);
     buf_check(&r, l, block ? rcounts[0] : rcounts[rank], mine, inplace ? total : 0, c.what);
     buf_free(&s);
     buf_free(&r);
@@ -624,7 +632,7 @@ static void sub_fp_identical(void)
                 report_rc(MPI_Allreduce(inplace ? MPI_IN_PLACE : s, r, (int) n, MPI_DOUBLE,
                                         MPI_SUM, MPI_COMM_WORLD), &c);
                 rt_snapshot(c.coll, &b);
-                check_ran(c.coll, k, n, 1, &a, &b, c.what);
+                check_ran(&c, n, &a, &b);
                 if (rank == perturb) {
                     uint64_t u;
                     memcpy(&u, &r[0], 8);
@@ -698,7 +706,7 @@ static void sub_big(void)
     report_rc(MPI_Reduce_scatter(MPI_IN_PLACE, buf, rcounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
               &c);
     rt_snapshot(c.coll, &b);
-    check_ran(c.coll, k, total, 1, &a, &b, c.what);
+    check_ran(&c, total, &a, &b);
     for (i = 0; i < rcounts[rank]; i++) {
         int want = size * (size + 1) / 2 * (int) ((mine + i) % 5 + 1);
         if (buf[i] != want) {

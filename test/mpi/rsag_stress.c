@@ -380,7 +380,8 @@ static void one_call(long call)
     }
     if (p > 1 && n > 0) {   /* coll/self holds size-1 comms; count 0 skips modules */
         char why[256];
-        if (0 != rt_check_ran(coll, k, n, pof2, commutative, &a, &b, why, sizeof why)) {
+        if (0 != rt_check_ran(coll, k, n, pof2, commutative, rt_contiguous(mpi_types[t]), &a,
+                              &b, why, sizeof why)) {
             failf(call, "%s", why);
         }
         for (int j = 0; j < a.nalg; j++) {

@@ -14,7 +14,9 @@
 
 static mca_coll_rsag_call_t call_of(int p, size_t count, size_t type_size, bool commutative)
 {
-    mca_coll_rsag_call_t c = { p, count, count * type_size, commutative, true };
+    /* a call on one node with a contiguous datatype: every restriction
+     * but the op's and the count's met */
+    mca_coll_rsag_call_t c = { p, count, count * type_size, commutative, true, true, true };
     return c;
 }
 
@@ -221,7 +223,12 @@ static void test_ring(mca_coll_rsag_coll_t coll, int ring_alg, int below_alg, in
     CHECK(d.alg == ring_alg && d.reason == MCA_COLL_RSAG_REASON_FORCED, "forced ring, count < p");
     c = call_of(8, 1000, 4, false);
     d = mca_coll_rsag_select(coll, &c, &t);
-    CHECK(d.alg != ring_alg && d.unmet == MCA_COLL_RSAG_NEEDS_COMMUTATIVE,
+    /* the reduce-scatters' only order-preserving algorithm, direct, is
+     * off for auto: the call is then uncovered rather than ruled out */
+    CHECK(d.alg != ring_alg
+              && (d.unmet == MCA_COLL_RSAG_NEEDS_COMMUTATIVE
+                  || (d.alg == MCA_COLL_RSAG_DELEGATE
+                      && d.reason == MCA_COLL_RSAG_REASON_UNCOVERED)),
           "forced ring, non-commutative");
 }
 
@@ -399,8 +406,120 @@ static void test_validation(void)
     }
 }
 
+/* The node path: every collective has a "direct" row that needs one node
+ * and a contiguous datatype (not a commutative op), is off for auto by
+ * default, falls back to rsag's other algorithms when forced and not
+ * applicable, saying what is missing, and never counts as covering small
+ * messages. */
+static void test_direct(mca_coll_rsag_coll_t coll)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    const mca_coll_rsag_alg_desc_t *direct = NULL;
+    mca_coll_rsag_tuning_t t, autot;
+    mca_coll_rsag_decision_t d;
+    mca_coll_rsag_call_t c;
+    int fallback;
+
+    mca_coll_rsag_tuning_defaults(coll, &autot);
+    for (int i = 0; i < desc->nalgs; ++i) {
+        if (0 == strcmp(desc->algs[i].name, "direct")) {
+            direct = &desc->algs[i];
+        }
+    }
+    CHECK(NULL != direct, "%s has a direct row", desc->name);
+    if (NULL == direct) {
+        return;
+    }
+    CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS)
+              && direct->layout == MCA_COLL_RSAG_LAYOUT_RANKS, "%s direct row", desc->name);
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
+        CHECK(direct->default_min_bytes[k] == (size_t) MCA_COLL_RSAG_OFF,
+              "%s direct is off by default in class %d", desc->name, k);
+    }
+
+    mca_coll_rsag_tuning_defaults(coll, &t);
+    for (int p = 1; p <= 70; p += 3) {
+        for (size_t bytes = 1; bytes <= ((size_t) 1 << 30); bytes <<= 3) {
+            c = call_of(p, bytes, 1, true);
+            d = mca_coll_rsag_select(coll, &c, &t);
+            CHECK(d.alg != direct->id, "%s p=%d bytes=%zu: auto picked direct", desc->name, p,
+                  bytes);
+        }
+    }
+
+    t.forced = direct->id;
+    c = call_of(5, 3, 8, false);            /* non-commutative, count < p': still direct */
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == direct->id && d.reason == MCA_COLL_RSAG_REASON_FORCED,
+          "%s forced direct, non-commutative", desc->name);
+
+    c = call_of(5, 1000, 8, true);
+    c.single_node = false;
+    fallback = mca_coll_rsag_select(coll, &c, &autot).alg;    /* what auto takes */
+    CHECK(fallback != direct->id && fallback != MCA_COLL_RSAG_DELEGATE, "%s auto", desc->name);
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == fallback && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
+              && d.unmet == MCA_COLL_RSAG_NEEDS_SINGLE_NODE, "%s several nodes -> %d",
+          desc->name, d.alg);
+    CHECK(0 == strcmp(mca_coll_rsag_restriction_text(d.unmet),
+                      "one node with its shared segment"), "single-node text");
+
+    c = call_of(5, 1000, 8, true);
+    c.contiguous = false;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == fallback && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
+              && d.unmet == MCA_COLL_RSAG_NEEDS_CONTIGUOUS, "%s non-contiguous -> %d",
+          desc->name, d.alg);
+
+    c.single_node = false;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.unmet == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS)
+              && 0 == strcmp(mca_coll_rsag_restriction_text(d.unmet),
+                             "one node with its shared segment, contiguous datatype"),
+          "%s both unmet", desc->name);
+
+    /* a threshold makes auto take it, only where it applies */
+    mca_coll_rsag_tuning_defaults(coll, &t);
+    t.min_bytes[direct->id] = 4096;
+    c = call_of(4, 4096, 1, false);
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == direct->id && d.reason == MCA_COLL_RSAG_REASON_AUTO, "%s auto direct",
+          desc->name);
+    c = call_of(4, 4095, 1, true);
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg != direct->id, "%s below the threshold", desc->name);
+    c = call_of(4, 1 << 20, 1, true);
+    c.contiguous = false;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg != direct->id && d.alg != MCA_COLL_RSAG_DELEGATE, "%s auto, non-contiguous",
+          desc->name);
+
+    /* only algorithms every call can use count as covering small sizes */
+    for (int id = 1; id <= desc->nalgs; ++id) {
+        t.min_bytes[id] = (id == direct->id) ? 0 : 1000;
+    }
+    CHECK(mca_coll_rsag_uncovered_below(coll, &t, 0) == 1000, "%s direct does not cover",
+          desc->name);
+}
+
+/* Every combination of restriction bits has its own text. */
+static void test_restriction_texts(void)
+{
+    for (unsigned a = 0; a < (1u << MCA_COLL_RSAG_NUM_RESTRICTIONS); ++a) {
+        const char *ta = mca_coll_rsag_restriction_text(a);
+        CHECK(NULL != ta && '\0' != ta[0], "text of %u", a);
+        for (unsigned b = 0; b < a; ++b) {
+            CHECK(0 != strcmp(ta, mca_coll_rsag_restriction_text(b)), "texts %u and %u", a, b);
+        }
+    }
+}
+
 int main(void)
 {
+    test_restriction_texts();
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
+        test_direct((mca_coll_rsag_coll_t) coll);
+    }
     test_classes();
     test_validation();
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {

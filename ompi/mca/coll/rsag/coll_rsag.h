@@ -35,6 +35,7 @@
 #include "coll_rsag_compat.h"
 #include "coll_rsag_index.h"
 #include "coll_rsag_mem.h"
+#include "coll_rsag_segment.h"
 #include "coll_rsag_select.h"
 
 BEGIN_C_DECLS
@@ -102,6 +103,12 @@ typedef struct mca_coll_rsag_module_t {
     uint64_t reported[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
                      [MCA_COLL_RSAG_NUM_REASONS];
     mca_coll_rsag_last_decision_t last[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1];
+    /* The node path (direct): whether every rank is on this node (-1: not
+     * looked at yet), the state of the shared segment and the segment,
+     * made by the first call that selects direct, freed with the module. */
+    int all_local;
+    mca_coll_rsag_node_state_t node_state;
+    mca_coll_rsag_segment_t *segment;
 } mca_coll_rsag_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);

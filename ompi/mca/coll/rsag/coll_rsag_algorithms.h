@@ -31,6 +31,11 @@
 /* Restriction bits (the "restrictions" column). */
 #define MCA_COLL_RSAG_NEEDS_COMMUTATIVE   0x1u  /* op must be commutative */
 #define MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2 0x2u  /* count >= p' = 2^floor(log2 p) */
+#define MCA_COLL_RSAG_NEEDS_SINGLE_NODE   0x4u  /* all ranks on one node, its shared
+                                                   segment made (coll_rsag_segment.c) */
+#define MCA_COLL_RSAG_NEEDS_CONTIGUOUS    0x8u  /* datatype size == extent == true
+                                                   extent (any lower bound) */
+#define MCA_COLL_RSAG_NUM_RESTRICTIONS    4
 
 /* Layouts (the "layout" column; mca_coll_rsag_args_t in coll_rsag.h). */
 #define MCA_COLL_RSAG_LAYOUT_NONE   0   /* whole vectors only */
@@ -79,6 +84,11 @@
 #define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING         MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
 #define MCA_COLL_RSAG_DEF_RS_RING                      MCA_COLL_RSAG_BY_CLASS(   4194304,   16777216,   16777216)
 #define MCA_COLL_RSAG_DEF_RS_PRIORITY                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+/* The node path (issue 11): not measured on a quiet machine yet, so auto
+ * never picks it; force it with coll_rsag_<coll>_algorithm direct. */
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_DIRECT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* ---- end of the threshold table ------------------------------------------ */
 
 /* "Never by auto": the largest value of the long threshold parameters, so
@@ -116,7 +126,14 @@
       "allgather by recursive doubling; commutative ops",                          \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
       MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY,       \
-      mca_coll_rsag_allreduce_priority)
+      mca_coll_rsag_allreduce_priority)                                            \
+    X(ALLREDUCE, DIRECT, 5, "direct",                                              \
+      "node path: each rank reduces its block in rank order from its peers' "     \
+      "buffers, then copies the others; same bits everywhere, any op; one node, "  \
+      "contiguous type",                                                           \
+      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
+      MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT,              \
+      mca_coll_rsag_allreduce_direct)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
@@ -130,7 +147,14 @@
       "count >= p'",                                                               \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2,         \
       MCA_COLL_RSAG_LAYOUT_HALVES, MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER,          \
-      mca_coll_rsag_reduce_rabenseifner)
+      mca_coll_rsag_reduce_rabenseifner)                                           \
+    X(REDUCE, DIRECT, 3, "direct",                                                 \
+      "node path: rank r reduces block r from all p inputs in rank order "        \
+      "(CMA pulls, or through the shared segment) and writes it into the root's "  \
+      "buffer; any op; one node, contiguous datatype",                             \
+      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
+      MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_REDUCE_DIRECT,                 \
+      mca_coll_rsag_reduce_direct)
 
 /* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
  * (one implementation over a block layout, coll_rsag_reduce_scatter_*.c),
@@ -156,7 +180,14 @@
       "commutative ops",                                                           \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
       MCA_COLL_RSAG_DEF_RS_PRIORITY,              \
-      mca_coll_rsag_reduce_scatter_priority)
+      mca_coll_rsag_reduce_scatter_priority)                                       \
+    X(COLL, DIRECT, 4, "direct",                                                   \
+      "node path: rank r reduces its block from all p inputs in rank order, "     \
+      "pulling peers' pieces with CMA (or through the shared segment); any op; "   \
+      "one node, contiguous datatype",                                             \
+      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
+      MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_DIRECT,                     \
+      mca_coll_rsag_reduce_scatter_direct)
 
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \
     MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER_BLOCK)

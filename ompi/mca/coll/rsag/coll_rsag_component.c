@@ -11,6 +11,8 @@
  *   coll_rsag_comm_class_<k>_max_size   bounds of those size classes
  *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_mem.c)
  *   coll_rsag_op_selftest               test the op framework at start-up (coll_rsag_op.c)
+ *   coll_rsag_segment_size, coll_rsag_single_copy, coll_rsag_direct_chunk_size
+ *                                       the node path (coll_rsag_segment.c)
  * All of them come from the algorithm tables (coll_rsag_algorithms.h).
  * The algorithm, threshold and class parameters may also be written at run
  * time through MPI_T (they are read on every call; the selector and the
@@ -347,6 +349,7 @@ static int mca_coll_rsag_register(void)
     mca_coll_rsag_register_classes();
     mca_coll_rsag_mem_register(c);
     mca_coll_rsag_op_register(c);
+    mca_coll_rsag_segment_register(c);
 
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         rc = mca_coll_rsag_register_collective((mca_coll_rsag_coll_t) coll);

@@ -73,6 +73,9 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     memset(m->reported, 0, sizeof(m->reported));
     mca_coll_rsag_scratch_init(&m->scratch);
     memset(m->last, 0, sizeof(m->last));
+    m->all_local = -1;
+    m->node_state = MCA_COLL_RSAG_NODE_UNKNOWN;
+    m->segment = NULL;
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
@@ -81,6 +84,8 @@ static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
     mca_coll_rsag_free(m->layouts);
     m->layouts = NULL;
     mca_coll_rsag_scratch_fini(&m->scratch);
+    mca_coll_rsag_segment_destroy(m->segment);
+    m->segment = NULL;
 }
 
 /* The module's layout cache: p + 1 rank-block offsets, then p' + 1
@@ -255,6 +260,49 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
                 mca_coll_rsag_threshold_text(d, coll, thr, sizeof(thr)));
 }
 
+/* Can the node path run this call?  All ranks on this node, the segment
+ * not known to have failed, and an element that fits half a data slot
+ * unless CMA carries it.  The same answer on every rank. */
+static bool mca_coll_rsag_node_usable(mca_coll_rsag_module_t *m,
+                                      struct ompi_communicator_t *comm, ptrdiff_t extent)
+{
+    size_t half = mca_coll_rsag_node_params.segment_size / 2;
+
+    if (m->all_local < 0) {
+        m->all_local = mca_coll_rsag_comm_single_node(comm) ? 1 : 0;
+    }
+    switch (m->node_state) {
+    case MCA_COLL_RSAG_NODE_UNAVAILABLE:
+        return false;
+    case MCA_COLL_RSAG_NODE_READY:
+        return MCA_COLL_RSAG_COPY_CMA == m->segment->mode
+               || (size_t) extent <= m->segment->slot_bytes / 2;
+    default:
+        return 1 == m->all_local
+               && (MCA_COLL_RSAG_SINGLE_COPY_NONE != mca_coll_rsag_node_params.single_copy
+                   || (size_t) extent <= half);
+    }
+}
+
+/* The first call that selects an algorithm of the node path makes the
+ * communicator's segment (collectively: every rank made the same
+ * decision) and says how it went. */
+static void mca_coll_rsag_node_setup(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a)
+{
+    char why[256];
+
+    m->segment = mca_coll_rsag_segment_create(a->comm, a->tag, why, sizeof(why));
+    m->node_state = NULL != m->segment ? MCA_COLL_RSAG_NODE_READY
+                                       : MCA_COLL_RSAG_NODE_UNAVAILABLE;
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_MODULE
+        || (0 == a->rank && mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS)) {
+        opal_output(mca_coll_rsag_component.output,
+                    "coll:rsag: direct on %s (cid %d, size %d): %s%s", a->comm->c_name,
+                    MCA_COLL_RSAG_COMM_CID(a->comm), a->size, why,
+                    NULL != m->segment ? "" : "; rsag's point-to-point algorithms instead");
+    }
+}
+
 /* Describe the call to the selector and select (or reuse the last answer
  * for a call of the same shape), count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
@@ -264,15 +312,20 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     mca_coll_rsag_last_decision_t *last = NULL;
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
+    ptrdiff_t true_lb, true_extent;
     size_t type_size;
 
     memset(&call, 0, sizeof(call));     /* padding too: compared with memcmp */
     ompi_datatype_type_size(a->dtype, &type_size);
+    ompi_datatype_get_true_extent(a->dtype, &true_lb, &true_extent);
     call.comm_size = a->size;
     call.count = a->count;
     call.bytes = a->count * type_size;
     call.commutative = ompi_op_is_commute(a->op);
     call.dtype_supported = a->extent > 0;
+    call.contiguous = type_size > 0 && (ptrdiff_t) type_size == a->extent
+                      && true_extent == a->extent;
+    call.single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
 
     if (tuning->forced >= 0 && tuning->forced <= MCA_COLL_RSAG_MAX_ALGS) {
         last = &m->last[coll][tuning->forced];
@@ -285,6 +338,15 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
         d = last->d;
     } else {
         d = mca_coll_rsag_select(coll, &call, tuning);
+        if (MCA_COLL_RSAG_DELEGATE != d.alg && MCA_COLL_RSAG_NODE_UNKNOWN == m->node_state
+            && 1 < a->size
+            && (mca_coll_rsag_alg(coll, d.alg)->restrictions & MCA_COLL_RSAG_NEEDS_SINGLE_NODE)) {
+            mca_coll_rsag_node_setup(m, a);
+            call.single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
+            if (!call.single_node) {
+                d = mca_coll_rsag_select(coll, &call, tuning);
+            }
+        }
         if (NULL != last) {
             memcpy(&last->call, &call, sizeof(call));
             memcpy(&last->tuning, tuning, sizeof(*tuning));

@@ -71,6 +71,12 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
             || call->count < (size_t) mca_coll_rsag_pof2_floor(call->comm_size))) {
         unmet |= MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2;
     }
+    if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_SINGLE_NODE) && !call->single_node) {
+        unmet |= MCA_COLL_RSAG_NEEDS_SINGLE_NODE;
+    }
+    if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_CONTIGUOUS) && !call->contiguous) {
+        unmet |= MCA_COLL_RSAG_NEEDS_CONTIGUOUS;
+    }
     return unmet;
 }
 
@@ -128,18 +134,34 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
     return d;
 }
 
+/* Every combination of the restriction bits, in bit order, as text. */
+#define MCA_COLL_RSAG_T_COMM "commutative op"
+#define MCA_COLL_RSAG_T_POF2 "count >= p'"
+#define MCA_COLL_RSAG_T_NODE "one node with its shared segment"
+#define MCA_COLL_RSAG_T_CONT "contiguous datatype"
+static const char *const mca_coll_rsag_restriction_texts[1u << MCA_COLL_RSAG_NUM_RESTRICTIONS] = {
+    "none",
+    MCA_COLL_RSAG_T_COMM,
+    MCA_COLL_RSAG_T_POF2,
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2,
+    MCA_COLL_RSAG_T_NODE,
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_NODE,
+    MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE,
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE,
+    MCA_COLL_RSAG_T_CONT,
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_CONT,
+    MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_CONT,
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_CONT,
+    MCA_COLL_RSAG_T_NODE ", " MCA_COLL_RSAG_T_CONT,
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_NODE ", " MCA_COLL_RSAG_T_CONT,
+    MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE ", " MCA_COLL_RSAG_T_CONT,
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE ", "
+        MCA_COLL_RSAG_T_CONT,
+};
+
 const char *mca_coll_rsag_restriction_text(unsigned bits)
 {
-    switch (bits & (MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2)) {
-    case 0:
-        return "none";
-    case MCA_COLL_RSAG_NEEDS_COMMUTATIVE:
-        return "commutative op";
-    case MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2:
-        return "count >= p'";
-    default:
-        return "commutative op, count >= p'";
-    }
+    return mca_coll_rsag_restriction_texts[bits & ((1u << MCA_COLL_RSAG_NUM_RESTRICTIONS) - 1u)];
 }
 
 void mca_coll_rsag_tuning_defaults(mca_coll_rsag_coll_t coll, mca_coll_rsag_tuning_t *tuning)
@@ -253,7 +275,10 @@ size_t mca_coll_rsag_uncovered_below(mca_coll_rsag_coll_t coll,
     for (int i = 0; i < desc->nalgs; ++i) {
         size_t min;
 
-        if (desc->algs[i].restrictions & MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2) {
+        /* only what every commutative call meets covers it */
+        if (desc->algs[i].restrictions & (MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2
+                                          | MCA_COLL_RSAG_NEEDS_SINGLE_NODE
+                                          | MCA_COLL_RSAG_NEEDS_CONTIGUOUS)) {
             continue;
         }
         min = mca_coll_rsag_threshold(coll, tuning, desc->algs[i].id, k, NULL);

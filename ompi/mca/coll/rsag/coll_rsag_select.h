@@ -58,6 +58,8 @@ typedef struct mca_coll_rsag_call_t {
     size_t bytes;       /* count * type size: the message size */
     bool commutative;
     bool dtype_supported;   /* every algorithm needs a positive extent */
+    bool single_node;       /* all ranks on one node and its shared segment usable */
+    bool contiguous;        /* datatype size == extent == true extent */
 } mca_coll_rsag_call_t;
 
 /* coll_rsag_<coll>_<alg>_min_bytes: any negative value (default -1) means

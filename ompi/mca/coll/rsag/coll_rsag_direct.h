@@ -1,0 +1,46 @@
+/*
+ * The node path's building block (coll_rsag_direct.c): "reduce my block
+ * from all p inputs in rank order 0..p-1", and the three ways the direct
+ * algorithms deliver the blocks.  Each block of the vector is reduced by
+ * exactly one rank, as ((x_0 op x_1) op x_2) ... op x_{p-1}, so the result
+ * is the same bits on every rank and non-commutative ops are right.
+ *
+ * Two data paths, chosen per call identically on every rank:
+ *   CMA      every rank publishes its buffers' addresses in its control
+ *            line; the owner of a block pulls the peers' pieces of it with
+ *            process_vm_readv in chunks of coll_rsag_direct_chunk_size,
+ *            each reduced while it is in the cache; then blocks go where
+ *            they are needed (allreduce: every rank pulls the others'
+ *            blocks; reduce: each owner writes its block into the root's
+ *            receive buffer with process_vm_writev);
+ *   segment  every rank copies its input, window by window (half a data
+ *            slot each, two halves in turn so the next window is written
+ *            while the last is read), into its slot; the owners reduce
+ *            from the slots and put the results back in their own slots,
+ *            from which the ranks that need them copy.  A vector that
+ *            fits one window is reduced whole by every rank that needs it
+ *            (one synchronization instead of two).
+ *
+ * The caller guarantees: the communicator's segment exists
+ * (a->module->segment), a contiguous datatype (size == extent == true
+ * extent: element i's bytes are at buf + true_lb + i * extent), p >= 2,
+ * count >= 1, a->displ the RANKS layout.
+ */
+#ifndef MCA_COLL_RSAG_DIRECT_H
+#define MCA_COLL_RSAG_DIRECT_H
+
+#include "coll_rsag.h"
+
+BEGIN_C_DECLS
+
+typedef enum mca_coll_rsag_direct_kind_t {
+    MCA_COLL_RSAG_DIRECT_ALLREDUCE,     /* every rank gets every block */
+    MCA_COLL_RSAG_DIRECT_REDUCE,        /* the root gets every block */
+    MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER /* rank r gets block r */
+} mca_coll_rsag_direct_kind_t;
+
+int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kind_t kind);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_RSAG_DIRECT_H */

@@ -1,0 +1,422 @@
+/*
+ * The per-communicator shared segment of the node path; see
+ * coll_rsag_segment.h.
+ *
+ * Set-up, once per communicator, every step through the PML (linear: a
+ * node has few ranks, and it happens once):
+ *
+ *   rank 0            shm_open(O_CREAT|O_EXCL) "/rsag-<job>-<cid>-<pid>-<n>",
+ *                     ftruncate, mmap; the name (empty on failure) to 1..p-1
+ *   every rank        maps it, writes pid and probe address in its control
+ *                     line, tells rank 0 whether it mapped
+ *   rank 0            shm_unlink at once (every rank has mapped or failed,
+ *                     nobody needs the name: nothing is left in /dev/shm
+ *                     whatever happens later), the verdict to 1..p-1
+ *   every rank        (single copy not none) test-reads its right
+ *                     neighbour's probe word with CMA and posts the outcome
+ *                     in its control line; each reads all of them: CMA
+ *                     only if every probe worked (same answer everywhere)
+ *
+ * Each rank sends and receives the same messages whatever failed, so a
+ * failure anywhere gives every rank the same answer and nobody waits for a
+ * message that will not come.
+ */
+#include "ompi_config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mpi.h"
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/mca/base/mca_base_var_enum.h"
+#include "opal/runtime/opal_progress.h"
+#include "opal/util/proc.h"
+#include "ompi/constants.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/group/group.h"
+
+#include "coll_rsag.h"
+#include "coll_rsag_cma.h"
+#include "coll_rsag_p2p.h"
+#include "coll_rsag_segment.h"
+
+/* Data slot per rank by default: two 32 KiB halves, so vectors up to 32 KiB
+ * take one copy into the segment and one reduction from it. */
+#define MCA_COLL_RSAG_DEFAULT_SEGMENT_SIZE ((size_t) 64 * 1024)
+#define MCA_COLL_RSAG_MIN_SEGMENT_SIZE (2 * MCA_COLL_RSAG_CACHE_LINE)
+#define MCA_COLL_RSAG_MAX_SEGMENT_SIZE ((size_t) 1 << 30)
+/* Pulled and reduced at a time: small enough that a pulled chunk is still
+ * in the cache when it is reduced, large enough to amortize the system
+ * call (about 1 us). */
+#define MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE ((size_t) 128 * 1024)
+/* From which message size `auto` pulls with CMA instead of copying through
+ * the segment: never by default.  Direct allreduce at np 2 on the 2-core VM
+ * (loaded, but the two paths interleaved, 9-15 calls each): the segment
+ * was faster at every size, 64 KB 8.7 vs 17.8 us, 1 MB 116-126 vs 176-196
+ * us, 4 MB 0.56 vs 0.74-0.81 ms, 64 MB 24 vs 34-44 ms: process_vm_readv
+ * moves about half as fast as memcpy here.  Re-measure on other machines
+ * (larger p, XPMEM-less hosts with faster CMA) before lowering it. */
+#define MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES SIZE_MAX
+#define MCA_COLL_RSAG_NAME_LEN 64
+/* Busy polls before a wait starts calling opal_progress, and how often a
+ * wait on a node that is not oversubscribed yields the core anyway. */
+#define MCA_COLL_RSAG_SPINS 64
+#define MCA_COLL_RSAG_YIELD_MASK 0xffffu
+
+/* One control line per rank, no more. */
+_Static_assert(sizeof(mca_coll_rsag_ctl_t) <= MCA_COLL_RSAG_CACHE_LINE,
+               "a control line must fit one cache line");
+
+mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
+    .segment_size = MCA_COLL_RSAG_DEFAULT_SEGMENT_SIZE,
+    .single_copy = MCA_COLL_RSAG_SINGLE_COPY_AUTO,
+    .chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE,
+    .cma_min_bytes = MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES,
+    .test_fail = 0,
+};
+
+/* Segments made by this process, for unique names. */
+static uint32_t mca_coll_rsag_segments_made = 0;
+
+void mca_coll_rsag_segment_register(const mca_base_component_t *c)
+{
+    static const mca_base_var_enum_value_t modes[] = {
+        { MCA_COLL_RSAG_SINGLE_COPY_AUTO, "auto" },
+        { MCA_COLL_RSAG_SINGLE_COPY_CMA, "cma" },
+        { MCA_COLL_RSAG_SINGLE_COPY_NONE, "none" },
+        { 0, NULL }
+    };
+    mca_base_var_enum_t *e = NULL;
+    size_t asked;
+
+    (void) mca_base_component_var_register(
+        c, "segment_size",
+        "Bytes of each rank's data slot in the shared segment the direct algorithms make "
+        "per single-node communicator (lazily, on first use; the segment also holds one "
+        "64-byte control line per rank). Vectors up to half of it go through the slots in "
+        "one step; larger ones without CMA in windows of half of it. Rounded up to a "
+        "multiple of 128, at least 128, at most 1 GiB",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
+        &mca_coll_rsag_node_params.segment_size);
+    asked = mca_coll_rsag_node_params.segment_size;
+    if (asked < MCA_COLL_RSAG_MIN_SEGMENT_SIZE || asked > MCA_COLL_RSAG_MAX_SEGMENT_SIZE) {
+        mca_coll_rsag_node_params.segment_size = asked < MCA_COLL_RSAG_MIN_SEGMENT_SIZE
+                                                     ? MCA_COLL_RSAG_MIN_SEGMENT_SIZE
+                                                     : MCA_COLL_RSAG_MAX_SEGMENT_SIZE;
+        opal_output(0, "coll:rsag: coll_rsag_segment_size = %zu is out of range (valid: %zu "
+                       "to %zu bytes); using %zu", asked, MCA_COLL_RSAG_MIN_SEGMENT_SIZE,
+                    MCA_COLL_RSAG_MAX_SEGMENT_SIZE, mca_coll_rsag_node_params.segment_size);
+    }
+    mca_coll_rsag_node_params.segment_size =
+        (mca_coll_rsag_node_params.segment_size + MCA_COLL_RSAG_MIN_SEGMENT_SIZE - 1)
+        & ~(MCA_COLL_RSAG_MIN_SEGMENT_SIZE - 1);
+
+    if (OPAL_SUCCESS == mca_base_var_enum_create("coll_rsag_single_copy_modes", modes, &e)) {
+        (void) mca_base_component_var_register(
+            c, "single_copy",
+            "How the direct algorithms move vectors between the ranks of a node. auto: "
+            "single-copy pulls of peers' buffers with Linux CMA (process_vm_readv) from "
+            "coll_rsag_direct_cma_min_bytes on (never by default: the segment was faster "
+            "where measured) when a test read at set-up works, copies through the shared "
+            "segment otherwise; cma: CMA for every size when it works (else the segment); "
+            "none: always through the segment (no test read)",
+            MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL_EQ,
+            &mca_coll_rsag_node_params.single_copy);
+        OBJ_RELEASE(e);
+    }
+
+    (void) mca_base_component_var_register(
+        c, "direct_chunk_size",
+        "Bytes the direct algorithms pull from a peer with CMA and reduce at a time (cache "
+        "blocking: each pulled chunk is reduced while it is in the cache); at least 4096",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
+        &mca_coll_rsag_node_params.chunk_size);
+    if (mca_coll_rsag_node_params.chunk_size < 4096
+        || mca_coll_rsag_node_params.chunk_size > MCA_COLL_RSAG_MAX_SEGMENT_SIZE) {
+        opal_output(0, "coll:rsag: coll_rsag_direct_chunk_size = %zu is out of range (valid: "
+                       "4096 to %zu); using %zu", mca_coll_rsag_node_params.chunk_size,
+                    MCA_COLL_RSAG_MAX_SEGMENT_SIZE, MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE);
+        mca_coll_rsag_node_params.chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE;
+    }
+
+    (void) mca_base_component_var_register(
+        c, "direct_cma_min_bytes",
+        "With coll_rsag_single_copy auto, the message size (bytes) from which the direct "
+        "algorithms pull peers' buffers with CMA instead of copying through the shared "
+        "segment; the default (the largest size_t) never does: at np 2 on the machine it was "
+        "measured on, the segment was 1.3-2x faster from 64 KB to 64 MB",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
+        &mca_coll_rsag_node_params.cma_min_bytes);
+
+    (void) mca_base_component_var_register(
+        c, "test_node_fail",
+        "TEST ONLY: make the node path's set-up fail on one rank of every communicator it "
+        "is made for: r + 1 (r >= 0): rank r's mapping of the shared segment fails as if mmap "
+        "had (ENOMEM); -(r + 1): rank r's CMA test read is refused as if the kernel had "
+        "(EPERM). 0 (default): no injected failure",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
+        &mca_coll_rsag_node_params.test_fail);
+}
+
+bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm)
+{
+    return !ompi_group_have_remote_peers(comm->c_local_group);
+}
+
+void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
+                            uint64_t t)
+{
+    const uint64_t *word = (const uint64_t *) ((const char *) &seg->ctl[q] + field);
+
+    for (uint32_t spins = 0; __atomic_load_n(word, __ATOMIC_ACQUIRE) < t; ++spins) {
+        if (spins < MCA_COLL_RSAG_SPINS) {
+            continue;
+        }
+        /* Other communicators' requests may need progress.  When the node
+         * is oversubscribed Open MPI makes an idle opal_progress yield the
+         * core, so the peer we wait for can run; otherwise yielding would
+         * put this rank behind every other runnable process for a time
+         * slice, so it yields only once in a long while, in case other
+         * jobs keep the peer from running. */
+        opal_progress();
+        if (!opal_progress_yield_when_idle && 0 == (spins & MCA_COLL_RSAG_YIELD_MASK)) {
+            sched_yield();
+        }
+    }
+}
+
+void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, uint64_t t)
+{
+    for (int q = 0; q < seg->size; ++q) {
+        mca_coll_rsag_wait_one(seg, q, field, t);
+    }
+}
+
+/* The segment's length for p ranks. */
+static size_t mca_coll_rsag_segment_bytes(int p)
+{
+    return (size_t) p * (MCA_COLL_RSAG_CACHE_LINE + mca_coll_rsag_node_params.segment_size);
+}
+
+static char *mca_coll_rsag_map(int fd, size_t bytes)
+{
+    void *base = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return MAP_FAILED == base ? NULL : (char *) base;
+}
+
+/* Rank 0 to every other rank: `n` ints, or one name. */
+static int mca_coll_rsag_setup_bcast(void *buf, size_t n, struct ompi_datatype_t *dtype,
+                                     struct ompi_communicator_t *comm, int tag)
+{
+    int err = OMPI_SUCCESS;
+
+    if (0 != ompi_comm_rank(comm)) {
+        return mca_coll_rsag_recv(buf, n, dtype, 0, tag, comm);
+    }
+    for (int q = 1; q < ompi_comm_size(comm); ++q) {
+        int e = mca_coll_rsag_send(buf, n, dtype, q, tag, comm);
+        err = OMPI_SUCCESS == err ? e : err;
+    }
+    return err;
+}
+
+/* Every rank's ok to rank 0; rank 0 gets the conjunction (and its own),
+ * and the rank of the first one that failed in *who. */
+static int mca_coll_rsag_setup_gather(int *ok, int *who, struct ompi_communicator_t *comm,
+                                      int tag)
+{
+    int err = OMPI_SUCCESS;
+
+    *who = *ok ? -1 : 0;
+    if (0 != ompi_comm_rank(comm)) {
+        return mca_coll_rsag_send(ok, 1, &ompi_mpi_int.dt, 0, tag, comm);
+    }
+    for (int q = 1; q < ompi_comm_size(comm); ++q) {
+        int theirs = 0;
+        int e = mca_coll_rsag_recv(&theirs, 1, &ompi_mpi_int.dt, q, tag, comm);
+
+        err = OMPI_SUCCESS == err ? e : err;
+        if ((OMPI_SUCCESS != e || !theirs) && *ok) {
+            *ok = 0;
+            *who = q;
+        }
+    }
+    return err;
+}
+
+mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t *comm,
+                                                      int tag, char *why, size_t why_len)
+{
+    int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
+    size_t bytes = mca_coll_rsag_segment_bytes(p);
+    mca_coll_rsag_segment_t *seg = calloc(1, sizeof(*seg));
+    pid_t *pids = calloc((size_t) p, sizeof(pid_t));
+    char name[MCA_COLL_RSAG_NAME_LEN], sent[MCA_COLL_RSAG_NAME_LEN];
+    int ok = (NULL != seg && NULL != pids), verdict[2] = { 0, 0 }, who = -1, probe_err = 0;
+    int err_no = 0, fd = -1;
+    bool created = false;
+    char *base = NULL;
+
+    snprintf(why, why_len, "?");
+    memset(name, 0, sizeof(name));
+    if (0 == rank) {
+        snprintf(name, sizeof(name), "/rsag-%u-%d-%d-%u",
+                 (unsigned) OPAL_PROC_MY_NAME.jobid, MCA_COLL_RSAG_COMM_CID(comm), (int) getpid(),
+                 __atomic_fetch_add(&mca_coll_rsag_segments_made, 1u, __ATOMIC_RELAXED));
+        fd = ok ? shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600) : -1;
+        if (fd >= 0) {
+            created = true;
+            if (0 != ftruncate(fd, (off_t) bytes)) {
+                err_no = errno;
+                ok = 0;
+            }
+        } else {
+            err_no = ok ? errno : ENOMEM;
+            ok = 0;
+        }
+    }
+    /* (1) the name; empty when rank 0 could not make the segment */
+    memset(sent, 0, sizeof(sent));
+    if (0 == rank && ok) {
+        memcpy(sent, name, sizeof(sent));
+    }
+    if (OMPI_SUCCESS != mca_coll_rsag_setup_bcast(sent, sizeof(sent), &ompi_mpi_char.dt, comm,
+                                                  tag)) {
+        ok = 0;
+    }
+    if (0 != rank && ok) {
+        sent[sizeof(sent) - 1] = '\0';
+        fd = '\0' != sent[0] ? shm_open(sent, O_RDWR, 0600) : -1;
+        if (fd < 0) {
+            err_no = '\0' != sent[0] ? errno : 0;
+            ok = 0;
+        }
+    }
+    if (fd >= 0) {
+        if (ok) {
+            base = mca_coll_rsag_map(fd, bytes);
+            if (NULL == base) {
+                err_no = errno;
+                ok = 0;
+            } else if (mca_coll_rsag_node_params.test_fail == rank + 1) {
+                munmap(base, bytes);        /* injected: as if mmap had failed */
+                base = NULL;
+                err_no = ENOMEM;
+                ok = 0;
+            }
+        }
+        close(fd);
+    }
+    if (NULL != base) {
+        mca_coll_rsag_ctl_t *mine = (mca_coll_rsag_ctl_t *) base + rank;
+
+        seg->probe_word = 0x7273616700000000ULL ^ (uint64_t) getpid();
+        mine->pid = (int32_t) getpid();
+        mine->probe = (uint64_t) (uintptr_t) &seg->probe_word;
+        __atomic_store_n(&mine->joined, (uint16_t) 1, __ATOMIC_RELEASE);
+    }
+    /* (2) who mapped it; rank 0 removes the name at once */
+    verdict[0] = ok;
+    (void) mca_coll_rsag_setup_gather(&verdict[0], &who, comm, tag);
+    if (created) {
+        shm_unlink(name);
+    }
+    verdict[1] = who;
+    if (OMPI_SUCCESS != mca_coll_rsag_setup_bcast(verdict, 2, &ompi_mpi_int.dt, comm, tag)) {
+        verdict[0] = 0;
+    }
+    if (!verdict[0]) {
+        if (!ok && 0 != err_no) {
+            snprintf(why, why_len, "shared segment of %zu bytes not made: %s", bytes,
+                     strerror(err_no));
+        } else {
+            snprintf(why, why_len, "shared segment of %zu bytes not made (rank %d failed)",
+                     bytes, verdict[1]);
+        }
+        goto cleanup;
+    }
+
+    seg->base = base;
+    seg->bytes = bytes;
+    seg->size = p;
+    seg->rank = rank;
+    seg->ctl = (mca_coll_rsag_ctl_t *) base;
+    seg->slots = base + (size_t) p * MCA_COLL_RSAG_CACHE_LINE;
+    seg->slot_bytes = mca_coll_rsag_node_params.segment_size;
+    seg->mode = MCA_COLL_RSAG_COPY_SEGMENT;
+    seg->tick = 0;
+    seg->pids = pids;
+    for (int q = 0; q < p; ++q) {
+        while (0 == __atomic_load_n(&seg->ctl[q].joined, __ATOMIC_ACQUIRE)) {
+            sched_yield();      /* written before rank q's answer in (2): at once */
+        }
+        pids[q] = (pid_t) seg->ctl[q].pid;
+    }
+
+    /* (3) can we read a peer's memory?  Through the segment: every rank
+     * has mapped it, so every rank posts its outcome. */
+    if (MCA_COLL_RSAG_SINGLE_COPY_NONE != mca_coll_rsag_node_params.single_copy) {
+        int right = (rank + 1) % p, refused = -1;
+
+        probe_err = mca_coll_rsag_cma_probe(pids[right], seg->ctl[right].probe,
+                                            0x7273616700000000ULL ^ (uint64_t) pids[right]);
+        if (mca_coll_rsag_node_params.test_fail == -(rank + 1)) {
+            probe_err = EPERM;              /* injected: as if the kernel had refused */
+        }
+        __atomic_store_n(&seg->ctl[rank].probed, (uint16_t) (0 == probe_err ? 1 : 2),
+                         __ATOMIC_RELEASE);
+        for (int q = 0; q < p; ++q) {
+            uint16_t v;
+            while (0 == (v = __atomic_load_n(&seg->ctl[q].probed, __ATOMIC_ACQUIRE))) {
+                opal_progress();
+                sched_yield();
+            }
+            if (2 == v && refused < 0) {
+                refused = q;
+            }
+        }
+        if (refused < 0) {
+            seg->mode = MCA_COLL_RSAG_COPY_CMA;
+            snprintf(why, why_len, "shared segment %zu bytes, single copy by CMA "
+                                   "(test read of a peer worked on every rank)", bytes);
+        } else if (0 != probe_err) {
+            snprintf(why, why_len, "shared segment %zu bytes; CMA refused (process_vm_readv: "
+                                   "%s): copies through the segment", bytes,
+                     strerror(probe_err));
+        } else {
+            snprintf(why, why_len, "shared segment %zu bytes; CMA refused on rank %d: copies "
+                                   "through the segment", bytes, refused);
+        }
+    } else {
+        snprintf(why, why_len, "shared segment %zu bytes, copies through the segment "
+                               "(coll_rsag_single_copy none)", bytes);
+    }
+    return seg;
+
+cleanup:
+    if (NULL != base) {
+        munmap(base, bytes);
+    }
+    free(pids);
+    free(seg);
+    return NULL;
+}
+
+void mca_coll_rsag_segment_destroy(mca_coll_rsag_segment_t *seg)
+{
+    if (NULL == seg) {
+        return;
+    }
+    if (NULL != seg->base) {
+        munmap(seg->base, seg->bytes);
+    }
+    free(seg->pids);
+    free(seg);
+}

@@ -1,0 +1,140 @@
+/*
+ * The per-communicator shared segment of the node path (`direct`), made
+ * lazily by the first call that selects `direct` on a communicator whose
+ * ranks all live on this node, and unmapped with the communicator.
+ *
+ * Layout (every part starts on a cache line):
+ *
+ *   ctl[0] ... ctl[p-1]     one control line per rank, written only by its
+ *                           rank, read by all: the progress counters of the
+ *                           protocol and the addresses it publishes
+ *   slot[0] ... slot[p-1]   one data slot per rank (coll_rsag_segment_size
+ *                           bytes, a multiple of the cache line), written
+ *                           only by its rank; two halves so that a window
+ *                           can be written while peers still read the
+ *                           previous one
+ *
+ * The protocol counts "ticks": every rank runs the same sequence of ticks
+ * (collectives on a communicator are ordered), so a counter that reached
+ * tick t says that rank is past that point of the t-th step.  Counters only
+ * grow, so nothing is ever reset.  Writes are published with release
+ * stores and read with acquire loads.
+ */
+#ifndef MCA_COLL_RSAG_SEGMENT_H
+#define MCA_COLL_RSAG_SEGMENT_H
+
+#include "ompi_config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "opal/mca/base/base.h"
+#include "ompi/communicator/communicator.h"
+
+BEGIN_C_DECLS
+
+#define MCA_COLL_RSAG_CACHE_LINE ((size_t) 64)
+
+/* One rank's control line. */
+typedef struct mca_coll_rsag_ctl_t {
+    uint64_t arrive;    /* tick: my input of this tick is published (slot or addresses) */
+    uint64_t ready;     /* tick: my part of the result is available */
+    uint64_t done;      /* tick: I have stopped reading peers' data of this tick */
+    uint64_t failed;    /* tick at which my part failed (a CMA transfer); 0: never */
+    uint64_t input;     /* CMA: address of my input's first data byte */
+    uint64_t output;    /* CMA: address of my receive buffer's first data byte */
+    uint64_t probe;     /* set-up: address of a private word peers test-read */
+    int32_t pid;        /* set-up: my process id */
+    uint16_t joined;    /* set-up: 1 once pid and probe are written */
+    uint16_t probed;    /* set-up: my CMA test read worked (1) or not (2) */
+} mca_coll_rsag_ctl_t;
+
+/* How the node path moves data between ranks. */
+typedef enum mca_coll_rsag_copy_mode_t {
+    MCA_COLL_RSAG_COPY_SEGMENT,     /* copies through the data slots */
+    MCA_COLL_RSAG_COPY_CMA          /* single-copy pulls of peers' buffers (CMA) */
+} mca_coll_rsag_copy_mode_t;
+
+/* A communicator's segment, as this rank sees it. */
+typedef struct mca_coll_rsag_segment_t {
+    char *base;                     /* the mapping */
+    size_t bytes;                   /* its length */
+    int size, rank;
+    mca_coll_rsag_ctl_t *ctl;       /* ctl[size] */
+    char *slots;                    /* slot q at slots + q * slot_bytes */
+    size_t slot_bytes;
+    mca_coll_rsag_copy_mode_t mode;
+    uint64_t tick;                  /* last tick this rank started */
+    pid_t *pids;                    /* peers' process ids (CMA) */
+    uint64_t probe_word;            /* what peers read to test CMA */
+} mca_coll_rsag_segment_t;
+
+/* State of a module's node path. */
+typedef enum mca_coll_rsag_node_state_t {
+    MCA_COLL_RSAG_NODE_UNKNOWN = 0, /* not tried yet */
+    MCA_COLL_RSAG_NODE_READY,       /* segment mapped on every rank */
+    MCA_COLL_RSAG_NODE_UNAVAILABLE  /* ranks on several nodes, or the segment failed */
+} mca_coll_rsag_node_state_t;
+
+/* True when every rank of comm is on this node (the procs' locality). */
+bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm);
+
+/* Make the segment of `comm`, collectively (every rank of comm calls it
+ * with the same tag): rank 0 creates and names it, sends the name through
+ * the PML, every rank maps it and says so, rank 0 unlinks the name at once
+ * and sends the verdict; then, unless coll_rsag_single_copy is none, each
+ * rank test-reads a peer with CMA, posts the outcome in its control line and
+ * reads everyone's: all ranks choose the same copy mode.
+ * Returns the segment (NULL when any rank failed: then every rank returns
+ * NULL) and in `why` the reason of a failure or the copy mode chosen. */
+mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t *comm,
+                                                      int tag, char *why, size_t why_len);
+void mca_coll_rsag_segment_destroy(mca_coll_rsag_segment_t *seg);
+
+/* Data slot of rank q, half h (0 or 1); each half holds half_bytes. */
+static inline char *mca_coll_rsag_slot(const mca_coll_rsag_segment_t *seg, int q, int h)
+{
+    return seg->slots + (size_t) q * seg->slot_bytes + (size_t) h * (seg->slot_bytes / 2);
+}
+
+/* ---- waiting ------------------------------------------------------------ */
+
+/* Wait until field `field` of rank q's line reaches tick t, progressing
+ * Open MPI and yielding the core (oversubscribed peers must run). */
+void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
+                            uint64_t t);
+/* ... of every rank (self included). */
+void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, uint64_t t);
+
+static inline void mca_coll_rsag_publish(mca_coll_rsag_segment_t *seg, size_t field, uint64_t t)
+{
+    __atomic_store_n((uint64_t *) ((char *) &seg->ctl[seg->rank] + field), t, __ATOMIC_RELEASE);
+}
+
+#define MCA_COLL_RSAG_CTL(field) offsetof(mca_coll_rsag_ctl_t, field)
+
+/* Registration of the node path's parameters (component register):
+ * coll_rsag_segment_size, coll_rsag_single_copy, coll_rsag_direct_chunk_size. */
+void mca_coll_rsag_segment_register(const mca_base_component_t *c);
+
+typedef enum mca_coll_rsag_single_copy_t {
+    MCA_COLL_RSAG_SINGLE_COPY_AUTO = 0,
+    MCA_COLL_RSAG_SINGLE_COPY_CMA,
+    MCA_COLL_RSAG_SINGLE_COPY_NONE
+} mca_coll_rsag_single_copy_t;
+
+typedef struct mca_coll_rsag_node_params_t {
+    size_t segment_size;    /* data slot bytes per rank */
+    int single_copy;        /* mca_coll_rsag_single_copy_t */
+    size_t chunk_size;      /* bytes reduced at a time from CMA pulls */
+    size_t cma_min_bytes;   /* auto: CMA from this message size on */
+    int test_fail;          /* TEST ONLY: r + 1: rank r fails to map the segment;
+                               -(r + 1): rank r's CMA test read is refused */
+} mca_coll_rsag_node_params_t;
+extern mca_coll_rsag_node_params_t mca_coll_rsag_node_params;
+
+END_C_DECLS
+
+#endif /* MCA_COLL_RSAG_SEGMENT_H */
