@@ -21,13 +21,21 @@ direct_force=(--mca coll_rsag_allreduce_algorithm direct
               --mca coll_rsag_reduce_scatter_algorithm direct)
 direct_prog="$here/mpi/rsag_direct"
 direct_cma=(--mca coll_rsag_direct_cma_min_bytes 32768)
-# No rsag segment name may exist in /dev/shm (they are unlinked as soon as
-# every rank has mapped them).
+# No rsag segment name may be left in /dev/shm: they are unlinked as soon as
+# every rank has mapped them.  A name is /dev/shm/rsag-<job>-<cid>-<pid>-<n>
+# (pid: the creator, rank 0); one whose creator still runs may belong to
+# another job between its shm_open and shm_unlink, so only names of dead
+# creators count as left behind.
 direct_no_shm_names() {
-    local left
-    left=$(ls /dev/shm 2>/dev/null | grep '^rsag-')
-    [ -z "$left" ] || { echo "left in /dev/shm: $left"; return 1; }
-    echo "no rsag-* name in /dev/shm"
+    local f pid left=""
+    for f in /dev/shm/rsag-*; do
+        [ -e "$f" ] || continue
+        pid=$(basename "$f" | cut -d- -f4)
+        [ -n "$pid" ] && [ -d "/proc/$pid" ] && continue
+        left="$left $f"
+    done
+    [ -z "$left" ] || { echo "left in /dev/shm:$left"; return 1; }
+    echo "no rsag-* name of a finished process in /dev/shm"
 }
 
 for np in 2 3 4 5 8 16; do
