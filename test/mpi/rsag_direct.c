@@ -272,19 +272,6 @@ static long count_dir(const char *path, const char *prefix)
     return n;
 }
 
-static long rss_kb(void)
-{
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (NULL != f) {
-        if (2 != fscanf(f, "%ld %ld", &pages, &resident)) {
-            resident = 0;
-        }
-        fclose(f);
-    }
-    return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
 static int mode_churn(int cycles)
 {
     int k = rt_alg_index(RT_ALLREDUCE, "direct"), warm = cycles < 1000 ? cycles / 5 : 200;
@@ -297,7 +284,7 @@ static int mode_churn(int cycles)
     for (int i = 0; i < cycles; ++i) {
         MPI_Comm dup;
         if (i == warm) {
-            rss0 = rss_kb();
+            rss0 = rt_rss_kb();
             maps0 = count_lines("/proc/self/maps");
             fds0 = count_dir("/proc/self/fd", NULL);
         }
@@ -313,7 +300,7 @@ static int mode_churn(int cycles)
         MPI_Comm_free(&dup);
     }
     rt_snapshot(RT_ALLREDUCE, &after);
-    rss1 = rss_kb();
+    rss1 = rt_rss_kb();
     maps1 = count_lines("/proc/self/maps");
     fds1 = count_dir("/proc/self/fd", NULL);
     if (after.ctr[k] - before.ctr[k] != (unsigned long long) cycles) {

@@ -22,19 +22,6 @@
 
 #include "rsag_mpit.h"
 
-static long rss_kb(void)
-{
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (NULL != f) {
-        if (2 != fscanf(f, "%ld %ld", &pages, &resident)) {
-            resident = 0;
-        }
-        fclose(f);
-    }
-    return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
 /* Calls rsag counted on this rank (every algorithm, delegated included;
  * every collective, or MPI_Allreduce only): rsag's MPI_T counters, through
  * rsag_mpit.c; -1 if rsag is not loaded. */
@@ -91,11 +78,11 @@ int main(int argc, char **argv)
         for (int i = 0; i < 200; ++i) {
             cycle(i);
         }
-        before = rss_kb();
+        before = rt_rss_kb();
         for (long i = 0; i < cycles; ++i) {
             cycle((int) (i % 2));
         }
-        after = rss_kb();
+        after = rt_rss_kb();
         calls1 = rsag_calls(false);
         growth = after - before;
         MPI_Allreduce(&growth, &max_growth, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);

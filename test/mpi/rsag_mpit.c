@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "rsag_mpit.h"
@@ -491,4 +492,18 @@ void rt_cvar_write(MPI_T_cvar_handle h, const void *value)
     if (MPI_SUCCESS != rc) {
         rt_die("MPI_T_cvar_write", "a control variable", rc);
     }
+}
+
+long rt_rss_kb(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+
+    if (NULL != f) {
+        if (2 != fscanf(f, "%ld %ld", &pages, &resident)) {
+            resident = 0;
+        }
+        fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }

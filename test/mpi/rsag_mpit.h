@@ -106,6 +106,9 @@ int rt_contiguous(MPI_Datatype dt);
 MPI_T_pvar_handle rt_pvar(const char *name, int var_class);
 unsigned long long rt_pvar_read(MPI_T_pvar_handle h);
 void rt_pvar_free(MPI_T_pvar_handle *h);
+
+/* Resident set size of this process in KiB (/proc/self/statm; 0 if unreadable). */
+long rt_rss_kb(void);
 /* A control variable; its datatype in *dt and its enumeration (or
  * MPI_T_ENUM_NULL) in *et, each if not NULL. */
 MPI_T_cvar_handle rt_cvar(const char *name, MPI_Datatype *dt, MPI_T_enum *et);
