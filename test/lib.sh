@@ -109,11 +109,11 @@ expect_that() {
 finish_test() {
     if [ "$last_ok" = 1 ]; then
         passed=$((passed + 1))
-        printf 'PASS %-44s %4ds\n' "$last_name" "$last_time"
+        printf 'PASS %-52s %4ds\n' "$last_name" "$last_time"
     else
         failed=$((failed + 1))
         failed_names+=("$last_name")
-        printf 'FAIL %-44s %4ds   (log: %s)\n' "$last_name" "$last_time" "${last_log#"$top"/}"
+        printf 'FAIL %-52s %4ds   (log: %s)\n' "$last_name" "$last_time" "${last_log#"$top"/}"
         tail -n 15 "$last_log" | sed 's/^/    | /'
     fi
     printf '%d %s %s\n' "$last_time" "$([ "$last_ok" = 1 ] && echo PASS || echo FAIL)" \
@@ -127,7 +127,7 @@ reopen_failed() {
         failed=$((failed + 1))
         failed_names+=("$last_name")
         last_ok=0
-        printf 'FAIL %-44s (expectation, log: %s)\n' "$last_name" "${last_log#"$top"/}"
+        printf 'FAIL %-52s (expectation, log: %s)\n' "$last_name" "${last_log#"$top"/}"
         tail -n 5 "$last_log" | sed 's/^/    | /'
         # the times file records the final verdict
         sed -i "\$s/ PASS $last_name\$/ FAIL $last_name/" "$times_file"
