@@ -1,4 +1,7 @@
 #!/usr/bin/env perl
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # Generate configure and the Makefile.in files (autoreconf with libtool).
 use strict;
 use warnings;

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # Debian/Ubuntu packages needed to build, install and test mca_coll_rsag,
 # on Debian 12 (Open MPI 4.1) and Debian 13 (Open MPI 5.0) alike.
 # Runs apt-get as root, or through sudo for another user.

@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # rsag-bench-merge.awk: the merge step of rsag-bench.sh.  Reads the raw CSV
 # (every line of every job: rep,job,label,coll,np,bytes,time_us,memcpy_us,
 # busbw_GBps,iters,ran,verified,oversubscribed), writes the wide CSV (file

@@ -1,4 +1,7 @@
 #!/bin/bash
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # rsag-bench.sh: compare mca_coll_rsag's algorithms with Open MPI's coll/tuned
 # for one collective at one process count, and print the ratios.
 #

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # rsag-cluster.sh: an emulated cluster on one Linux machine, for the
 # multi-node tests and benchmarks of mca_coll_rsag (doc/cluster.md).
 #
@@ -319,6 +322,6 @@ case "${1:-}" in
     mpirun-args) cmd_mpirun_args ;;
     exec) shift; cmd_exec "$@" ;;
     with) shift; cmd_with "$@" ;;
-    -h|--help|help) sed -n '2,14p' "$0" ;;
-    *) sed -n '2,14p' "$0" >&2; exit 2 ;;
+    -h|--help|help) sed -n '5,17p' "$0" ;;
+    *) sed -n '5,17p' "$0" >&2; exit 2 ;;
 esac

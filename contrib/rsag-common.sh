@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # shellcheck shell=bash
 # rsag-common.sh: what rsag-bench.sh and rsag-tune.sh share, sourced by both
 # (installed next to them): messages, the collectives, and the options both

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # rsag-debian13.sh: build, install and test mca_coll_rsag on Debian 13
 # (trixie) with its Open MPI 5.0 (libopenmpi-dev 5.0.7, UCX 1.18), on a
 # Debian 12 host, in a root filesystem made with debootstrap from Debian's
@@ -61,7 +64,7 @@ while [ $# -gt 0 ]; do
         --all) filters=(""); shift ;;
         -k) filters+=("$2"); shift 2 ;;
         --run) run_cmd="$2"; shift 2 ;;
-        -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
+        -h|--help) sed -n '5,33p' "$0"; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
 done

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # Run the demo: MPI_Allreduce and MPI_Reduce on 4 ranks, with rsag's
 # decisions printed (coll_rsag_verbose 1) and its MPI_T call counters read
 # back by the program.  Uses whatever mca_coll_rsag Open MPI finds (its

@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # rsag-thresholds.awk: turn an rsag-only benchmark CSV (rsag-bench.sh
 # --rsag-only, file <coll>-np<N>.csv) into coll_rsag_<coll>_<alg>_min_bytes
 # settings for an MCA parameter file, with comments showing the measurements.

@@ -1,4 +1,7 @@
 #!/bin/bash
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # rsag-tune.sh: measure rsag's algorithms on this machine and write an MCA
 # parameter file with the coll_rsag_<coll>_<alg>_min_bytes thresholds that
 # make rsag's `auto` pick the fastest one per message size.

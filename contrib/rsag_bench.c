@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_bench: time MPI_Allreduce / MPI_Reduce / MPI_Reduce_scatter_block /
  * MPI_Reduce_scatter (equal counts) per message size, for rsag's
  * algorithms (switched inside one job through MPI_T) or for whatever the job

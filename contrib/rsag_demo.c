@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_demo: a small MPI program that shows mca_coll_rsag at work.
  *
  * It runs MPI_Allreduce and MPI_Reduce on a few message sizes, checks the

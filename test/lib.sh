@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # shellcheck shell=bash
 # test/lib.sh: the test harness of mca_coll_rsag, sourced by test/run_tests.sh
 # before the suites (test/suites/*.sh).  See test/README.md.

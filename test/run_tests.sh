@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # The whole test suite of mca_coll_rsag.  Run from a configured, built and
 # installed tree (README: ./autogen.pl && ./configure && make && make install):
 #
@@ -23,7 +26,7 @@ while [ $# -gt 0 ]; do
         -k) [ $# -ge 2 ] || { echo "run_tests.sh: -k needs a NAME" >&2; exit 2; }
             filter="$2"; shift 2 ;;
         -l) list_only=1; shift ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h|--help) sed -n '5,17p' "$0"; exit 0 ;;
         *) echo "run_tests.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done

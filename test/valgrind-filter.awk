@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # valgrind-filter.awk: sorts valgrind memcheck XML reports (--xml=yes, one
 # file per process) into errors of mca_coll_rsag and errors of everything else.
 #

@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # Checks that locate an installed Open MPI and its developer headers.
 
 # RSAG_FIND_OMPI: find Open MPI (--with-ompi=DIR or mpicc on PATH) and

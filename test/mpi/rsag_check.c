@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_check.c -- independent correctness test for the coll/rsag component.
  *
  * One mpirun runs the whole matrix (the component's own unit tests cover the

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_check_data.h -- what rsag_check tests with: the element kinds, the
  * datatypes under test (predefined and derived layouts), the ops, and the
  * values: every rank's input generated from (seed, case, rank, element), the

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_lifecycle: module life cycle checks.
  *
  *  churn   N (default 1000, --cycles N) MPI_Comm_dup / MPI_Comm_split +

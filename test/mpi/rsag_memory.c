@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_memory.c -- the priority-aware reduce-scatter must not use more
  * temporary memory than recursive halving (seed 002: "no extra memory").
  *

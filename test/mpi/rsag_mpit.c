@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_mpit.c -- MPI_T helpers of the MPI test programs (see rsag_mpit.h):
  * algorithm control variables and call counters of rsag, and any other
  * variable by name.

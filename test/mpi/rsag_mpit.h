@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_mpit.h -- MPI_T helpers shared by the MPI test programs: switch
  * rsag's algorithm of a collective through its control variable
  * coll_rsag_<coll>_algorithm, find out from the counters

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_opcheck: the (type, op) pairs Open MPI's op framework is known to
  * get wrong (op/avx 8/16-bit MPI_SUM, Open MPI #8045; MIN/MAX on
  * MPI_UNSIGNED_LONG compared as signed, #10525; MIN/MAX on MPI_OFFSET),

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag_stress.c -- randomized stress test of rsag: a long sequence of
  * reduction calls, each with a random
  *   communicator  MPI_COMM_WORLD, a dup of it, split halves (both halves run

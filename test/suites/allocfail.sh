@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # Allocation failure (issue 5): coll_rsag_test_alloc_fail makes the k-th
 # memory request of rsag fail on every rank, for every request of every
 # collective and algorithm, in place and not.  Each call must return

@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # shellcheck shell=bash
 # Benchmark and tuner (contrib/rsag-bench.sh, rsag_bench, rsag-tune.sh,
 # rsag-thresholds.awk), sourced by run_tests.sh.  Smoke runs only: tiny

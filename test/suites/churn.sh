@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # churn.sh: communicator churn with bounded memory.  Sourced by test/run_tests.sh.
 #
 # 10 000 cycles of MPI_Comm_dup or MPI_Comm_split, MPI_Allreduce and MPI_Reduce

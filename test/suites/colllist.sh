@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # The coll list check (ompi/mca/coll/rsag/coll_rsag_colllist.c): a `coll`
 # list that leaves out libnbc, self or inter gets one line from rsag, naming
 # a list that works, before Open MPI fails (or runs with a list that real

@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # shellcheck shell=bash
 # core.sh: the component as users see it (README "Using it"): the installed
 # component is this build, ompi_info shows every parameter, the demo runs

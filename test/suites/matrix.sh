@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # shellcheck shell=bash
 # matrix.sh: the correctness matrix (test/mpi/rsag_check.c) over the default
 # transport (ob1 + vader, see transports.sh): every algorithm of every

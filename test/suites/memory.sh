@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # shellcheck shell=bash
 # memory.sh: temporary memory (test/mpi/rsag_memory.c): the priority-aware
 # reduce-scatter's peak temporary memory (MPI_T coll_rsag_temporary_bytes) is

@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # multinode.sh: rsag on communicators that span nodes, on the emulated
 # cluster of contrib/rsag-cluster.sh (doc/cluster.md).  Sourced by
 # test/run_tests.sh.

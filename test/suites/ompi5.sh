@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # Open MPI 5.0 at run time (Debian 13's 5.0.7; contrib/rsag-debian13.sh runs
 # the suite there): what differs from 4.1 in the coll framework.  These
 # tests are defined only when the installed Open MPI is 5.0; the rest of

@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # Reductions stay right where the installed op framework is wrong
 # (coll_rsag_op.c).  Open MPI 4.1.4 gets these wrong even in
 # MPI_Reduce_local: op/avx's 8/16-bit MPI_SUM from count 16 (#8045),

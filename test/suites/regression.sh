@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # Regression tests for bugs other MPI libraries shipped in their reduction
 # collectives (issue 5 item 3), one named test per bug and process count.
 # The program is test/mpi/rsag_regress.c (one subcommand per bug; it forces

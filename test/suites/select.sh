@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # Thresholds by communicator-size class, their overrides, and the verbose
 # decision trace (issue 4 items 1 and 5).  Sourced by run_tests.sh.
 

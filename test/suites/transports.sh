@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # transports.sh: the correctness matrix over the other transports.
 # Sourced by test/run_tests.sh.
 #

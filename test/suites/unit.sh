@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # shellcheck shell=bash
 # unit.sh: the unit tests of the pure parts, without MPI (test/unit/*.c):
 # index arithmetic (folding, halving schedule, trees) and the selector with

@@ -1,3 +1,6 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
 # valgrind.sh: memcheck over the correctness matrix and the module life cycle.
 # Sourced by test/run_tests.sh.
 #

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Unit tests of coll_rsag_index.c: exhaustive over small communicators and
  * a spread of counts, by simulating the data movement the algorithms do.
  */

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Unit tests of coll_rsag_op_kernels.c (no MPI): hand-computed results of
  * the kernels at the places Open MPI's op components went wrong (8/16-bit
  * wrap-around, unsigned compare with the top bit set) and at the MPI

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Unit tests of the selector (coll_rsag_select.c) and of the algorithm
  * tables it reads: restrictions, forced algorithms and their fallback,
  * thresholds by communicator-size class and their overrides, delegation,

@@ -1,3 +1,8 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
 /* Minimal check macros for the unit tests (no MPI, no framework). */
 #ifndef RSAG_UNIT_H
 #define RSAG_UNIT_H

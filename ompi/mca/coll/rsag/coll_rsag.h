@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * mca_coll_rsag: reduction collectives built on reduce-scatter/allgather.
  *
  * The component, the module and the one signature every algorithm has.

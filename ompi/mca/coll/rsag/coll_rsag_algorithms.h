@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The algorithm tables: the single source of truth for what rsag can do.
  *
  * One X-macro list per collective, one row per algorithm:

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * MPI_Allreduce on one node through a shared segment and single-copy pulls
  * ("direct"; the building block is coll_rsag_direct.c).
  *

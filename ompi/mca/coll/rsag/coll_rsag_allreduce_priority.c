@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * MPI_Allreduce by the priority-aware reduce-scatter + allgather.
  *
  * Idea: cut the vector into p even blocks; run the priority-aware

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * MPI_Allreduce, Rabenseifner's algorithm: reduce-scatter + allgather.
  *
  * Idea: (1) fold p onto p' = 2^floor(log2 p) ranks with no idle half: in

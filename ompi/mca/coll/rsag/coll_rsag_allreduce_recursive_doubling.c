@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * MPI_Allreduce by recursive doubling.
  *
  * Idea: fold p ranks onto p' = 2^floor(log2 p): each odd rank below 2r

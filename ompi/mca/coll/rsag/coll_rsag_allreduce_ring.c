@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * MPI_Allreduce by a pipelined ring: ring reduce-scatter + ring allgather.
  *
  * Idea: cut the vector into p blocks as even as possible (the first

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Single-copy transfers with CMA; see coll_rsag_cma.h.
  *
  * The kernel may move fewer bytes than asked (it stops at a page it

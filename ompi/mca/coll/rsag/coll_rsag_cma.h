@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Single-copy transfers between the ranks of a node with Linux Cross
  * Memory Attach (process_vm_readv / process_vm_writev): one copy from a
  * peer's buffer into ours, no staging.  The kernel may refuse (no ptrace

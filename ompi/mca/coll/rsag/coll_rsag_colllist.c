@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The `coll` selection check (coll_rsag_colllist.h).
  *
  * The components a coll list must keep, on Open MPI 4.1 and 5.0 alike:

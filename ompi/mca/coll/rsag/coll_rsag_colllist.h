@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The `coll` selection check: a list such as `--mca coll rsag,basic` leaves
  * Open MPI without a component it needs (the nonblocking collectives have
  * no provider without libnbc; size-1 communicators and intercommunicators

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Everything that differs between the Open MPI series rsag builds against
  * lives here: Open MPI 4.1.x (coll framework 2.0.0) and 5.0.x (2.4.0).
  * A component is built for one series and does not load into another.

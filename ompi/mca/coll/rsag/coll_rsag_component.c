@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The rsag component: its MCA parameters and MPI_T counters.
  *
  * Parameters (ompi_info --param coll rsag --level 9):

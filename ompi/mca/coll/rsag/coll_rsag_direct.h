@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The node path's building block (coll_rsag_direct.c): "reduce my block
  * from all p inputs in rank order 0..p-1", and the three ways the direct
  * algorithms deliver the blocks.  Each block of the vector is reduced by

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Building blocks of the recursive-halving family (coll_rsag_halving.c):
  * Rabenseifner's allreduce and reduce, the recursive-halving reduce-scatter
  * and, for its pre-step and delivery, the priority-aware one.

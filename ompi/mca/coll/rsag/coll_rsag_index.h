@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Pure index arithmetic shared by rsag's algorithms: power-of-two folding,
  * rank remapping, block layouts, the recursive-halving schedule, ring walks
  * and binomial-tree relations.  No MPI here: test/unit/test_index.c checks

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Memory of rsag's collectives; see coll_rsag_mem.h.
  *
  * Counters are process-wide and may be updated by threads running

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Memory of rsag's collectives (coll_rsag_mem.c): temporaries laid out
  * like user buffers, served from a per-communicator scratch area when it
  * has room, with accounting (MPI_T counters, safe under concurrent

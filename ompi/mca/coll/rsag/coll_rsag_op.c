@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Reductions that stay right where the installed op framework is wrong.
  *
  * Once per process (from init_query, when Open MPI's predefined ops are

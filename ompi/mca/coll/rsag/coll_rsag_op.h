@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Op dispatch: every reduction rsag computes goes through the two calls
  * below, which use rsag's own kernel for the predefined (op, type) pairs
  * the start-up self-test found wrong in Open MPI's op framework

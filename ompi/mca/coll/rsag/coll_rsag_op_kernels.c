@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag's own reduction kernels, generated per (element kind, op) from one
  * macro per class of element (integer, floating, complex, C bool, pair),
  * with the self-test data generator and comparison of each kind.  Pure C,

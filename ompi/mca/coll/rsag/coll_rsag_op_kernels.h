@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * rsag's own reduction kernels (pure C, no MPI): one per (element kind,
  * predefined op), generated from the class macros of
  * coll_rsag_op_kernels.c.  coll_rsag_op.c uses them in place of Open MPI's

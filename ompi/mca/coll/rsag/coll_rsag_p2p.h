@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Point-to-point steps of rsag's algorithms, through the PML (the only way
  * rsag talks to peers).  Counts are elements of `dtype`.
  */

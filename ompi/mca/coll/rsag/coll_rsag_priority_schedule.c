@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The priority-aware reduce-scatter schedule; see
  * coll_rsag_reduce_scatter_priority.c for the idea and the diagram.
  *

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The priority-aware reduce-scatter without its delivery
  * (coll_rsag_priority_schedule.c), shared by the priority reduce-scatter
  * and the priority allreduce; the schedule is drawn in

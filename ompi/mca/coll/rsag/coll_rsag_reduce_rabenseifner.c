@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * MPI_Reduce, Rabenseifner's algorithm: reduce-scatter + binomial gather
  * (as Kurnosov describes it in "Load imbalance in MPIR_Reduce_redscat_gather",
  * mpich-devel, 2017).

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * MPI_Reduce_scatter_block and MPI_Reduce_scatter, priority-aware
  * (M. Gavahi, "Priority-aware MPI_Reduce-Scatter Operation").
  *

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The ring phases: one pass of p - 1 steps, pipelined by segments; see
  * coll_rsag_ring.h for what each phase computes.
  *

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The two ring phases (coll_rsag_ring.c), shared by the ring allreduce and
  * the ring reduce-scatter: p - 1 steps, each sending to rank + 1 and
  * receiving from rank - 1, over the blocks of a->displ (any sizes, zeros

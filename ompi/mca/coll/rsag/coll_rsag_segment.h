@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * The per-communicator shared segment of the node path (`direct`), made
  * lazily by the first call that selects `direct` on a communicator whose
  * ranks all live on this node, and unmapped with the communicator.

@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Algorithm selection: a pure function from (collective, call, tuning) to
  * an algorithm id, reading the restriction columns of the algorithm tables
  * in coll_rsag_algorithms.h.  No MPI here: test/unit/test_select.c covers it.

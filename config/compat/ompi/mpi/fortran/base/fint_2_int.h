@@ -1,4 +1,9 @@
 /*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
  * Minimal stand-in for Open MPI's ompi/mpi/fortran/base/fint_2_int.h.
  *
  * Some binary distributions (Debian's libopenmpi-dev among them) install
