@@ -43,12 +43,13 @@ t_start=$SECONDS
 # selection, opting out, the coll-list check, module life cycle (enable,
 # disable, retained previous modules), Open MPI 5.0's own components
 # (suites/ompi5.sh), tcp and UCX, valgrind.  Names as test/run_tests.sh -l
-# prints them; each is a run_tests.sh -k filter.
+# prints them; each is a run_tests.sh -k filter ("^NAME": names that begin
+# with NAME, so that matrix-np4 is not also multinode-matrix-np4).
 RSAG_DEBIAN13_SUBSET=(
     installed-component-is-this-build unit- ompi_info-parameters
     demo- verbose-decisions-np4 param-file-forces-algorithm env-forces-algorithm
     bad-algorithm-name-is-reported
-    matrix-np2 matrix-np3 matrix-np4 matrix-np5 mca-forced-
+    ^matrix-np2 ^matrix-np3 ^matrix-np4 ^matrix-np5 mca-forced-
     lifecycle-np colllist- ompi5-    # lifecycle-np: valgrind-lifecycle-np3 too
     transport-default-is-ob1-vader-np3 transport-ob1-tcp-np3 transport-ucx-np3
     valgrind-check-quick-np2

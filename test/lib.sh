@@ -9,8 +9,10 @@
 #
 #   run_test NAME CMD...         run CMD (output to $results/NAME.log); the
 #                                test passes when CMD exits 0.  With -k only
-#                                the tests whose name contains the filter run;
+#                                the tests whose name contains the filter run
+#                                (begins with it, for a filter "^NAME");
 #                                with -l the name is only listed.
+#   name_selected NAME           true when -k keeps a test of that name
 #   expect_in_log PATTERN        refine the last test: its log must match
 #   expect_not_in_log PATTERN    (grep -E) / must not match / must have exactly
 #   expect_count N PATTERN       N matching lines
@@ -42,10 +44,19 @@ last_time=0
 # one line per test: seconds, PASS|FAIL, name (sorted at the end)
 times_file="$results/TIMES"
 
+# name_selected NAME: no -k filter, or NAME contains it ("^X": begins with X).
+name_selected() {
+    case "$filter" in
+        "") return 0 ;;
+        ^*) [[ "$1" == "${filter#^}"* ]] ;;
+        *) [[ "$1" == *"$filter"* ]] ;;
+    esac
+}
+
 # run_test NAME COMMAND... : passes when the command exits 0.
 run_test() {
     local name="$1"; shift
-    if [ -n "$filter" ] && [[ "$name" != *"$filter"* ]]; then
+    if ! name_selected "$name"; then
         last_name=""
         return 0
     fi

@@ -7,6 +7,7 @@
 #
 #   test/run_tests.sh            everything (about 12 minutes on 2 cores)
 #   test/run_tests.sh -k NAME    only the tests whose name contains NAME
+#                                ("^NAME": whose name begins with NAME)
 #   test/run_tests.sh -l         list the tests
 #
 # Each test is one program or one mpirun; its output goes to

@@ -41,7 +41,7 @@ mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4
 # Tests of this suite that the -k filter keeps (the cluster is made only for them).
 mn_wanted=0
 for mn_name in "${mn_names[@]}"; do
-    [ -z "${filter:-}" ] || [[ "$mn_name" == *"$filter"* ]] && mn_wanted=1
+    name_selected "$mn_name" && mn_wanted=1
 done
 
 # mn_assert_pairs LOG NP: with btl_base_verbose, each rank names the btl it
