@@ -255,6 +255,7 @@ typedef struct {
     int count;
     int root;
     int inplace;
+    int single_node;       /* every rank of comm on one node (direct needs it) */
     int nullrecv;          /* reduce: non-roots pass recvbuf = NULL */
     int rspat;             /* reduce_scatter: recvcounts pattern */
     uint64_t salt;
@@ -410,11 +411,12 @@ static int forced_applies(const casedesc *cd, long n_items)
     if (strstr(a, "ring") != NULL || strstr(a, "priority") != NULL)
         return ops[cd->op].commute;
     if (strstr(a, "direct") != NULL) {
-        /* the node path: a contiguous datatype (size == extent == true
-         * extent, any lower bound); this program runs on one node */
+        /* the node path: a communicator on one node and a contiguous
+         * datatype (size == extent == true extent, any lower bound) */
         int sz;
         MPI_Type_size(cd->t->dt, &sz);
-        return sz > 0 && (MPI_Aint)sz == cd->t->ext && cd->t->text == cd->t->ext;
+        return cd->single_node && sz > 0 && (MPI_Aint)sz == cd->t->ext
+               && cd->t->text == cd->t->ext;
     }
     return 1;
 }
@@ -795,6 +797,7 @@ typedef struct {
     MPI_Comm comm;
     const char *name;
     int p, me, pp;
+    int single_node;               /* every rank on one node */
     int counts[32], ncounts;       /* the full count list */
     int qroots[4], nqroots;
 } commctx;
@@ -810,6 +813,7 @@ static void run_block(commctx *cx, int coll, int ai)
     cd.p = cx->p;
     cd.me = cx->me;
     cd.pp = cx->pp;
+    cd.single_node = cx->single_node;
     cd.coll = coll;
     cd.ai = ai;
     cd.aname = ai >= 0 ? c->alg[ai].name : "default";
@@ -1001,6 +1005,7 @@ static int comm_setup(commctx *cx, MPI_Comm comm, const char *name)
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     MPI_Comm_size(comm, &cx->p);
     MPI_Comm_rank(comm, &cx->me);
+    cx->single_node = rt_single_node(comm);
     int p = cx->p, pp = 1;
     while (pp * 2 <= p)
         pp *= 2;

@@ -512,3 +512,17 @@ long rt_rss_kb(void)
     }
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
+
+int rt_single_node(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int size, node_size = 0;
+
+    MPI_Comm_size(comm, &size);
+    if (MPI_SUCCESS != MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) {
+        return 0;
+    }
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    return node_size == size;
+}

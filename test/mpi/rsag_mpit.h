@@ -112,6 +112,10 @@ MPI_T_pvar_handle rt_pvar(const char *name, int var_class);
 unsigned long long rt_pvar_read(MPI_T_pvar_handle h);
 void rt_pvar_free(MPI_T_pvar_handle *h);
 
+/* Whether every rank of `comm` is on one node (MPI_COMM_TYPE_SHARED);
+ * collective over comm. */
+int rt_single_node(MPI_Comm comm);
+
 /* Resident set size of this process in KiB (/proc/self/statm; 0 if unreadable). */
 long rt_rss_kb(void);
 /* A control variable; its datatype in *dt and its enumeration (or
