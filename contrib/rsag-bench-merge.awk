@@ -3,11 +3,14 @@
 # See LICENSE at the top of the tree.
 # rsag-bench-merge.awk: the merge step of rsag-bench.sh.  Reads the raw CSV
 # (every line of every job: rep,job,label,coll,np,bytes,time_us,memcpy_us,
-# busbw_GBps,iters,ran,verified,oversubscribed), writes the wide CSV (file
+# busbw_GBps,iters,ran,verified,oversubscribed,osu_us), writes the wide CSV (file
 # csv: one row per size, the median of every variant, memcpy, ratios) and
 # prints the tables (times, ratios, variant ratios) on stdout.
 # Variables (-v): rsag_labels, rsag_algs, tuned_labels, variant_names, coll,
-# np, oversub, ncores, csv, not_quiet, disturbed (see rsag-bench.sh).
+# np, oversub, ncores, csv, not_quiet, disturbed (see rsag-bench.sh); tcol:
+# the raw column of the time to use (7 time_us, rsag-bench's measure: max
+# over ranks of the per-rank median; 14 osu_us, OSU's: mean over ranks of
+# the per-rank mean).
 function median(list,    a, n, i, j, x) {
     n = split(list, a, " ")
     if (n == 0) return ""
@@ -31,15 +34,16 @@ function hsize(b) {
 }
 function short(l,    x) {        # tuned_default -> tdef, tuned_3_ring -> t3
     if (l == "tuned_default") return "tdef"
+    if (l == "tuned_mmap0") return "tdef0"
     if (l ~ /^tuned_[0-9]+_/) { x = l; sub(/^tuned_/, "", x); sub(/_.*/, "", x); return "t" x }
     return l
 }
 function ratio(a, b) { return (a == "" || b == "" || b <= 0) ? "" : sprintf("%.2f", a / b) }
-NR == 1 { next }
+NR == 1 { if (tcol == "") tcol = 7; next }
 {
     key = $3 SUBSEP $6
     if ($1 + 0 > maxrep) maxrep = $1 + 0
-    t[key] = t[key] " " $7
+    t[key] = t[key] " " $tcol
     if (!(($6) in seen)) { seen[$6] = 1; sizes[++ns] = $6 + 0 }
     mc[$6] = mc[$6] " " $8
     if ($12 != "ok") bad[key] = 1
@@ -134,8 +138,9 @@ END {
     H[0] = "bytes"
     for (v = 1; v <= nv; ++v) H[v] = short(var[v])
     H[nv + 1] = "memcpy"; H[nv + 2] = "auto/memcpy"; H[nv + 3] = (coll == "reduce" ? "bw_GB/s" : "busbw_GB/s")
-    printf "%s, np %d on %d cores%s; median over %d reps of each job's time (max over ranks of the per-rank median), microseconds\n", \
-        coll, np, ncores, (oversub == "yes" ? " -- OVERSUBSCRIBED (slow, noisy)" : " (not oversubscribed)"), maxrep
+    printf "%s, np %d on %d cores%s; median over %d reps of each job's time (%s), microseconds\n", \
+        coll, np, ncores, (oversub == "yes" ? " -- OVERSUBSCRIBED (slow, noisy)" : " (not oversubscribed)"), maxrep, \
+        (tcol == 14 ? "OSU's measure: mean over ranks of the per-rank mean" : "max over ranks of the per-rank median")
     if (coll == "reduce_scatter_block")
         print "bytes = whole input vector of one rank = recvcount * np * type size (as coll_rsag_" coll "_<alg>_min_bytes)"
     else if (coll == "reduce_scatter")
@@ -147,8 +152,12 @@ END {
     if (not_quiet > 0) printf "note: %d job(s) started while the machine was not quiet (see the log)\n", not_quiet
     if (disturbed > 0) printf "note: %d job(s) ran while other MPI jobs were running (see the log)\n", disturbed
     legend = ""
-    for (i = 2; i <= nt; ++i) { x = tl[i]; sub(/^tuned_[0-9]+_/, "", x); legend = legend (i > 2 ? ", " : "") short(tl[i]) " " x }
-    if (nt > 0) printf "tdef = coll/tuned's own decision; tN = coll_tuned_%s_algorithm N forced: %s\n", coll, legend
+    mm = ""
+    for (i = 2; i <= nt; ++i) {
+        if (tl[i] == "tuned_mmap0") { mm = "; tdef0 = tdef with MALLOC_MMAP_MAX_=0 (no page faults on tuned's per-call temporaries)"; continue }
+        x = tl[i]; sub(/^tuned_[0-9]+_/, "", x); legend = legend (legend != "" ? ", " : "") short(tl[i]) " " x
+    }
+    if (nt > 0) printf "tdef = coll/tuned's own decision%s; tN = coll_tuned_%s_algorithm N forced: %s\n", mm, coll, legend
     printf "! = verification failed; * = rsag did not run this algorithm at this size (restriction unmet: fell back or delegated, see the CSV's *_ran)\n"
     ncol = nv + 3
     for (c = 0; c <= ncol; ++c) { w[c] = length(H[c]); for (s = 1; s <= ns; ++s) if (length(T[s, c]) > w[c]) w[c] = length(T[s, c]) }

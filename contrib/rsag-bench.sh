@@ -23,6 +23,8 @@
 #                  <name>_<algorithm>), e.g. to compare coll_rsag_priority_chunks
 #                  values;
 #   tuned_default  --mca coll ^rsag: coll/tuned's own decision;
+#   tuned_mmap0    the same with -x MALLOC_MMAP_MAX_=0 (label tdef0): tuned
+#                  without the page faults of its per-call temporaries;
 #   tuned_<N>_<name>
 #                  --mca coll ^rsag --mca coll_tuned_use_dynamic_rules 1
 #                  --mca coll_tuned_<coll>_algorithm N, for every N ompi_info
@@ -181,6 +183,14 @@ for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
 done
 [ "$RSAG_ONLY" = 1 ] || JOBS+=("tuned_default|--mca coll ^rsag|--rsag-algorithms current --label tuned_default")
 TUNED_LABELS="tuned_default"
+# coll/tuned's decision again with glibc's malloc never returning large
+# blocks to the kernel: where a temporary of tuned's is allocated per call,
+# its pages are faulted in anew each call (~10 us per 4 KB page on a VM)
+# and this job shows what is left without that cost.
+if [ "$RSAG_ONLY" != 1 ] && { [ "$MERGE_ONLY" != 1 ] || grep -q ',tuned_mmap0,' "$RAW"; }; then
+    JOBS+=("tuned_mmap0|-x MALLOC_MMAP_MAX_=0 --mca coll ^rsag|--rsag-algorithms current --label tuned_mmap0")
+    TUNED_LABELS="$TUNED_LABELS tuned_mmap0"
+fi
 [ "$RSAG_ONLY" = 1 ] && TUNED_VALUES="" && TUNED_LABELS=""
 for v in $TUNED_VALUES; do
     num=${v%%:*}; name=${v#*:}
@@ -292,7 +302,7 @@ else
     [ "$OVERSUB" = yes ] && progress "np $NP > $NCORES cores: OVERSUBSCRIBED, timings are slow and noisy"
 
     wait_quiet 1 "start of $COLL np $NP"
-    echo "rep,job,label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,oversubscribed" >"$RAW"
+    echo "rep,job,label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,oversubscribed,osu_us" >"$RAW"
     DISTURBED=0
     trap 'rm -f "$BASE.job.$$.csv"' EXIT
     njobs=${#JOBS[@]}
@@ -342,12 +352,22 @@ NOT_QUIET=$(grep -c '^# NOT QUIET' "$LOG" 2>/dev/null)
 DISTURBED=$(grep -c '^# DISTURBED' "$LOG" 2>/dev/null)
 
 # ---------------------------------------------------------------- merge
+# twice: in rsag-bench's measure (max over ranks of the per-rank median,
+# column time_us) and in OSU's (mean over ranks of the per-rank mean,
+# column osu_us; raw files of older runs have none and get no OSU table)
 TABLE="$BASE-table.txt"
-awk -F, -v rsag_labels="$RSAG_LABELS" -v rsag_algs="$RSAG_ALGS" -v tuned_labels="$TUNED_LABELS" \
-    -v variant_names="$VARIANT_NAMES" \
-    -v coll="$COLL" -v np="$NP" -v oversub="$OVERSUB" -v ncores="$NCORES" \
-    -v csv="$BASE.csv" -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" \
-    -f "$HERE/rsag-bench-merge.awk" "$RAW" | tee "$TABLE"
+merge() { # $1 = time column of the raw CSV, $2 = wide CSV
+    awk -F, -v rsag_labels="$RSAG_LABELS" -v rsag_algs="$RSAG_ALGS" -v tuned_labels="$TUNED_LABELS" \
+        -v variant_names="$VARIANT_NAMES" -v tcol="$1" \
+        -v coll="$COLL" -v np="$NP" -v oversub="$OVERSUB" -v ncores="$NCORES" \
+        -v csv="$2" -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" \
+        -f "$HERE/rsag-bench-merge.awk" "$RAW"
+}
+merge 7 "$BASE.csv" | tee "$TABLE"
+if head -1 "$RAW" | grep -q ',osu_us$'; then
+    echo
+    merge 14 "$BASE-osu.csv" | tee "$BASE-osu-table.txt"
+fi
 
 # ---------------------------------------------------------------- plot
 # Log-log latency vs size, one line per variant (the *_us columns of the
@@ -374,7 +394,7 @@ plot for [i=2:$((last - 1))] "$BASE.csv" using 1:i with linespoints lw (i == 2 ?
 EOF
 fi
 
-progress "wrote $BASE.csv, $RAW, $TABLE, $LOG$( [ -s "$PNG" ] && echo ", $PNG")"
+progress "wrote $BASE.csv, $RAW, $TABLE, $LOG$( [ -s "$BASE-osu-table.txt" ] && echo ", $BASE-osu-table.txt, $BASE-osu.csv")$( [ -s "$PNG" ] && echo ", $PNG")"
 if [ "$FAILED" -gt 0 ]; then
     echo "rsag-bench.sh: *** $FAILED job(s) failed or gave WRONG RESULTS; see $LOG" >&2
     exit 1

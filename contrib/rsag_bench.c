@@ -23,6 +23,9 @@
  *      MPI_Barrier; in "all" mode the rsag algorithm is set through the MPI_T
  *      cvar coll_rsag_<coll>_algorithm before each call (outside the timing);
  *   4. time_us = max over ranks of each rank's median call time;
+ *      osu_us = mean over ranks of each rank's mean call time: what
+ *      osu_allreduce & co. print as "Avg Latency" (a barrier between calls,
+ *      every call counted, the ranks averaged);
  *   5. each variant is verified once: fresh inputs, the output buffer
  *      poisoned, one call, exact comparison on every rank that receives the
  *      result.  rsag's MPI_T counters (coll_rsag_<coll>_<alg>_calls) around
@@ -37,7 +40,7 @@
  * p * type size (at least one element per rank).
  *
  * Output: CSV on stdout (rank 0), one line per (variant, size):
- *   label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,oversubscribed
+ *   label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,oversubscribed,osu_us
  * busbw_GBps: bytes/time times 2(p-1)/p for allreduce, 1 for reduce,
  * (p-1)/p for reduce_scatter_block and reduce_scatter.
  * memcpy_us is the time of one memcpy of `bytes`.
@@ -121,9 +124,10 @@ static double median(double *v, int n)
 
 /* Max over ranks at rank 0, through MPI_Gather (not a reduction, so the
  * collective under test never measures itself). */
-static double max_at_root(double x)
+/* x of every rank gathered at rank 0: their maximum, or their mean. */
+static double at_root(double x, int want_mean)
 {
-    double *all = NULL, m = x;
+    double *all = NULL, m = x, sum = 0.0;
     if (0 == rank) {
         all = malloc(sizeof(double) * (size_t) nprocs);
     }
@@ -131,10 +135,20 @@ static double max_at_root(double x)
     if (0 == rank) {
         for (int i = 0; i < nprocs; ++i) {
             m = all[i] > m ? all[i] : m;
+            sum += all[i];
         }
         free(all);
     }
-    return m;
+    return want_mean ? sum / nprocs : m;
+}
+
+static double mean(const double *v, int n)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; ++i) {
+        s += v[i];
+    }
+    return n > 0 ? s / n : 0.0;
 }
 
 static int sum_at_root(int x)
@@ -711,7 +725,7 @@ int main(int argc, char **argv)
                 DT_DOUBLE == opt.dtype ? "double" : DT_FLOAT == opt.dtype ? "float" : "int",
                 nvar, nsizes);
         printf("label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,"
-               "oversubscribed\n");
+               "oversubscribed,osu_us\n");
         fflush(stdout);
     }
 
@@ -753,7 +767,9 @@ int main(int argc, char **argv)
         }
 
         for (int v = 0; v < nvar; ++v) {
-            double t = max_at_root(median(times + (size_t) v * (size_t) iters, iters));
+            const double *tv = times + (size_t) v * (size_t) iters;
+            double osu = at_root(mean(tv, iters), 1);   /* before median() sorts tv */
+            double t = at_root(median(times + (size_t) v * (size_t) iters, iters), 0);
             char ran[NAME_LEN * 2];
             size_t bad = 0;
             int salt = 1000 + s * MAX_VARIANTS + v, nbad;
@@ -784,9 +800,9 @@ int main(int argc, char **argv)
                 if (nbad) {
                     ++failures;
                 }
-                printf("%s,%s,%d,%zu,%.3f,%.3f,%.4f,%d,%s,%s,%s\n", var[v].label,
+                printf("%s,%s,%d,%zu,%.3f,%.3f,%.4f,%d,%s,%s,%s,%.3f\n", var[v].label,
                        coll_name[opt.coll], nprocs, bytes, t * 1e6, memcpy_t * 1e6, busbw,
-                       iters, ran, nbad ? "FAIL" : "ok", oversub ? "yes" : "no");
+                       iters, ran, nbad ? "FAIL" : "ok", oversub ? "yes" : "no", osu * 1e6);
                 fflush(stdout);
             }
         }
