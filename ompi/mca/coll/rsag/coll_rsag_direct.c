@@ -225,6 +225,9 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
     int p = a->size, r = a->rank;
     size_t n = a->count, ext = ctx->ext;
     bool whole = (n <= window);     /* one window: each reduces what it needs */
+    /* In place, the result overwrites my input while I still read it: then
+     * my block is read from my slot copy like everyone else's. */
+    bool own_from_slot = a->in_place;
 
     for (size_t w0 = 0; w0 < n; w0 += window) {
         size_t w1 = (n - w0 < window) ? n : w0 + window, lo, hi;
@@ -234,12 +237,26 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
         if (t > 2) {
             mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(done), t - 2);
         }
-        memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
+        mca_coll_rsag_direct_block(a, kind, w0, w1, r, &lo, &hi);
+        if (whole || own_from_slot) {
+            memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
+        } else {
+            /* the peers read every part of the window but my block (a
+             * reduce-scatter block may lie outside the window) */
+            size_t ml = lo < w1 ? lo : w1, mh = hi < w1 ? hi : w1;
+
+            memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (ml - w0) * ext);
+            memcpy(mca_coll_rsag_slot(seg, r, h) + (mh - w0) * ext, in + mh * ext,
+                   (w1 - mh) * ext);
+        }
         mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
         mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
         for (int q = 0; q < p; ++q) {
             ctx->src[q].local = mca_coll_rsag_slot(seg, q, h);
             ctx->src[q].first = w0;
+        }
+        if (!whole && !own_from_slot) {
+            ctx->src[r].local = in + w0 * ext;  /* my block straight from my input */
         }
 
         if (whole) {
@@ -253,7 +270,6 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
             continue;
         }
 
-        mca_coll_rsag_direct_block(a, kind, w0, w1, r, &lo, &hi);
         if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind) {
             /* results only move down (block r starts at displ[r] >= 0):
              * in place, every byte written was copied to the slot already */
