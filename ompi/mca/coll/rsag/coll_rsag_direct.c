@@ -31,6 +31,11 @@
 #include "coll_rsag_op.h"
 #include "coll_rsag_segment.h"
 
+/* Vectors reduced whole by every rank (segment path): up to
+ * WHOLE_BYTES / p bytes, at least up to WHOLE_MIN. */
+#define MCA_COLL_RSAG_DIRECT_WHOLE_BYTES ((size_t) 64 * 1024)
+#define MCA_COLL_RSAG_DIRECT_WHOLE_MIN ((size_t) 4 * 1024)
+
 /* Where rank q's input is: in this process (its slot, or my own input:
  * element i's bytes at local + (i - first) * extent), or in process pid
  * at address remote + i * extent. */
@@ -224,7 +229,14 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
     mca_coll_rsag_segment_t *seg = ctx->seg;
     int p = a->size, r = a->rank;
     size_t n = a->count, ext = ctx->ext;
-    bool whole = (n <= window);     /* one window: each reduces what it needs */
+    /* A small vector is reduced whole by every rank that needs it: one
+     * wait instead of two, for p times the reading.  Up to 32 KB at np 2
+     * (the whole 16 KB and split 64 KB calls cost about the same per byte),
+     * less for larger p. */
+    size_t whole_max = MCA_COLL_RSAG_DIRECT_WHOLE_BYTES / (size_t) p;
+    bool whole = (n <= window)
+                 && n * ext <= (whole_max > MCA_COLL_RSAG_DIRECT_WHOLE_MIN
+                                ? whole_max : MCA_COLL_RSAG_DIRECT_WHOLE_MIN);
     /* In place, the result overwrites my input while I still read it: then
      * my block is read from my slot copy like everyone else's. */
     bool own_from_slot = a->in_place;

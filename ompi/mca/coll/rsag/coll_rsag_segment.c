@@ -54,7 +54,16 @@
 
 /* Data slot per rank by default: two 32 KiB halves, so vectors up to 32 KiB
  * take one copy into the segment and one reduction from it. */
-#define MCA_COLL_RSAG_DEFAULT_SEGMENT_SIZE ((size_t) 64 * 1024)
+/* coll_rsag_segment_size 0 (the default): each rank's slot is
+ * MCA_COLL_RSAG_AUTO_SEGMENT_TOTAL / p, between the two bounds below.  A
+ * window (half a slot) of 512 KB at np 2 amortizes the two waits of each
+ * window and stays in a core's L2-sized reach; 64 KB slots cost 3-6x at
+ * 1-16 MB (np 2, direct allreduce, coll_rsag_segment_size 64K/256K/1M/4M
+ * in alternating jobs: 1 MB was fastest, 4 MB slower again).  The total
+ * keeps a node of many ranks at 8 MB of shared memory per communicator. */
+#define MCA_COLL_RSAG_AUTO_SEGMENT_TOTAL ((size_t) 8 * 1024 * 1024)
+#define MCA_COLL_RSAG_AUTO_SEGMENT_MIN ((size_t) 64 * 1024)
+#define MCA_COLL_RSAG_AUTO_SEGMENT_MAX ((size_t) 1024 * 1024)
 #define MCA_COLL_RSAG_MIN_SEGMENT_SIZE (2 * MCA_COLL_RSAG_CACHE_LINE)
 #define MCA_COLL_RSAG_MAX_SEGMENT_SIZE ((size_t) 1 << 30)
 /* Pulled and reduced at a time: small enough that a pulled chunk is still
@@ -80,7 +89,7 @@ _Static_assert(sizeof(mca_coll_rsag_ctl_t) <= MCA_COLL_RSAG_CACHE_LINE,
                "a control line must fit one cache line");
 
 mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
-    .segment_size = MCA_COLL_RSAG_DEFAULT_SEGMENT_SIZE,
+    .segment_size = 0,      /* by communicator size */
     .single_copy = MCA_COLL_RSAG_SINGLE_COPY_AUTO,
     .chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE,
     .cma_min_bytes = MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES,
@@ -105,13 +114,15 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         c, "segment_size",
         "Bytes of each rank's data slot in the shared segment the direct algorithms make "
         "per single-node communicator (lazily, on first use; the segment also holds one "
-        "64-byte control line per rank). Vectors up to half of it go through the slots in "
-        "one step; larger ones without CMA in windows of half of it. Rounded up to a "
-        "multiple of 128, at least 128, at most 1 GiB",
+        "64-byte control line per rank). Vectors go through the slots in windows of half "
+        "of it. 0 (default): 8 MiB / p, at least 64 KiB, at most 1 MiB. Otherwise rounded "
+        "up to a multiple of 128, at least 128, at most 1 GiB",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.segment_size);
     asked = mca_coll_rsag_node_params.segment_size;
-    if (asked < MCA_COLL_RSAG_MIN_SEGMENT_SIZE || asked > MCA_COLL_RSAG_MAX_SEGMENT_SIZE) {
+    if (0 == asked) {
+        /* by communicator size: mca_coll_rsag_slot_bytes */
+    } else if (asked < MCA_COLL_RSAG_MIN_SEGMENT_SIZE || asked > MCA_COLL_RSAG_MAX_SEGMENT_SIZE) {
         mca_coll_rsag_node_params.segment_size = asked < MCA_COLL_RSAG_MIN_SEGMENT_SIZE
                                                      ? MCA_COLL_RSAG_MIN_SEGMENT_SIZE
                                                      : MCA_COLL_RSAG_MAX_SEGMENT_SIZE;
@@ -204,10 +215,23 @@ void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, ui
     }
 }
 
+size_t mca_coll_rsag_slot_bytes(int p)
+{
+    size_t s = mca_coll_rsag_node_params.segment_size;
+
+    if (0 == s) {
+        s = MCA_COLL_RSAG_AUTO_SEGMENT_TOTAL / (size_t) p;
+        s = s < MCA_COLL_RSAG_AUTO_SEGMENT_MIN ? MCA_COLL_RSAG_AUTO_SEGMENT_MIN
+            : s > MCA_COLL_RSAG_AUTO_SEGMENT_MAX ? MCA_COLL_RSAG_AUTO_SEGMENT_MAX : s;
+        s &= ~(MCA_COLL_RSAG_MIN_SEGMENT_SIZE - 1);
+    }
+    return s;
+}
+
 /* The segment's length for p ranks. */
 static size_t mca_coll_rsag_segment_bytes(int p)
 {
-    return (size_t) p * (MCA_COLL_RSAG_CACHE_LINE + mca_coll_rsag_node_params.segment_size);
+    return (size_t) p * (MCA_COLL_RSAG_CACHE_LINE + mca_coll_rsag_slot_bytes(p));
 }
 
 static char *mca_coll_rsag_map(int fd, size_t bytes)
@@ -354,7 +378,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     seg->rank = rank;
     seg->ctl = (mca_coll_rsag_ctl_t *) base;
     seg->slots = base + (size_t) p * MCA_COLL_RSAG_CACHE_LINE;
-    seg->slot_bytes = mca_coll_rsag_node_params.segment_size;
+    seg->slot_bytes = mca_coll_rsag_slot_bytes(p);
     seg->mode = MCA_COLL_RSAG_COPY_SEGMENT;
     seg->tick = 0;
     seg->pids = pids;

@@ -98,6 +98,10 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
                                                       int tag, char *why, size_t why_len);
 void mca_coll_rsag_segment_destroy(mca_coll_rsag_segment_t *seg);
 
+/* Bytes of each rank's data slot on a communicator of p ranks:
+ * coll_rsag_segment_size, or by p when it is 0 (the default). */
+size_t mca_coll_rsag_slot_bytes(int p);
+
 /* Data slot of rank q, half h (0 or 1); each half holds half_bytes. */
 static inline char *mca_coll_rsag_slot(const mca_coll_rsag_segment_t *seg, int q, int h)
 {
