@@ -352,6 +352,9 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
     } else {
         ntmp = window < a->count ? window : a->count;
         nstage = is_root ? 0 : ntmp;
+        if (2 == p) {
+            ntmp = 0;   /* reading from slots, two inputs go straight to dest */
+        }
     }
     err = mca_coll_rsag_tmp_alloc(&tmp, ntmp, a->dtype);
     if (OMPI_SUCCESS == err) {

@@ -18,14 +18,14 @@
  *            they are needed (allreduce: every rank pulls the others'
  *            blocks; reduce: each owner writes its block into the root's
  *            receive buffer with process_vm_writev);
- *   segment  every rank copies its input, window by window (half a data
- *            slot each, two halves in turn so the next window is written
- *            while the last is read), into its slot; the owners reduce
- *            from the slots and put the results back in their own slots,
- *            from which the ranks that need them copy.  A vector that
- *            fits one window is reduced whole by every rank that needs it
- *            (one synchronization instead of two).
- *
+ *   segment  window by window (half a data slot each, two halves in turn
+ *            so the next window is written while the last is read), every
+ *            rank copies into its slot the parts of its input the others
+ *            reduce; the owners reduce their blocks from their own input
+ *            and the peers' slots and put the results in their own slots,
+ *            from which the ranks that need them copy.  A small vector
+ *            (64 KB / p) is reduced whole by every rank that needs it (one
+ *            synchronization instead of two).
  * The caller guarantees: the communicator's segment exists
  * (a->module->segment), a contiguous datatype (size == extent == true
  * extent: element i's bytes are at buf + true_lb + i * extent), p >= 2,
