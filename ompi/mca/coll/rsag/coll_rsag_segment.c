@@ -52,8 +52,6 @@
 #include "coll_rsag_p2p.h"
 #include "coll_rsag_segment.h"
 
-/* Data slot per rank by default: two 32 KiB halves, so vectors up to 32 KiB
- * take one copy into the segment and one reduction from it. */
 /* coll_rsag_segment_size 0 (the default): each rank's slot is
  * MCA_COLL_RSAG_AUTO_SEGMENT_TOTAL / p, between the two bounds below.  A
  * window (half a slot) of 512 KB at np 2 amortizes the two waits of each
