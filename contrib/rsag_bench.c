@@ -767,9 +767,9 @@ int main(int argc, char **argv)
         }
 
         for (int v = 0; v < nvar; ++v) {
-            const double *tv = times + (size_t) v * (size_t) iters;
+            double *tv = times + (size_t) v * (size_t) iters;
             double osu = at_root(mean(tv, iters), 1);   /* before median() sorts tv */
-            double t = at_root(median(times + (size_t) v * (size_t) iters, iters), 0);
+            double t = at_root(median(tv, iters), 0);
             char ran[NAME_LEN * 2];
             size_t bad = 0;
             int salt = 1000 + s * MAX_VARIANTS + v, nbad;

@@ -237,9 +237,10 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
     bool whole = (n <= window)
                  && n * ext <= (whole_max > MCA_COLL_RSAG_DIRECT_WHOLE_MIN
                                 ? whole_max : MCA_COLL_RSAG_DIRECT_WHOLE_MIN);
-    /* In place, the result overwrites my input while I still read it: then
-     * my block is read from my slot copy like everyone else's. */
-    bool own_from_slot = a->in_place;
+    /* My block is read straight from my input, except in place: the result
+     * overwrites my input while I still read it, so my block is read from
+     * my slot copy like everyone else's. */
+    bool own_from_input = !a->in_place;
 
     for (size_t w0 = 0; w0 < n; w0 += window) {
         size_t w1 = (n - w0 < window) ? n : w0 + window, lo, hi;
@@ -250,7 +251,7 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
             mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(done), t - 2);
         }
         mca_coll_rsag_direct_block(a, kind, w0, w1, r, &lo, &hi);
-        if (whole || own_from_slot) {
+        if (whole || !own_from_input) {
             memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
         } else {
             /* the peers read every part of the window but my block (a
@@ -267,7 +268,7 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
             ctx->src[q].local = mca_coll_rsag_slot(seg, q, h);
             ctx->src[q].first = w0;
         }
-        if (!whole && !own_from_slot) {
+        if (!whole && own_from_input) {
             ctx->src[r].local = in + w0 * ext;  /* my block straight from my input */
         }
 

@@ -271,8 +271,6 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
 static bool mca_coll_rsag_node_usable(mca_coll_rsag_module_t *m,
                                       struct ompi_communicator_t *comm, ptrdiff_t extent)
 {
-    size_t half = mca_coll_rsag_slot_bytes(ompi_comm_size(comm)) / 2;
-
     if (m->all_local < 0) {
         m->all_local = mca_coll_rsag_comm_single_node(comm) ? 1 : 0;
     }
@@ -285,7 +283,7 @@ static bool mca_coll_rsag_node_usable(mca_coll_rsag_module_t *m,
     default:
         return 1 == m->all_local
                && (MCA_COLL_RSAG_SINGLE_COPY_NONE != mca_coll_rsag_node_params.single_copy
-                   || (size_t) extent <= half);
+                   || (size_t) extent <= mca_coll_rsag_slot_bytes(ompi_comm_size(comm)) / 2);
     }
 }
 
