@@ -142,6 +142,7 @@ void mca_coll_rsag_hier_setup(mca_coll_rsag_module_t *m, struct ompi_communicato
 {
     mca_coll_rsag_hier_t *h = m->hier;
     int me = ompi_comm_rank(comm);
+    char name[MPI_MAX_OBJECT_NAME];
     int rc1, rc2;
 
     /* Creating communicators runs collectives on comm (the context id
@@ -152,13 +153,16 @@ void mca_coll_rsag_hier_setup(mca_coll_rsag_module_t *m, struct ompi_communicato
     rc2 = ompi_comm_split(comm, h->local_of[me], h->node_of[me], &h->cross_comm, false);
     m->in_setup = false;
 
+    /* names for the verbose trace (ompi_comm_set_name: 4.1 and 5.0) */
     if (OMPI_SUCCESS == rc1 && NULL != h->node_comm) {
-        snprintf(h->node_comm->c_name, sizeof(h->node_comm->c_name), "rsag node %d of cid %d",
-                 h->node_of[me], MCA_COLL_RSAG_COMM_CID(comm));
+        snprintf(name, sizeof(name), "rsag node %d of cid %d", h->node_of[me],
+                 MCA_COLL_RSAG_COMM_CID(comm));
+        (void) ompi_comm_set_name(h->node_comm, name);
     }
     if (OMPI_SUCCESS == rc2 && NULL != h->cross_comm) {
-        snprintf(h->cross_comm->c_name, sizeof(h->cross_comm->c_name),
-                 "rsag cross %d of cid %d", h->local_of[me], MCA_COLL_RSAG_COMM_CID(comm));
+        snprintf(name, sizeof(name), "rsag cross %d of cid %d", h->local_of[me],
+                 MCA_COLL_RSAG_COMM_CID(comm));
+        (void) ompi_comm_set_name(h->cross_comm, name);
     }
     if (OMPI_SUCCESS == rc1 && OMPI_SUCCESS == rc2) {
         h->node_m = mca_coll_rsag_sub_module(1, ompi_comm_size(h->node_comm));
