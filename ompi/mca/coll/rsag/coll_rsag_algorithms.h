@@ -87,14 +87,21 @@
 #define MCA_COLL_RSAG_CLASS_NODES      MCA_COLL_RSAG_NUM_SIZE_CLASSES
 #define MCA_COLL_RSAG_NUM_COMM_CLASSES (MCA_COLL_RSAG_NUM_SIZE_CLASSES + 1)
 
-/* The "several nodes" column: contrib/results/2026-11-23-hierarchical
- * (2 emulated hosts x 2 ranks, 1 Gbit/s links, oversubscribed: 4 processes
- * on 2 cores); the cross-node communicators of hierarchical (2 ranks, one
- * per host) take the np 2 choices where that run did not say otherwise. */
+/* The "several nodes" column.  MPI_Allreduce: contrib/results/2026-11-23-
+ * hierarchical (2 emulated hosts x 2 ranks, 1 Gbit/s links, oversubscribed:
+ * 4 processes on 2 cores; medians of 3 reps), by the tuner's rule (smallest
+ * worst slowdown against the fastest rsag algorithm at each size):
+ * recursive doubling below 4 KB, hierarchical from 4 KB (1.15x the best
+ * flat algorithm at 1 MB, 1.05x at 4 MB; 1.30x slower than recursive
+ * doubling at 16 KB, within that run's noise), the flat ring from 16 MB
+ * (hierarchical 0.88x there); Rabenseifner's 4 KB serves the multi-node
+ * communicators hierarchical cannot take (2+1+2, one rank per node: its
+ * cross-node communicators).  Not measured: MPI_Reduce and the
+ * reduce-scatters, which take the np 2 column, and hierarchical from 64 KB. */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER       MCA_COLL_RSAG_BY_CLASS(      4096,     262144,      65536,       4096)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 4194304, 16777216, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 4194304, 16777216,   16777216)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY           MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 67108864,   4096, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL              MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
 #define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      4096, MCA_COLL_RSAG_OFF, 4194304,       4096)
@@ -109,7 +116,7 @@
 #define MCA_COLL_RSAG_DEF_RS_DIRECT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* Node-aware (issue 13): only a communicator on several nodes can meet its
  * restriction, so only the last column matters. */
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL       MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL       MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,       4096)
 #define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
 #define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL              MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
 /* ---- end of the threshold table ------------------------------------------ */
