@@ -45,7 +45,9 @@
  * Exactly one must move, by one, and belong to the tested collective; all
  * ranks must agree on it; when the forced algorithm applies (an algorithm
  * named *rabenseifner* needs a commutative op and count >= p', *ring* and
- * *priority* a commutative op, *direct* a contiguous datatype) it must be its
+ * *priority* a commutative op, *direct* a contiguous datatype and one node,
+ * *hierarchical* a commutative op and several nodes with the same number,
+ * >= 2, of ranks on each) it must be its
  * counter (or "delegated", for a non-commutative op); "delegated" is a failure
  * for a commutative op.  No counter at all: rsag is not loaded, every case
  * fails.
@@ -256,6 +258,8 @@ typedef struct {
     int root;
     int inplace;
     int single_node;       /* every rank of comm on one node (direct needs it) */
+    int multi_node;        /* >= 2 nodes, the same number >= 2 of ranks on
+                              each (hierarchical needs it) */
     int nullrecv;          /* reduce: non-roots pass recvbuf = NULL */
     int rspat;             /* reduce_scatter: recvcounts pattern */
     uint64_t salt;
@@ -410,6 +414,8 @@ static int forced_applies(const casedesc *cd, long n_items)
         return ops[cd->op].commute && n_items >= cd->pp;
     if (strstr(a, "ring") != NULL || strstr(a, "priority") != NULL)
         return ops[cd->op].commute;
+    if (strstr(a, "hierarchical") != NULL)
+        return ops[cd->op].commute && cd->multi_node;
     if (strstr(a, "direct") != NULL) {
         /* the node path: a communicator on one node and a contiguous
          * datatype (size == extent == true extent, any lower bound) */
@@ -798,6 +804,7 @@ typedef struct {
     const char *name;
     int p, me, pp;
     int single_node;               /* every rank on one node */
+    int multi_node;                /* hierarchical applies */
     int counts[32], ncounts;       /* the full count list */
     int qroots[4], nqroots;
 } commctx;
@@ -814,6 +821,7 @@ static void run_block(commctx *cx, int coll, int ai)
     cd.me = cx->me;
     cd.pp = cx->pp;
     cd.single_node = cx->single_node;
+    cd.multi_node = cx->multi_node;
     cd.coll = coll;
     cd.ai = ai;
     cd.aname = ai >= 0 ? c->alg[ai].name : "default";
@@ -1006,6 +1014,7 @@ static int comm_setup(commctx *cx, MPI_Comm comm, const char *name)
     MPI_Comm_size(comm, &cx->p);
     MPI_Comm_rank(comm, &cx->me);
     cx->single_node = rt_single_node(comm);
+    cx->multi_node = rt_multi_node_even(comm);
     int p = cx->p, pp = 1;
     while (pp * 2 <= p)
         pp *= 2;

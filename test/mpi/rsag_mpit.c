@@ -513,6 +513,25 @@ long rt_rss_kb(void)
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
+int rt_multi_node_even(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int size, node_size = 0, local = 0, nodes = 0, min_size = 0, max_size = 0;
+
+    MPI_Comm_size(comm, &size);
+    if (MPI_SUCCESS != MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) {
+        return 0;
+    }
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    local = (0 == local);   /* one leader per node */
+    MPI_Allreduce(&local, &nodes, 1, MPI_INT, MPI_SUM, comm);
+    MPI_Allreduce(&node_size, &min_size, 1, MPI_INT, MPI_MIN, comm);
+    MPI_Allreduce(&node_size, &max_size, 1, MPI_INT, MPI_MAX, comm);
+    return nodes >= 2 && min_size == max_size && min_size >= 2;
+}
+
 int rt_single_node(MPI_Comm comm)
 {
     MPI_Comm node;

@@ -115,6 +115,9 @@ void rt_pvar_free(MPI_T_pvar_handle *h);
 /* Whether every rank of `comm` is on one node (MPI_COMM_TYPE_SHARED);
  * collective over comm. */
 int rt_single_node(MPI_Comm comm);
+/* Whether rsag's hierarchical applies to comm: its ranks on >= 2 nodes,
+ * the same number (>= 2) on each (the same answer on every rank). */
+int rt_multi_node_even(MPI_Comm comm);
 
 /* Resident set size of this process in KiB (/proc/self/statm; 0 if unreadable). */
 long rt_rss_kb(void);

@@ -19,6 +19,18 @@
 #                         prove it ran the forced algorithm
 # In all of them every rank pair on one node must use vader and every pair
 # across nodes tcp (btl_base_verbose).  And:
+#   multinode-hier-auto-np4  2 hosts x 2 ranks: with the default thresholds
+#                         auto chooses hierarchical for 1 MiB of each of the
+#                         four collectives (the verbose trace says so, and
+#                         that the node and cross-node communicators were
+#                         made), rsag_bench's results are right
+#   multinode-hier-roundrobin-np4  ranks placed round-robin by node (0, 2 on
+#                         one host): rsag_check --quick with hierarchical
+#                         forced for the four collectives; rsag's counters
+#                         show hierarchical ran, non-commutative ops fall
+#                         back to a flat algorithm with the reason traced
+#   multinode-hier-uneven-np5  2+1+2 ranks: forced hierarchical falls back
+#                         to a flat algorithm, saying why, results right
 #   multinode-checks-reject-wrong-job-np4  a job over tcp alone, expected on
 #                         3 nodes, fails both checks
 #   multinode-link-cap-np2  a ping-pong between 2 hosts capped at 200 Mbit/s
@@ -27,14 +39,16 @@
 #                         line, process or Open MPI file of the hosts is left
 # Where namespaces cannot be made (not root, no netns/veth/bridge), it prints
 # one SKIP line and counts nothing; RSAG_REQUIRE_MULTINODE=1 makes that a
-# failure instead (CI).  About 2-3 minutes on 2 cores.
+# failure instead (CI).  About 3 minutes on 2 cores.
 # RSAG_MULTINODE_TIMEOUT (seconds, default 300) bounds every mpirun.
 
 mn_cluster="$top/contrib/rsag-cluster.sh"
 mn_nodes="$here/mpi/rsag_nodes"
+mn_bench="$top/contrib/rsag_bench"
 mn_timeout=${RSAG_MULTINODE_TIMEOUT:-300}
 mn_names=()
 mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4
+          multinode-hier-auto-np4 multinode-hier-roundrobin-np4 multinode-hier-uneven-np5
           multinode-checks-reject-wrong-job-np4 multinode-link-cap-np2
           multinode-matrix-capped-np5 multinode-down-leaves-nothing)
 
@@ -164,6 +178,47 @@ elif [ "$mn_wanted" = 1 ]; then
         done
 
         mn_matrix multinode-matrix-np4 4 rsag-h1:2,rsag-h2:2
+
+        # hierarchical (doc/hierarchical.md): auto takes it on 2 hosts x 2
+        # ranks at 1 MiB, for each collective.
+        mn_hier_auto() {
+            local coll rc=0
+            for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+                "${mn_mpirun[@]}" --mca coll_rsag_verbose 1 --host rsag-h1:2,rsag-h2:2 -np 4 \
+                    "$mn_bench" --coll "$coll" --rsag-algorithms current --sizes 1M \
+                    --iters 2 --warmup 1 || rc=1
+            done
+            return "$rc"
+        }
+        run_test multinode-hier-auto-np4 mn_hier_auto
+        expect_in_log 'coll:rsag: hierarchical on MPI_COMM_WORLD \(cid 0, size 4\): 2 nodes x 2 ranks: node communicators of 2 ranks, 2 cross-node communicators of 2 ranks made'
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+            expect_in_log "coll:rsag: $mn_coll on MPI_COMM_WORLD \(cid 0, size 4\): [0-9]+ bytes .* -> hierarchical \(auto\); coll_rsag_${mn_coll}_hierarchical_min_bytes [0-9]+ <= bytes \(default for several nodes\)"
+        done
+        expect_not_in_log 'VERIFY FAILED'
+
+        # Placement round-robin by node: ranks 0 and 2 on one host, 1 and 3
+        # on the other; hierarchical forced for every collective.
+        mn_forced_hier=()
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+            mn_forced_hier+=(--mca "coll_rsag_${mn_coll}_algorithm" hierarchical)
+        done
+        run_test multinode-hier-roundrobin-np4 "${mn_mpirun[@]}" --map-by node \
+            "${mn_forced_hier[@]}" --mca coll_rsag_verbose 1 --host rsag-h1:2,rsag-h2:2 -np 4 \
+            "$check" --quick --algorithms current
+        expect_in_log 'rsag_check: np=4 cases=[0-9]+ passed=[0-9]+ failed=0'
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+            expect_in_log "ran under coll_rsag_${mn_coll}_hierarchical_calls: [1-9][0-9]* cases"
+        done
+        expect_in_log '\(hierarchical forced but it needs commutative op\)'
+
+        # 2+1+2 ranks: hierarchical does not apply; forced, it falls back.
+        run_test multinode-hier-uneven-np5 "${mn_mpirun[@]}" "${mn_forced_hier[@]}" \
+            --mca coll_rsag_verbose 1 --host rsag-h1:2,rsag-h2:1,rsag-h3:2 -np 5 \
+            "$check" --quick --algorithms current --coll allreduce,reduce_scatter
+        expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0'
+        expect_in_log '\(hierarchical forced but it needs several nodes with the same number \(>= 2\) of ranks on each\)'
+        expect_in_log 'ran under coll_rsag_allreduce_hierarchical_calls: 0 cases'
 
         # The checks reject what they must: a job over tcp alone (no vader
         # between ranks of one host) on 2 nodes, expected on 3.

@@ -9,8 +9,8 @@ hostile="$here/mpi/rsag_hostile"
 # ompi_info shows every threshold's per-class defaults and the class bounds.
 run_test select-ompi_info-class-defaults ompi_info --param coll rsag --level 9
 expect_in_log 'coll_rsag_allreduce_rabenseifner_min_bytes" \(current value: "-1".*type: long'
-expect_in_log '-1: the default of the communicator.s size class \(coll_rsag_comm_class_\*_max_size\): p <= 2: 4096, p <= 4: 262144, p > 4: 65536 bytes; N >= 0: N for every communicator size'
-expect_in_log 'p <= 2: off, p <= 4: 4194304, p > 4: 16777216 bytes'
+expect_in_log '-1: the default of the communicator.s size class \(coll_rsag_comm_class_\*_max_size\): p <= 2: 4096, p <= 4: 262144, p > 4: 65536, several nodes: 4096 bytes; N >= 0: N for every communicator size'
+expect_in_log 'p <= 2: off, p <= 4: 4194304, p > 4: 16777216, several nodes: 16777216 bytes'
 expect_in_log 'coll_rsag_comm_class_0_max_size" \(current value: "2"'
 expect_in_log 'coll_rsag_comm_class_1_max_size" \(current value: "4"'
 

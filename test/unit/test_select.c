@@ -21,7 +21,10 @@ static mca_coll_rsag_call_t call_of(int p, size_t count, size_t type_size, bool 
 {
     /* a call on one node with a contiguous datatype: every restriction
      * but the op's and the count's met */
-    mca_coll_rsag_call_t c = { p, count, count * type_size, commutative, true, true, true };
+    mca_coll_rsag_call_t c = { .comm_size = p, .count = count, .bytes = count * type_size,
+                               .commutative = commutative, .dtype_supported = true,
+                               .single_node = true, .contiguous = true, .nodes = 1,
+                               .ranks_per_node = p };
     return c;
 }
 
@@ -241,12 +244,28 @@ static void test_ring(mca_coll_rsag_coll_t coll, int ring_alg, int below_alg, in
  * nonsense that MPI_T could write (still a class, never out of range). */
 static void test_classes(void)
 {
-    const int mine[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] = { 8, 16 };
-    const int nonsense[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] = { -3, INT_MIN };
+    const int mine[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1] = { 8, 16 };
+    const int nonsense[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1] = { -3, INT_MIN };
     const int *b = mca_coll_rsag_default_class_bounds;
     char text[32];
 
-    CHECK(MCA_COLL_RSAG_NUM_COMM_CLASSES == 3 && b[0] == 2 && b[1] == 4, "default bounds");
+    CHECK(MCA_COLL_RSAG_NUM_SIZE_CLASSES == 3 && b[0] == 2 && b[1] == 4, "default bounds");
+    CHECK(MCA_COLL_RSAG_NUM_COMM_CLASSES == 4 && MCA_COLL_RSAG_CLASS_NODES == 3,
+          "three size classes and several nodes");
+    /* a communicator on several nodes is in the last class, whatever its
+     * size; on one node (or not known: 0) in its size class */
+    for (int p = 1; p <= 70; ++p) {
+        mca_coll_rsag_call_t c = call_of(p, 8, 8, true);
+        for (int nodes = 0; nodes <= 3; ++nodes) {
+            c.nodes = nodes;
+            CHECK(mca_coll_rsag_call_class(NULL, &c)
+                      == (nodes >= 2 ? MCA_COLL_RSAG_CLASS_NODES
+                                     : mca_coll_rsag_comm_class(NULL, p)),
+                  "p=%d nodes=%d call class", p, nodes);
+        }
+    }
+    mca_coll_rsag_class_text(NULL, MCA_COLL_RSAG_CLASS_NODES, text, sizeof(text));
+    CHECK(strcmp(text, "several nodes") == 0, "class text %s", text);
     for (int p = 1; p <= 70; ++p) {
         int want = p <= 2 ? 0 : p <= 4 ? 1 : 2;
         CHECK(mca_coll_rsag_comm_class(NULL, p) == want, "p=%d default class", p);
@@ -265,7 +284,7 @@ static int reference_auto(mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t 
                           const mca_coll_rsag_tuning_t *t)
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
-    int k = mca_coll_rsag_comm_class(t->class_bounds, c->comm_size), best = 0;
+    int k = mca_coll_rsag_call_class(t->class_bounds, c), best = 0;
     size_t best_min = 0;
 
     for (int i = 0; i < desc->nalgs; ++i) {
@@ -284,7 +303,7 @@ static int reference_auto(mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t 
  * which threshold and class did; across sizes 8 B .. 4 GiB and p 1..70. */
 static void test_class_defaults(mca_coll_rsag_coll_t coll)
 {
-    const int mine[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] = { 3, 6 };
+    const int mine[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1] = { 3, 6 };
     mca_coll_rsag_tuning_t t;
 
     for (int bounds = 0; bounds < 2; ++bounds) {
@@ -507,6 +526,116 @@ static void test_direct(mca_coll_rsag_coll_t coll)
           desc->name);
 }
 
+/* The node-aware rows: every collective has a "hierarchical" row that
+ * needs a commutative op and several nodes with the same number (>= 2) of
+ * ranks on each; only the "several nodes" class can give it a threshold;
+ * forced where it does not apply it falls back, saying what is missing;
+ * it never counts as covering small messages. */
+static void test_hierarchical(mca_coll_rsag_coll_t coll)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    const mca_coll_rsag_alg_desc_t *hier = NULL;
+    mca_coll_rsag_tuning_t t, autot;
+    mca_coll_rsag_decision_t d;
+    mca_coll_rsag_call_t c;
+    bool picked = false;
+    int fallback;
+
+    mca_coll_rsag_tuning_defaults(coll, &autot);
+    for (int i = 0; i < desc->nalgs; ++i) {
+        if (0 == strcmp(desc->algs[i].name, "hierarchical")) {
+            hier = &desc->algs[i];
+        }
+    }
+    CHECK(NULL != hier, "%s has a hierarchical row", desc->name);
+    if (NULL == hier) {
+        return;
+    }
+    CHECK(hier->restrictions == (MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE),
+          "%s hierarchical restrictions", desc->name);
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_SIZE_CLASSES; ++k) {
+        CHECK(hier->default_min_bytes[k] == (size_t) MCA_COLL_RSAG_OFF,
+              "%s hierarchical is off in size class %d", desc->name, k);
+    }
+    CHECK(hier->default_min_bytes[MCA_COLL_RSAG_CLASS_NODES] < (size_t) MCA_COLL_RSAG_OFF,
+          "%s hierarchical has a threshold for several nodes", desc->name);
+
+    /* applicable: N >= 2 nodes of the same L >= 2 ranks, commutative */
+    for (int nodes = 0; nodes <= 5; ++nodes) {
+        for (int rpn = 0; rpn <= 4; ++rpn) {
+            int p = nodes * rpn > 0 ? nodes * rpn : 5;
+            c = call_of(p, 1 << 20, 8, true);
+            c.single_node = nodes <= 1;
+            c.nodes = nodes;
+            c.ranks_per_node = rpn;
+            CHECK((0 == mca_coll_rsag_unmet(hier, &c)) == (nodes >= 2 && rpn >= 2),
+                  "%s nodes=%d ranks per node=%d", desc->name, nodes, rpn);
+        }
+    }
+
+    /* auto takes it on several nodes from its threshold on */
+    c = call_of(4, 1, 8, true);
+    c.single_node = false;
+    c.nodes = 2;
+    c.ranks_per_node = 2;
+    for (size_t bytes = 8; bytes <= ((size_t) 1 << 30); bytes *= 2) {
+        c.count = bytes / 8;
+        c.bytes = bytes;
+        d = mca_coll_rsag_select(coll, &c, &autot);
+        CHECK(d.comm_class == MCA_COLL_RSAG_CLASS_NODES, "%s class several nodes", desc->name);
+        CHECK(bytes >= hier->default_min_bytes[MCA_COLL_RSAG_CLASS_NODES] || d.alg != hier->id,
+              "%s auto at %zu bytes on 2 x 2: %d", desc->name, bytes, d.alg);
+        CHECK(d.alg == reference_auto(coll, &c, &autot), "%s reference", desc->name);
+        picked |= (d.alg == hier->id);
+    }
+    CHECK(picked, "%s: auto takes hierarchical at some size on 2 x 2", desc->name);
+    /* ... never on one node, nor on 2+1+2 */
+    for (int p = 2; p <= 70; p += 7) {
+        c = call_of(p, 1 << 24, 8, true);
+        d = mca_coll_rsag_select(coll, &c, &autot);
+        CHECK(d.alg != hier->id, "%s p=%d one node: auto picked hierarchical", desc->name, p);
+    }
+
+    mca_coll_rsag_tuning_defaults(coll, &t);
+    t.forced = hier->id;
+    c = call_of(5, 1 << 20, 8, true);       /* one node */
+    fallback = mca_coll_rsag_select(coll, &c, &autot).alg;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == fallback && d.alg != hier->id && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
+              && d.unmet == MCA_COLL_RSAG_NEEDS_MULTI_NODE, "%s forced on one node -> %d",
+          desc->name, d.alg);
+    CHECK(0 == strcmp(mca_coll_rsag_restriction_text(d.unmet),
+                      "several nodes with the same number (>= 2) of ranks on each"),
+          "multi-node text");
+    c.single_node = false;                  /* 2+1+2 */
+    c.nodes = 3;
+    c.ranks_per_node = 0;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg != hier->id && d.alg != MCA_COLL_RSAG_DELEGATE
+              && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
+              && d.unmet == MCA_COLL_RSAG_NEEDS_MULTI_NODE
+              && d.comm_class == MCA_COLL_RSAG_CLASS_NODES, "%s forced on 2+1+2", desc->name);
+    c = call_of(4, 1 << 20, 8, false);      /* 2 x 2, non-commutative */
+    c.single_node = false;
+    c.nodes = 2;
+    c.ranks_per_node = 2;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg != hier->id && d.reason != MCA_COLL_RSAG_REASON_FORCED
+              && (d.unmet & MCA_COLL_RSAG_NEEDS_COMMUTATIVE), "%s forced, non-commutative",
+          desc->name);
+    c.commutative = true;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == hier->id && d.reason == MCA_COLL_RSAG_REASON_FORCED, "%s forced on 2 x 2",
+          desc->name);
+
+    /* it does not cover small messages for calls it cannot take */
+    for (int id = 1; id <= desc->nalgs; ++id) {
+        t.min_bytes[id] = (id == hier->id) ? 0 : 1000;
+    }
+    CHECK(mca_coll_rsag_uncovered_below(coll, &t, MCA_COLL_RSAG_CLASS_NODES) == 1000,
+          "%s hierarchical does not cover", desc->name);
+}
+
 /* Every combination of restriction bits has its own text. */
 static void test_restriction_texts(void)
 {
@@ -524,6 +653,7 @@ int main(void)
     test_restriction_texts();
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         test_direct((mca_coll_rsag_coll_t) coll);
+        test_hierarchical((mca_coll_rsag_coll_t) coll);
     }
     test_classes();
     test_validation();

@@ -57,10 +57,13 @@ typedef struct mca_coll_rsag_component_t {
     int output;                                    /* opal_output stream */
     mca_coll_rsag_tuning_t tuning[MCA_COLL_RSAG_NUM_COLLS];
     /* coll_rsag_comm_class_<k>_max_size; every tuning[].class_bounds points here */
-    int class_bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1];
+    int class_bounds[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1];
 
     size_t ring_segment_size;                      /* bytes; 0: whole blocks */
     int priority_chunks;                           /* blocks per message, power of 2 */
+    /* coll_rsag_<coll>_hierarchical_inter_algorithm: the algorithm of the
+     * cross-node step of hierarchical (0: auto) */
+    int hier_inter[MCA_COLL_RSAG_NUM_COLLS];
 
     /* MPI_T counters coll_rsag_<coll>_<alg>_calls; [coll][0] counts calls
      * delegated to the previous module (coll_rsag_<coll>_delegated_calls).
@@ -114,6 +117,15 @@ typedef struct mca_coll_rsag_module_t {
     int all_local;
     mca_coll_rsag_node_state_t node_state;
     mca_coll_rsag_segment_t *segment;
+    /* The node structure (coll_rsag_hier.c): nodes the ranks are on (-1:
+     * not known yet) and ranks per node (0 when nodes differ), the same on
+     * every rank; hier: its details and the sub-communicators of
+     * hierarchical (NULL on one node); in_setup: making them, every call
+     * on this communicator goes to the previous module. */
+    int nodes;
+    int ranks_per_node;
+    struct mca_coll_rsag_hier_t *hier;
+    bool in_setup;
 } mca_coll_rsag_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);

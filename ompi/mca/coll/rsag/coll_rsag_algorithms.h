@@ -17,8 +17,9 @@
  *   layout       the block layout the dispatcher prepares for the algorithm
  *                (MCA_COLL_RSAG_LAYOUT_*, below)
  *   default_min_bytes
- *                compiled-in thresholds of `auto`, one per communicator-size
- *                class (MCA_COLL_RSAG_BY_CLASS, from the table below): `auto`
+ *                compiled-in thresholds of `auto`, one per communicator class
+ *                (MCA_COLL_RSAG_BY_CLASS, from the table below: three size
+ *                classes and "several nodes"): `auto`
  *                uses the applicable algorithm with the largest threshold <=
  *                message bytes.  coll_rsag_<coll>_<name>_min_bytes = N >= 0
  *                overrides them for every communicator size.
@@ -40,7 +41,9 @@
                                                    segment made (coll_rsag_segment.c) */
 #define MCA_COLL_RSAG_NEEDS_CONTIGUOUS    0x8u  /* datatype size == extent == true
                                                    extent (any lower bound) */
-#define MCA_COLL_RSAG_NUM_RESTRICTIONS    4
+#define MCA_COLL_RSAG_NEEDS_MULTI_NODE    0x10u /* ranks on >= 2 nodes, the same number
+                                                   (>= 2) on every node (coll_rsag_hier.c) */
+#define MCA_COLL_RSAG_NUM_RESTRICTIONS    5
 
 /* Layouts (the "layout" column; mca_coll_rsag_args_t in coll_rsag.h). */
 #define MCA_COLL_RSAG_LAYOUT_NONE   0   /* whole vectors only */
@@ -74,26 +77,48 @@
  * force): the priority-aware reduce-scatter never won; at np 2 neither
  * the ring nor the priority allreduce beat Rabenseifner by 3 %.
  */
-#define MCA_COLL_RSAG_NUM_COMM_CLASSES 3
-/* Default upper bounds of the classes but the last: p <= 2, p <= 4. */
+#define MCA_COLL_RSAG_NUM_SIZE_CLASSES 3
+/* Default upper bounds of the size classes but the last: p <= 2, p <= 4. */
 #define MCA_COLL_RSAG_COMM_CLASS_BOUNDS { 2, 4 }
+/* One more class, after the size classes: a communicator whose ranks are
+ * on several nodes (any size; MPI traffic crosses the network), e.g. the
+ * emulated cluster of doc/cluster.md, or the cross-node communicators of
+ * `hierarchical` (one rank per node). */
+#define MCA_COLL_RSAG_CLASS_NODES      MCA_COLL_RSAG_NUM_SIZE_CLASSES
+#define MCA_COLL_RSAG_NUM_COMM_CLASSES (MCA_COLL_RSAG_NUM_SIZE_CLASSES + 1)
 
-/* bytes of the whole vector                                                      p <= 2      p <= 4    larger p */
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER       MCA_COLL_RSAG_BY_CLASS(      4096,     262144,      65536)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 4194304, 16777216)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY           MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 67108864,   4096)
-#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL              MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      4096, MCA_COLL_RSAG_OFF, 4194304)
+/* The "several nodes" column.  MPI_Allreduce: contrib/results/2026-11-23-
+ * hierarchical (2 emulated hosts x 2 ranks, 1 Gbit/s links, oversubscribed:
+ * 4 processes on 2 cores; medians of 3 reps), by the tuner's rule (smallest
+ * worst slowdown against the fastest rsag algorithm at each size):
+ * recursive doubling below 4 KB, hierarchical from 4 KB (1.15x the best
+ * flat algorithm at 1 MB, 1.05x at 4 MB; 1.30x slower than recursive
+ * doubling at 16 KB, within that run's noise), the flat ring from 16 MB
+ * (hierarchical 0.88x there); Rabenseifner's 4 KB serves the multi-node
+ * communicators hierarchical cannot take (2+1+2, one rank per node: its
+ * cross-node communicators).  Not measured: MPI_Reduce and the
+ * reduce-scatters, which take the np 2 column, and hierarchical from 64 KB. */
+/* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER       MCA_COLL_RSAG_BY_CLASS(      4096,     262144,      65536,       4096)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 4194304, 16777216,   16777216)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY           MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 67108864,   4096, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL              MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      4096, MCA_COLL_RSAG_OFF, 4194304,       4096)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
-#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING         MCA_COLL_RSAG_BY_CLASS(         0,          0,          0)
-#define MCA_COLL_RSAG_DEF_RS_RING                      MCA_COLL_RSAG_BY_CLASS(   4194304,   16777216,   16777216)
-#define MCA_COLL_RSAG_DEF_RS_PRIORITY                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING         MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
+#define MCA_COLL_RSAG_DEF_RS_RING                      MCA_COLL_RSAG_BY_CLASS(   4194304,   16777216,   16777216,    4194304)
+#define MCA_COLL_RSAG_DEF_RS_PRIORITY                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* The node path (issue 11): not measured on a quiet machine yet, so auto
  * never picks it; force it with coll_rsag_<coll>_algorithm direct. */
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_RS_DIRECT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_DIRECT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+/* Node-aware (issue 13): only a communicator on several nodes can meet its
+ * restriction, so only the last column matters. */
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL       MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,       4096)
+#define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
+#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL              MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
 /* ---- end of the threshold table ------------------------------------------ */
 
 /* "Never by auto": the largest value of the long threshold parameters, so
@@ -103,7 +128,8 @@
 /* One threshold per class, as an array initializer.  It only appears
  * inside the default_min_bytes column, whose users put it in an
  * initializer and never pass it on to another macro. */
-#define MCA_COLL_RSAG_BY_CLASS(p2, p4, larger) { (size_t) (p2), (size_t) (p4), (size_t) (larger) }
+#define MCA_COLL_RSAG_BY_CLASS(p2, p4, larger, nodes) \
+    { (size_t) (p2), (size_t) (p4), (size_t) (larger), (size_t) (nodes) }
 
 #define MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(X)                                      \
     X(ALLREDUCE, RECURSIVE_DOUBLING, 1, "recursive_doubling",                      \
@@ -138,7 +164,15 @@
       "contiguous type",                                                           \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT,              \
-      mca_coll_rsag_allreduce_direct)
+      mca_coll_rsag_allreduce_direct)                                              \
+    X(ALLREDUCE, HIERARCHICAL, 6, "hierarchical",                                  \
+      "node-aware: reduce-scatter inside each node, allreduce of each slice "      \
+      "across nodes by the ranks of the same local index, allgather inside each "  \
+      "node; commutative ops, several nodes with the same number (>= 2) of ranks " \
+      "on each",                                                                   \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
+      MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL,         \
+      mca_coll_rsag_allreduce_hierarchical)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
@@ -159,7 +193,15 @@
       "buffer; any op; one node, contiguous datatype",                             \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_REDUCE_DIRECT,                 \
-      mca_coll_rsag_reduce_direct)
+      mca_coll_rsag_reduce_direct)                                                 \
+    X(REDUCE, HIERARCHICAL, 4, "hierarchical",                                     \
+      "node-aware: reduce-scatter inside each node, reduce of each slice to the "  \
+      "root's node by the ranks of the same local index, gather to the root; "     \
+      "commutative ops, several nodes with the same number (>= 2) of ranks on "    \
+      "each",                                                                      \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
+      MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL,            \
+      mca_coll_rsag_reduce_hierarchical)
 
 /* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
  * (one implementation over a block layout, coll_rsag_reduce_scatter_*.c),
@@ -192,7 +234,15 @@
       "one node, contiguous datatype",                                             \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_DIRECT,                     \
-      mca_coll_rsag_reduce_scatter_direct)
+      mca_coll_rsag_reduce_scatter_direct)                                         \
+    X(COLL, HIERARCHICAL, 5, "hierarchical",                                       \
+      "node-aware: reduce-scatter inside each node into one slice per local "      \
+      "index (the blocks of the ranks of that index), then reduce-scatter of "     \
+      "each slice across nodes; any rank placement; commutative ops, several "     \
+      "nodes with the same number (>= 2) of ranks on each",                        \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
+      MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_HIERARCHICAL,               \
+      mca_coll_rsag_reduce_scatter_hierarchical)
 
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \
     MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER_BLOCK)

@@ -14,6 +14,8 @@
  *                                       -1 the default of the communicator's
  *                                       size class, N >= 0 for every size
  *   coll_rsag_comm_class_<k>_max_size   bounds of those size classes
+ *   coll_rsag_<coll>_hierarchical_inter_algorithm
+ *                                       the cross-node step of hierarchical
  *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_mem.c)
  *   coll_rsag_op_selftest               test the op framework at start-up (coll_rsag_op.c)
  *   coll_rsag_segment_size, coll_rsag_single_copy, coll_rsag_direct_chunk_size,
@@ -148,6 +150,74 @@ static void mca_coll_rsag_warn_uncovered(mca_coll_rsag_coll_t coll)
     }
 }
 
+/* coll_rsag_<coll>_hierarchical_inter_algorithm: which algorithm of the
+ * table the cross-node step of hierarchical runs (auto: the thresholds of
+ * the "several nodes" class).  Only the algorithms for a communicator of
+ * one rank per node are offered.  MPI_Reduce_scatter's serves both
+ * reduce-scatters, so MPI_Reduce_scatter_block has none. */
+static int mca_coll_rsag_register_hier_inter(mca_coll_rsag_coll_t coll)
+{
+    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    mca_base_var_enum_value_t values[MCA_COLL_RSAG_MAX_ALGS + 2];
+    mca_base_var_enum_t *algorithms = NULL;
+    char name[128], help[512], enum_name[128];
+    size_t used;
+    int n = 1, rc;
+
+    mca_coll_rsag_component.hier_inter[coll] = MCA_COLL_RSAG_AUTO;
+    if (MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK == coll) {
+        return OPAL_SUCCESS;
+    }
+    values[0].value = MCA_COLL_RSAG_AUTO;
+    values[0].string = "auto";
+    used = (size_t) snprintf(help, sizeof(help),
+                             "Algorithm of the cross-node step of the hierarchical %s%s (the "
+                             "ranks of one local index, one per node, %s their slice): auto "
+                             "(the thresholds of the \"several nodes\" class), or",
+                             desc->mpi_name,
+                             MCA_COLL_RSAG_REDUCE_SCATTER == coll
+                                 ? " and MPI_Reduce_scatter_block" : "",
+                             MCA_COLL_RSAG_ALLREDUCE == coll ? "allreduce"
+                             : MCA_COLL_RSAG_REDUCE == coll ? "reduce to the root's node"
+                                                             : "reduce-scatter");
+    for (int i = 0; i < desc->nalgs; ++i) {
+        if (desc->algs[i].restrictions
+            & (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_MULTI_NODE)) {
+            continue;
+        }
+        values[n].value = desc->algs[i].id;
+        values[n].string = desc->algs[i].name;
+        if (used < sizeof(help)) {
+            used += (size_t) snprintf(help + used, sizeof(help) - used, "%s %s",
+                                      n > 1 ? "," : "", desc->algs[i].name);
+        }
+        ++n;
+    }
+    values[n].value = 0;
+    values[n].string = NULL;
+    if (used < sizeof(help)) {
+        snprintf(help + used, sizeof(help) - used, ", used when it applies (else auto)");
+    }
+    snprintf(enum_name, sizeof(enum_name), "coll_rsag_%s_hierarchical_inter_algorithms",
+             desc->name);
+    rc = mca_base_var_enum_create(enum_name, values, &algorithms);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    snprintf(name, sizeof(name), "%s_hierarchical_inter_algorithm", desc->name);
+    rc = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_INT, algorithms, 0,
+                                         MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                         MCA_BASE_VAR_SCOPE_ALL_EQ,
+                                         &mca_coll_rsag_component.hier_inter[coll]);
+    OBJ_RELEASE(algorithms);
+    if (rc < 0) {
+        mca_coll_rsag_component.hier_inter[coll] = MCA_COLL_RSAG_AUTO;
+        opal_output(0, "coll:rsag: ignoring the invalid coll_rsag_%s setting; using auto", name);
+    }
+    return OPAL_SUCCESS;
+}
+
 /* Register coll_rsag_<coll>_algorithm (enum built from the table) and one
  * threshold and one MPI_T counter per algorithm, plus the delegation
  * counter. */
@@ -241,7 +311,7 @@ static int mca_coll_rsag_register_collective(mca_coll_rsag_coll_t coll)
     mca_coll_rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][0]);
 
     mca_coll_rsag_warn_uncovered(coll);
-    return OPAL_SUCCESS;
+    return mca_coll_rsag_register_hier_inter(coll);
 }
 
 /* coll_rsag_comm_class_<k>_max_size: bounds of the communicator-size
@@ -252,14 +322,15 @@ static void mca_coll_rsag_register_classes(void)
     char name[64], help[512], valid[128];
     size_t used = 0;
 
-    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1; ++k) {
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1; ++k) {
         mca_coll_rsag_component.class_bounds[k] = mca_coll_rsag_default_class_bounds[k];
         snprintf(name, sizeof(name), "comm_class_%d_max_size", k);
         snprintf(help, sizeof(help),
                  "Communicators of at most this many processes (and more than the previous "
                  "class's) take the size-class-%d defaults of the *_min_bytes thresholds; "
                  "larger ones than the last bound take class %d. Bounds must be >= 1 and "
-                 "increasing", k, MCA_COLL_RSAG_NUM_COMM_CLASSES - 1);
+                 "increasing (a communicator on several nodes takes the \"several nodes\" "
+                 "defaults instead, whatever its size)", k, MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1);
         (void) mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_INT, NULL, 0,
                                                MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
                                                MCA_BASE_VAR_SCOPE_ALL_EQ,

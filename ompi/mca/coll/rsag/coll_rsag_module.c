@@ -34,6 +34,7 @@
 
 #include "coll_rsag.h"
 #include "coll_rsag_colllist.h"
+#include "coll_rsag_hier.h"
 #include "coll_rsag_op.h"
 
 /* The dispatch table, generated from the algorithm tables: [coll][id]. */
@@ -81,6 +82,10 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->all_local = -1;
     m->node_state = MCA_COLL_RSAG_NODE_UNKNOWN;
     m->segment = NULL;
+    m->nodes = -1;
+    m->ranks_per_node = 0;
+    m->hier = NULL;
+    m->in_setup = false;
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
@@ -91,6 +96,8 @@ static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
     mca_coll_rsag_scratch_fini(&m->scratch);
     mca_coll_rsag_segment_destroy(m->segment);
     m->segment = NULL;
+    mca_coll_rsag_hier_free(m->hier);
+    m->hier = NULL;
 }
 
 /* The module's layout cache: p + 1 rank-block offsets, then p' + 1
@@ -192,17 +199,15 @@ static int mca_coll_rsag_size_class(size_t bytes)
 }
 
 static const char *mca_coll_rsag_reason_text(const mca_coll_rsag_decision_t *d,
-                                             mca_coll_rsag_coll_t coll, char *buf,
+                                             mca_coll_rsag_coll_t coll, int forced, char *buf,
                                              size_t len)
 {
-    const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
-
     switch (d->reason) {
     case MCA_COLL_RSAG_REASON_FORCED:
         return "forced";
     case MCA_COLL_RSAG_REASON_FALLBACK:
         snprintf(buf, len, "%s forced but it needs %s",
-                 mca_coll_rsag_alg_name(coll, tuning->forced),
+                 mca_coll_rsag_alg_name(coll, forced),
                  mca_coll_rsag_restriction_text(d->unmet));
         return buf;
     case MCA_COLL_RSAG_REASON_DATATYPE:
@@ -239,9 +244,9 @@ static const char *mca_coll_rsag_threshold_text(const mca_coll_rsag_decision_t *
 }
 
 /* Print the decision, by rank 0, once per (algorithm, reason, size class)
- * and communicator. */
+ * and communicator; `forced` is the algorithm asked for (0: auto). */
 static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                 const mca_coll_rsag_call_t *call,
+                                 int forced, const mca_coll_rsag_call_t *call,
                                  const mca_coll_rsag_decision_t *d,
                                  struct ompi_communicator_t *comm)
 {
@@ -261,7 +266,7 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
                 call->commutative ? "commutative" : "non-commutative",
                 MCA_COLL_RSAG_DELEGATE == d->alg ? "delegated to the previous module"
                                                  : mca_coll_rsag_alg_name(coll, d->alg),
-                mca_coll_rsag_reason_text(d, coll, why, sizeof(why)),
+                mca_coll_rsag_reason_text(d, coll, forced, why, sizeof(why)),
                 mca_coll_rsag_threshold_text(d, coll, thr, sizeof(thr)));
 }
 
@@ -306,6 +311,96 @@ static void mca_coll_rsag_node_setup(mca_coll_rsag_module_t *m, const mca_coll_r
     }
 }
 
+/* The node structure of the communicator, for the selector: computed by
+ * the first call on a communicator that is not on one node (collectively:
+ * every rank is in that call), then kept. */
+static void mca_coll_rsag_nodes(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a,
+                                mca_coll_rsag_call_t *call)
+{
+    if (m->nodes < 0) {
+        if (1 == m->all_local) {
+            m->nodes = 1;
+            m->ranks_per_node = a->size;
+        } else if (OMPI_SUCCESS != mca_coll_rsag_hier_structure(m, a->comm)) {
+            m->nodes = 0;           /* unknown: size classes, no hierarchical */
+            m->ranks_per_node = 0;
+        }
+    }
+    call->nodes = m->nodes;
+    call->ranks_per_node = (NULL != m->hier && MCA_COLL_RSAG_HIER_UNAVAILABLE == m->hier->state)
+                               ? 0 : m->ranks_per_node;
+}
+
+/* What the selector needs to know about the call `a`. */
+static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a,
+                                   mca_coll_rsag_call_t *call)
+{
+    ptrdiff_t true_lb, true_extent;
+    size_t type_size;
+
+    memset(call, 0, sizeof(*call));     /* padding too: compared with memcmp */
+    ompi_datatype_type_size(a->dtype, &type_size);
+    ompi_datatype_get_true_extent(a->dtype, &true_lb, &true_extent);
+    call->comm_size = a->size;
+    call->count = a->count;
+    call->bytes = a->count * type_size;
+    call->commutative = ompi_op_is_commute(a->op);
+    call->dtype_supported = a->extent > 0;
+    call->contiguous = type_size > 0 && (ptrdiff_t) type_size == a->extent
+                       && true_extent == a->extent;
+    call->single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
+    mca_coll_rsag_nodes(m, a, call);
+}
+
+/* The first call that selects hierarchical makes the sub-communicators
+ * (collectively: every rank made the same decision) and says how it went. */
+static void mca_coll_rsag_hier_make(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a)
+{
+    char why[256];
+
+    mca_coll_rsag_hier_setup(m, a->comm, why, sizeof(why));
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_MODULE
+        || (0 == a->rank && mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS)) {
+        opal_output(mca_coll_rsag_component.output,
+                    "coll:rsag: hierarchical on %s (cid %d, size %d): %s%s", a->comm->c_name,
+                    MCA_COLL_RSAG_COMM_CID(a->comm), a->size, why,
+                    MCA_COLL_RSAG_HIER_READY == m->hier->state
+                        ? "" : "; rsag's flat algorithms instead");
+    }
+}
+
+/* Select for `call` under `tuning`, making what the chosen algorithm needs
+ * on first use (the node segment, the sub-communicators); when that fails,
+ * select again without it. */
+static mca_coll_rsag_decision_t mca_coll_rsag_select_and_prepare(
+    mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, const mca_coll_rsag_args_t *a,
+    mca_coll_rsag_call_t *call, const mca_coll_rsag_tuning_t *tuning)
+{
+    mca_coll_rsag_decision_t d = mca_coll_rsag_select(coll, call, tuning);
+    unsigned needs;
+
+    if (MCA_COLL_RSAG_DELEGATE == d.alg || 1 >= a->size) {
+        return d;
+    }
+    needs = mca_coll_rsag_alg(coll, d.alg)->restrictions;
+    if ((needs & MCA_COLL_RSAG_NEEDS_SINGLE_NODE)
+        && MCA_COLL_RSAG_NODE_UNKNOWN == m->node_state) {
+        mca_coll_rsag_node_setup(m, a);
+        call->single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
+        if (!call->single_node) {
+            d = mca_coll_rsag_select(coll, call, tuning);
+        }
+    } else if ((needs & MCA_COLL_RSAG_NEEDS_MULTI_NODE) && NULL != m->hier
+               && MCA_COLL_RSAG_HIER_UNKNOWN == m->hier->state) {
+        mca_coll_rsag_hier_make(m, a);
+        if (MCA_COLL_RSAG_HIER_READY != m->hier->state) {
+            call->ranks_per_node = 0;
+            d = mca_coll_rsag_select(coll, call, tuning);
+        }
+    }
+    return d;
+}
+
 /* Describe the call to the selector and select (or reuse the last answer
  * for a call of the same shape), count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
@@ -315,41 +410,18 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     mca_coll_rsag_last_decision_t *last = NULL;
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
-    ptrdiff_t true_lb, true_extent;
-    size_t type_size;
 
-    memset(&call, 0, sizeof(call));     /* padding too: compared with memcmp */
-    ompi_datatype_type_size(a->dtype, &type_size);
-    ompi_datatype_get_true_extent(a->dtype, &true_lb, &true_extent);
-    call.comm_size = a->size;
-    call.count = a->count;
-    call.bytes = a->count * type_size;
-    call.commutative = ompi_op_is_commute(a->op);
-    call.dtype_supported = a->extent > 0;
-    call.contiguous = type_size > 0 && (ptrdiff_t) type_size == a->extent
-                      && true_extent == a->extent;
-    call.single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
-
+    mca_coll_rsag_describe(m, a, &call);
     if (tuning->forced >= 0 && tuning->forced <= MCA_COLL_RSAG_MAX_ALGS) {
         last = &m->last[coll][tuning->forced];
     }
     if (NULL != last && last->valid && 0 == memcmp(&last->call, &call, sizeof(call))
         && 0 == memcmp(&last->tuning, tuning, sizeof(*tuning))
         /* the class bounds are shared by pointer: MPI_T may have moved them */
-        && last->d.comm_class == mca_coll_rsag_comm_class(tuning->class_bounds,
-                                                          call.comm_size)) {
+        && last->d.comm_class == mca_coll_rsag_call_class(tuning->class_bounds, &call)) {
         d = last->d;
     } else {
-        d = mca_coll_rsag_select(coll, &call, tuning);
-        if (MCA_COLL_RSAG_DELEGATE != d.alg && MCA_COLL_RSAG_NODE_UNKNOWN == m->node_state
-            && 1 < a->size
-            && (mca_coll_rsag_alg(coll, d.alg)->restrictions & MCA_COLL_RSAG_NEEDS_SINGLE_NODE)) {
-            mca_coll_rsag_node_setup(m, a);
-            call.single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
-            if (!call.single_node) {
-                d = mca_coll_rsag_select(coll, &call, tuning);
-            }
-        }
+        d = mca_coll_rsag_select_and_prepare(m, coll, a, &call, tuning);
         if (NULL != last) {
             memcpy(&last->call, &call, sizeof(call));
             memcpy(&last->tuning, tuning, sizeof(*tuning));
@@ -359,7 +431,7 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     }
     __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][d.alg], 1ULL, __ATOMIC_RELAXED);
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
-        mca_coll_rsag_report(m, coll, &call, &d, a->comm);
+        mca_coll_rsag_report(m, coll, tuning->forced, &call, &d, a->comm);
     }
     return d.alg;
 }
@@ -395,6 +467,42 @@ static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t col
         }
     }
     return mca_coll_rsag_fns[coll][alg](a);
+}
+
+/* A call of rsag's own on a sub-communicator of hierarchical: no slot, no
+ * MPI_T counter, no call bracket (the parent's call holds it: its scratch
+ * area serves the temporaries). */
+int mca_coll_rsag_sub_run(mca_coll_rsag_module_t *sub, mca_coll_rsag_coll_t coll, int forced,
+                          mca_coll_rsag_args_t *s, const size_t *displ)
+{
+    mca_coll_rsag_tuning_t tuning = mca_coll_rsag_component.tuning[coll];
+    mca_coll_rsag_call_t call;
+    mca_coll_rsag_decision_t d;
+
+    s->tag = mca_coll_rsag_tags[coll];
+    s->module = sub;
+    s->displ = s->vdispl = NULL;
+    if (NULL != displ) {
+        size_t *layouts = mca_coll_rsag_module_layouts(sub, s->size);
+        if (NULL == layouts) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        memcpy(layouts, displ, ((size_t) s->size + 1) * sizeof(size_t));
+        s->displ = layouts;
+    }
+    tuning.forced = forced;
+    mca_coll_rsag_describe(sub, s, &call);
+    d = mca_coll_rsag_select_and_prepare(sub, coll, s, &call, &tuning);
+    if (MCA_COLL_RSAG_DELEGATE == d.alg) {
+        /* Only thresholds set to leave this size uncovered get here (the
+         * parent call is commutative, of a positive extent): the first row
+         * of every table needs no more than a commutative op. */
+        d.alg = 1;
+    }
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
+        mca_coll_rsag_report(sub, coll, forced, &call, &d, s->comm);
+    }
+    return mca_coll_rsag_run(sub, coll, d.alg, s);
 }
 
 /* Select and run; *delegate when the call goes to the previous module
@@ -436,6 +544,11 @@ static void mca_coll_rsag_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *
     a->module = m;
 }
 
+/* While hierarchical makes its sub-communicators, the collectives that
+ * Open MPI runs on this communicator for that go to the previous module
+ * (counted nowhere: they are not the user's calls). */
+#define MCA_COLL_RSAG_IN_SETUP(m, name) ((m)->in_setup && NULL != (m)->previous.name)
+
 int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                   struct ompi_communicator_t *comm,
@@ -446,6 +559,10 @@ int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
     bool delegate;
     int err;
 
+    if (MCA_COLL_RSAG_IN_SETUP(m, allreduce)) {
+        return m->previous.allreduce(sbuf, rbuf, count, dtype, op, comm,
+                                     m->previous.allreduce_module);
+    }
     mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op, -1,
                        comm);
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_ALLREDUCE, &a, &delegate);
@@ -466,6 +583,10 @@ int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
     bool delegate;
     int err;
 
+    if (MCA_COLL_RSAG_IN_SETUP(m, reduce)) {
+        return m->previous.reduce(sbuf, rbuf, count, dtype, op, root, comm,
+                                  m->previous.reduce_module);
+    }
     mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op, root,
                        comm);
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE, &a, &delegate);
@@ -487,6 +608,10 @@ int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int r
     bool delegate;
     int err;
 
+    if (MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter_block)) {
+        return m->previous.reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
+                                                m->previous.reduce_scatter_block_module);
+    }
     mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
                        (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, &delegate);
@@ -504,10 +629,16 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
     int p = ompi_comm_size(comm);
-    size_t *displ = mca_coll_rsag_module_layouts(m, p);
+    size_t *displ;
     mca_coll_rsag_args_t a;
     bool delegate;
     int err;
+
+    if (MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter)) {
+        return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
+                                          m->previous.reduce_scatter_module);
+    }
+    displ = mca_coll_rsag_module_layouts(m, p);
 
     /* The layout of MPI's blocks gives the size of the call. */
     if (NULL == displ) {

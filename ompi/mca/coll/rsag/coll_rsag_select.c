@@ -29,7 +29,7 @@
 #define MCA_COLL_RSAG_ALG_DESC(coll, ALG, id, name, desc, restr, layout, min_bytes, fn) \
     { id, name, desc, restr, layout, min_bytes },
 
-const int mca_coll_rsag_default_class_bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1] =
+const int mca_coll_rsag_default_class_bounds[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1] =
     MCA_COLL_RSAG_COMM_CLASS_BOUNDS;
 
 #define MCA_COLL_RSAG_ALG_TABLE(ID, name, mpi_name, LIST) \
@@ -82,6 +82,11 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
     if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_CONTIGUOUS) && !call->contiguous) {
         unmet |= MCA_COLL_RSAG_NEEDS_CONTIGUOUS;
     }
+    if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_MULTI_NODE)
+        && (call->nodes < 2 || call->ranks_per_node < 2
+            || (long) call->nodes * call->ranks_per_node != call->comm_size)) {
+        unmet |= MCA_COLL_RSAG_NEEDS_MULTI_NODE;
+    }
     return unmet;
 }
 
@@ -96,7 +101,7 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
     unsigned unmet_any = 0;
     bool applicable = false;
 
-    d.comm_class = mca_coll_rsag_comm_class(tuning->class_bounds, call->comm_size);
+    d.comm_class = mca_coll_rsag_call_class(tuning->class_bounds, call);
 
     if (!call->dtype_supported) {
         d.reason = MCA_COLL_RSAG_REASON_DATATYPE;
@@ -144,24 +149,30 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
 #define MCA_COLL_RSAG_T_POF2 "count >= p'"
 #define MCA_COLL_RSAG_T_NODE "one node with its shared segment"
 #define MCA_COLL_RSAG_T_CONT "contiguous datatype"
+#define MCA_COLL_RSAG_T_MULTI "several nodes with the same number (>= 2) of ranks on each"
+/* The 16 combinations of the first four bits, each followed by `tail`
+ * (the text of the fifth bit, or nothing). */
+#define MCA_COLL_RSAG_T16(first, tail)                                             \
+    first,                                                                         \
+    MCA_COLL_RSAG_T_COMM tail,                                                     \
+    MCA_COLL_RSAG_T_POF2 tail,                                                     \
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 tail,                           \
+    MCA_COLL_RSAG_T_NODE tail,                                                     \
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_NODE tail,                           \
+    MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE tail,                           \
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE tail, \
+    MCA_COLL_RSAG_T_CONT tail,                                                     \
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_CONT tail,                           \
+    MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_CONT tail,                           \
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_CONT tail, \
+    MCA_COLL_RSAG_T_NODE ", " MCA_COLL_RSAG_T_CONT tail,                           \
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_NODE ", " MCA_COLL_RSAG_T_CONT tail, \
+    MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE ", " MCA_COLL_RSAG_T_CONT tail, \
+    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE ", "  \
+        MCA_COLL_RSAG_T_CONT tail
 static const char *const mca_coll_rsag_restriction_texts[1u << MCA_COLL_RSAG_NUM_RESTRICTIONS] = {
-    "none",
-    MCA_COLL_RSAG_T_COMM,
-    MCA_COLL_RSAG_T_POF2,
-    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2,
-    MCA_COLL_RSAG_T_NODE,
-    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_NODE,
-    MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE,
-    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE,
-    MCA_COLL_RSAG_T_CONT,
-    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_CONT,
-    MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_CONT,
-    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_CONT,
-    MCA_COLL_RSAG_T_NODE ", " MCA_COLL_RSAG_T_CONT,
-    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_NODE ", " MCA_COLL_RSAG_T_CONT,
-    MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE ", " MCA_COLL_RSAG_T_CONT,
-    MCA_COLL_RSAG_T_COMM ", " MCA_COLL_RSAG_T_POF2 ", " MCA_COLL_RSAG_T_NODE ", "
-        MCA_COLL_RSAG_T_CONT,
+    MCA_COLL_RSAG_T16("none", ""),
+    MCA_COLL_RSAG_T16(MCA_COLL_RSAG_T_MULTI, ", " MCA_COLL_RSAG_T_MULTI),
 };
 
 const char *mca_coll_rsag_restriction_text(unsigned bits)
@@ -184,12 +195,20 @@ int mca_coll_rsag_comm_class(const int *bounds, int p)
     if (NULL == bounds) {
         bounds = mca_coll_rsag_default_class_bounds;
     }
-    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1; ++k) {
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1; ++k) {
         if (p <= bounds[k]) {
             return k;
         }
     }
-    return MCA_COLL_RSAG_NUM_COMM_CLASSES - 1;
+    return MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1;
+}
+
+int mca_coll_rsag_call_class(const int *bounds, const mca_coll_rsag_call_t *call)
+{
+    if (call->nodes >= 2) {
+        return MCA_COLL_RSAG_CLASS_NODES;
+    }
+    return mca_coll_rsag_comm_class(bounds, call->comm_size);
 }
 
 void mca_coll_rsag_class_text(const int *bounds, int k, char *buf, size_t len)
@@ -197,10 +216,12 @@ void mca_coll_rsag_class_text(const int *bounds, int k, char *buf, size_t len)
     if (NULL == bounds) {
         bounds = mca_coll_rsag_default_class_bounds;
     }
-    if (k < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1) {
+    if (k >= MCA_COLL_RSAG_CLASS_NODES) {
+        snprintf(buf, len, "several nodes");
+    } else if (k < MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1) {
         snprintf(buf, len, "p <= %d", bounds[k]);
     } else {
-        snprintf(buf, len, "p > %d", bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 2]);
+        snprintf(buf, len, "p > %d", bounds[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 2]);
     }
 }
 
@@ -224,9 +245,9 @@ size_t mca_coll_rsag_threshold(mca_coll_rsag_coll_t coll, const mca_coll_rsag_tu
 
 bool mca_coll_rsag_fix_class_bounds(int *bounds)
 {
-    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1; ++k) {
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1; ++k) {
         if (bounds[k] < 1 || (k > 0 && bounds[k] <= bounds[k - 1])) {
-            for (int j = 0; j < MCA_COLL_RSAG_NUM_COMM_CLASSES - 1; ++j) {
+            for (int j = 0; j < MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1; ++j) {
                 bounds[j] = mca_coll_rsag_default_class_bounds[j];
             }
             return true;
@@ -283,7 +304,8 @@ size_t mca_coll_rsag_uncovered_below(mca_coll_rsag_coll_t coll,
         /* only what every commutative call meets covers it */
         if (desc->algs[i].restrictions & (MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2
                                           | MCA_COLL_RSAG_NEEDS_SINGLE_NODE
-                                          | MCA_COLL_RSAG_NEEDS_CONTIGUOUS)) {
+                                          | MCA_COLL_RSAG_NEEDS_CONTIGUOUS
+                                          | MCA_COLL_RSAG_NEEDS_MULTI_NODE)) {
             continue;
         }
         min = mca_coll_rsag_threshold(coll, tuning, desc->algs[i].id, k, NULL);

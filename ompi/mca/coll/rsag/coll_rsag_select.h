@@ -44,7 +44,7 @@ typedef struct mca_coll_rsag_alg_desc_t {
     const char *description;
     unsigned restrictions;      /* MCA_COLL_RSAG_NEEDS_* */
     int layout;                 /* MCA_COLL_RSAG_LAYOUT_* */
-    size_t default_min_bytes[MCA_COLL_RSAG_NUM_COMM_CLASSES];  /* by comm-size class */
+    size_t default_min_bytes[MCA_COLL_RSAG_NUM_COMM_CLASSES];  /* by communicator class */
 } mca_coll_rsag_alg_desc_t;
 
 typedef struct mca_coll_rsag_coll_desc_t {
@@ -65,6 +65,11 @@ typedef struct mca_coll_rsag_call_t {
     bool dtype_supported;   /* every algorithm needs a positive extent */
     bool single_node;       /* all ranks on one node and its shared segment usable */
     bool contiguous;        /* datatype size == extent == true extent */
+    /* Node structure (the same on every rank; coll_rsag_hier.c): nodes the
+     * ranks are on (0: not known, taken as one), and the number of ranks on
+     * each node when it is the same on all of them, else 0. */
+    int nodes;
+    int ranks_per_node;
 } mca_coll_rsag_call_t;
 
 /* coll_rsag_<coll>_<alg>_min_bytes: any negative value (default -1) means
@@ -77,7 +82,8 @@ typedef struct mca_coll_rsag_tuning_t {
     int forced;                                       /* 0 = auto */
     long min_bytes[MCA_COLL_RSAG_MAX_ALGS + 1];       /* by id; < 0: by class */
     /* Upper bounds of the size classes but the last
-     * (coll_rsag_comm_class_<k>_max_size); NULL: the compiled-in ones. */
+     * (coll_rsag_comm_class_<k>_max_size; MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1
+     * of them); NULL: the compiled-in ones. */
     const int *class_bounds;
 } mca_coll_rsag_tuning_t;
 
@@ -98,7 +104,8 @@ typedef struct mca_coll_rsag_decision_t {
                                            NONE: what the algorithms lacked */
     /* AUTO / FALLBACK with an algorithm: the threshold that chose it */
     size_t threshold;
-    int comm_class;                     /* size class of the communicator */
+    int comm_class;                     /* class of the communicator: a size
+                                           class, or MCA_COLL_RSAG_CLASS_NODES */
     bool by_class;                      /* threshold is the class default */
 } mca_coll_rsag_decision_t;
 
@@ -124,13 +131,18 @@ void mca_coll_rsag_tuning_defaults(mca_coll_rsag_coll_t coll, mca_coll_rsag_tuni
 /* ---- communicator-size classes ---------------------------------------- */
 
 /* Compiled-in class bounds (MCA_COLL_RSAG_COMM_CLASS_BOUNDS). */
-extern const int mca_coll_rsag_default_class_bounds[MCA_COLL_RSAG_NUM_COMM_CLASSES - 1];
+extern const int mca_coll_rsag_default_class_bounds[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1];
 
-/* Class of a communicator of size p: the first k whose bound is >= p, else
- * the last class.  Any bounds give a class (MPI_T may write nonsense). */
+/* Size class of a communicator of size p: the first k whose bound is >= p,
+ * else the last size class.  Any bounds give a class (MPI_T may write
+ * nonsense). */
 int mca_coll_rsag_comm_class(const int *bounds, int p);
 
-/* "p <= 4", "p > 4": the range of class k under `bounds`. */
+/* Class of the communicator of a call: MCA_COLL_RSAG_CLASS_NODES when its
+ * ranks are on several nodes, else its size class. */
+int mca_coll_rsag_call_class(const int *bounds, const mca_coll_rsag_call_t *call);
+
+/* "p <= 4", "p > 4", "several nodes": the range of class k under `bounds`. */
 void mca_coll_rsag_class_text(const int *bounds, int k, char *buf, size_t len);
 
 /* Threshold auto uses for algorithm `id` on a communicator of class k;

@@ -1,0 +1,102 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * MPI_Allreduce, node-aware ("hierarchical"; doc/hierarchical.md).
+ *
+ * Idea: only 1/L of the vector crosses the network from each rank: (1)
+ * reduce-scatter inside each node, local rank l keeping slice l of the
+ * node's sum; (2) the ranks of local index l, one per node, allreduce
+ * slice l across the nodes, all L slices at once; (3) allgather of the
+ * slices inside each node.
+ *
+ *   N = 2 nodes x L = 2 ranks, vector [s0 | s1] (x_r: rank r's input)
+ *            node 0: ranks 0 1            node 1: ranks 2 3
+ *   (1) rs   0: x0.s0+x1.s0  1: ..s1      2: x2.s0+x3.s0  3: ..s1
+ *   (2) ar   cross comm {0,2}: slice s0, {1,3}: slice s1, concurrently
+ *   (3) ag   0, 1: [s0 | s1]              2, 3: [s0 | s1]
+ *
+ * Each step is rsag's own: (1) rsag's reduce-scatter selection on the node
+ * communicator, `direct` first (the node path: CMA or the shared segment),
+ * else auto; (2) rsag's allreduce selection on the cross communicator
+ * (the "several nodes" class of the threshold table), or the algorithm
+ * coll_rsag_allreduce_hierarchical_inter_algorithm forces; (3) the node
+ * communicator's MPI_Allgatherv (in place).
+ * Cost (n bytes, N nodes of L ranks, intra-node link alpha_s beta_s,
+ *       network alpha_n beta_n; Rabenseifner across nodes):
+ *       intra: 2 (L-1)/L n beta_s + (L-1)/L n gamma + O(log L) alpha_s;
+ *       inter: 2 log2 N alpha_n + 2 (N-1)/N (n/L) beta_n + (N-1)/N (n/L) gamma,
+ *       the L cross communicators sharing each node's link: 2 (N-1)/N n
+ *       bytes per node link and direction, as flat Rabenseifner at best, but
+ *       whatever the rank placement, and the intra-node part at memory speed.
+ * Restrictions: commutative op (slices are reduced node first); several
+ *       nodes with the same number L >= 2 of ranks on each (the selector's
+ *       MCA_COLL_RSAG_NEEDS_MULTI_NODE; 2+1+2 goes to a flat algorithm).
+ * Memory: one temporary of my slice (ceil(count / L) elements), plus what
+ *       the sub-steps take.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "ompi/constants.h"
+
+#include "coll_rsag_hier.h"
+
+int mca_coll_rsag_allreduce_hierarchical(const mca_coll_rsag_args_t *a)
+{
+    mca_coll_rsag_hier_t *h = a->module->hier;
+    mca_coll_rsag_tmp_t slice = MCA_COLL_RSAG_TMP_INIT;
+    mca_coll_rsag_args_t s;
+    int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
+    size_t *displ = NULL;
+    int *counts = NULL, *displs = NULL;
+    size_t mine;
+    int err;
+
+    displ = malloc(((size_t) L + 1) * sizeof(size_t));
+    counts = malloc(2 * (size_t) L * sizeof(int));
+    err = mca_coll_rsag_tmp_alloc(&slice, a->count / (size_t) L + 1, a->dtype);
+    if (NULL == displ || NULL == counts || OMPI_SUCCESS != err) {
+        err = OMPI_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
+    displs = counts + L;
+    mca_coll_rsag_displs_even(a->count, L, displ);
+    for (int i = 0; i < L; ++i) {
+        counts[i] = (int) (displ[i + 1] - displ[i]);
+        displs[i] = (int) displ[i];
+    }
+    mine = displ[l + 1] - displ[l];
+
+    /* (1) reduce-scatter inside the node: my slice of the node's sum */
+    mca_coll_rsag_hier_args(&s, a, h->node_comm, a->input, slice.buf, a->count, -1);
+    err = mca_coll_rsag_sub_run(h->node_m, MCA_COLL_RSAG_REDUCE_SCATTER,
+                                MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &s, displ);
+    if (OMPI_SUCCESS != err) {
+        goto cleanup;
+    }
+    /* (2) allreduce of my slice across the nodes, into its place in rbuf */
+    if (mine > 0) {
+        mca_coll_rsag_hier_args(&s, a, h->cross_comm, slice.buf,
+                                mca_coll_rsag_elem(a->rbuf, displ[l], a->extent), mine, -1);
+        err = mca_coll_rsag_sub_run(h->cross_m, MCA_COLL_RSAG_ALLREDUCE,
+                                    mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_ALLREDUCE],
+                                    &s, NULL);
+        if (OMPI_SUCCESS != err) {
+            goto cleanup;
+        }
+    }
+    /* (3) allgather of the slices inside the node */
+    err = h->node_comm->c_coll->coll_allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a->rbuf,
+                                                counts, displs, a->dtype, h->node_comm,
+                                                h->node_comm->c_coll->coll_allgatherv_module);
+
+cleanup:
+    mca_coll_rsag_tmp_free(&slice);
+    free(counts);
+    free(displ);
+    return err;
+}

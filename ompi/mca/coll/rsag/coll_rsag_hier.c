@@ -1,0 +1,200 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * The node structure and the sub-communicators of `hierarchical`; see
+ * coll_rsag_hier.h.
+ */
+#include "ompi_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "opal/mca/hwloc/base/base.h"
+#include "opal/util/output.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/constants.h"
+#include "ompi/group/group.h"
+#include "ompi/proc/proc.h"
+
+#include "coll_rsag_hier.h"
+
+void mca_coll_rsag_hier_free(mca_coll_rsag_hier_t *h)
+{
+    if (NULL == h) {
+        return;
+    }
+    if (NULL != h->node_m) {
+        OBJ_RELEASE(h->node_m);
+    }
+    if (NULL != h->cross_m) {
+        OBJ_RELEASE(h->cross_m);
+    }
+    if (NULL != h->node_comm) {
+        ompi_comm_free(&h->node_comm);
+    }
+    if (NULL != h->cross_comm) {
+        ompi_comm_free(&h->cross_comm);
+    }
+    free(h->node_of);
+    free(h);
+}
+
+/* My node's lowest rank: the peers Open MPI reports on this node. */
+static int mca_coll_rsag_node_leader(struct ompi_communicator_t *comm)
+{
+    int me = ompi_comm_rank(comm);
+
+    for (int q = 0; q < me; ++q) {
+        ompi_proc_t *proc = ompi_group_peer_lookup(comm->c_local_group, q);
+        if (NULL != proc && OPAL_PROC_ON_LOCAL_NODE(proc->super.proc_flags)) {
+            return q;
+        }
+    }
+    return me;
+}
+
+int mca_coll_rsag_hier_structure(mca_coll_rsag_module_t *m, struct ompi_communicator_t *comm)
+{
+    int p = ompi_comm_size(comm), leader = mca_coll_rsag_node_leader(comm);
+    int *leaders = NULL, *count = NULL, rc;
+    mca_coll_rsag_hier_t *h;
+
+    /* Plain malloc: this bookkeeping is not a temporary of a call, and the
+     * test failure injection (coll_rsag_test_alloc_fail) must not make one
+     * rank skip the allgather the others are in. */
+    h = malloc(sizeof(*h));
+    leaders = malloc(4 * (size_t) p * sizeof(int));
+    if (NULL == h || NULL == leaders) {
+        free(h);
+        free(leaders);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    memset(h, 0, sizeof(*h));
+    h->node_of = leaders + p;
+    h->local_of = leaders + 2 * (size_t) p;
+    count = leaders + 3 * (size_t) p;
+
+    /* allgather is not a slot of rsag: no re-entrance */
+    rc = comm->c_coll->coll_allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, comm,
+                                      comm->c_coll->coll_allgather_module);
+    if (OMPI_SUCCESS != rc) {
+        goto fail;
+    }
+    /* nodes numbered by their leaders, in rank order; the same on every
+     * rank, as every rank computes it from the same array */
+    h->nodes = 0;
+    for (int q = 0; q < p; ++q) {
+        int l = leaders[q];
+        if (l < 0 || l > q || leaders[l] != l) {
+            rc = OMPI_ERROR;     /* locality that does not form nodes */
+            goto fail;
+        }
+        if (l == q) {
+            count[h->nodes] = 0;
+            h->node_of[q] = h->nodes++;
+        } else {
+            h->node_of[q] = h->node_of[l];
+        }
+        h->local_of[q] = count[h->node_of[q]]++;
+    }
+    h->ranks_per_node = count[0];
+    for (int j = 1; j < h->nodes; ++j) {
+        if (count[j] != count[0]) {
+            h->ranks_per_node = 0;
+        }
+    }
+    /* node_of lives in the block of `leaders`: keep it, free it as one */
+    memmove(leaders, h->node_of, 2 * (size_t) p * sizeof(int));
+    h->node_of = leaders;
+    h->local_of = leaders + p;
+    m->hier = h;
+    m->nodes = h->nodes;
+    m->ranks_per_node = h->ranks_per_node;
+    return OMPI_SUCCESS;
+
+fail:
+    free(leaders);
+    free(h);
+    return rc;
+}
+
+/* A private rsag module for a sub-communicator: never installed on it, it
+ * only holds the state of rsag's calls there. */
+static mca_coll_rsag_module_t *mca_coll_rsag_sub_module(int nodes, int ranks_per_node)
+{
+    mca_coll_rsag_module_t *s = OBJ_NEW(mca_coll_rsag_module_t);
+
+    if (NULL != s) {
+        s->all_local = (1 == nodes) ? 1 : 0;
+        s->nodes = nodes;
+        s->ranks_per_node = ranks_per_node;
+    }
+    return s;
+}
+
+void mca_coll_rsag_hier_setup(mca_coll_rsag_module_t *m, struct ompi_communicator_t *comm,
+                              char *why, size_t why_len)
+{
+    mca_coll_rsag_hier_t *h = m->hier;
+    int me = ompi_comm_rank(comm);
+    char name[MPI_MAX_OBJECT_NAME];
+    int rc1, rc2;
+
+    /* Creating communicators runs collectives on comm (the context id
+     * agreement, the split's allgather); those that come back into rsag's
+     * slots go to the previous module meanwhile. */
+    m->in_setup = true;
+    rc1 = ompi_comm_split(comm, h->node_of[me], me, &h->node_comm, false);
+    rc2 = ompi_comm_split(comm, h->local_of[me], h->node_of[me], &h->cross_comm, false);
+    m->in_setup = false;
+
+    /* names for the verbose trace (ompi_comm_set_name: 4.1 and 5.0) */
+    if (OMPI_SUCCESS == rc1 && NULL != h->node_comm) {
+        snprintf(name, sizeof(name), "rsag node %d of cid %d", h->node_of[me],
+                 MCA_COLL_RSAG_COMM_CID(comm));
+        (void) ompi_comm_set_name(h->node_comm, name);
+    }
+    if (OMPI_SUCCESS == rc2 && NULL != h->cross_comm) {
+        snprintf(name, sizeof(name), "rsag cross %d of cid %d", h->local_of[me],
+                 MCA_COLL_RSAG_COMM_CID(comm));
+        (void) ompi_comm_set_name(h->cross_comm, name);
+    }
+    if (OMPI_SUCCESS == rc1 && OMPI_SUCCESS == rc2) {
+        h->node_m = mca_coll_rsag_sub_module(1, ompi_comm_size(h->node_comm));
+        h->cross_m = mca_coll_rsag_sub_module(h->nodes, 1);
+    }
+    if (OMPI_SUCCESS != rc1 || OMPI_SUCCESS != rc2 || NULL == h->node_m || NULL == h->cross_m) {
+        snprintf(why, why_len, "could not make the node and cross-node communicators (%d, %d)",
+                 rc1, rc2);
+        h->state = MCA_COLL_RSAG_HIER_UNAVAILABLE;
+        return;
+    }
+    snprintf(why, why_len, "%d nodes x %d ranks: node communicators of %d ranks, %d "
+             "cross-node communicators of %d ranks made",
+             h->nodes, h->ranks_per_node, ompi_comm_size(h->node_comm), h->ranks_per_node,
+             ompi_comm_size(h->cross_comm));
+    h->state = MCA_COLL_RSAG_HIER_READY;
+}
+
+void mca_coll_rsag_hier_args(mca_coll_rsag_args_t *s, const mca_coll_rsag_args_t *a,
+                             struct ompi_communicator_t *comm, const void *input, void *rbuf,
+                             size_t count, int root)
+{
+    memset(s, 0, sizeof(*s));
+    s->input = (const char *) input;
+    s->rbuf = (char *) rbuf;
+    s->in_place = (s->input == s->rbuf);
+    s->count = count;
+    s->dtype = a->dtype;
+    s->extent = a->extent;
+    s->op = a->op;
+    s->root = root;
+    s->rank = ompi_comm_rank(comm);
+    s->size = ompi_comm_size(comm);
+    s->comm = comm;
+}

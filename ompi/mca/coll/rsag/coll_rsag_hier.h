@@ -1,0 +1,82 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * The building block of the node-aware algorithms (`hierarchical`,
+ * coll_rsag_<coll>_hierarchical.c; doc/hierarchical.md): a communicator's
+ * node structure and its two kinds of sub-communicators.
+ *
+ *   node structure   which node each rank is on (nodes numbered by their
+ *                    lowest rank) and its index on that node (ranks of a
+ *                    node in rank order): computed once per communicator,
+ *                    collectively (one allgather of an int), by the first
+ *                    call on a communicator whose ranks are not all on this
+ *                    node; every rank gets the same answer, so the selector
+ *                    takes the same decision everywhere
+ *   node comm        the ranks of my node, in rank order (local index)
+ *   cross comm       the ranks of my local index, one per node, in node order
+ *
+ * The two sub-communicators are made by the first call that selects
+ * `hierarchical` and freed with the communicator (module destructor).
+ * Making them runs collectives on the parent communicator, which would come
+ * back into rsag's slots: the module delegates every call to the previous
+ * module while it sets up (mca_coll_rsag_module_t.in_setup).  rsag's calls
+ * on the sub-communicators go through a private module each (its own
+ * decision cache, layouts and node segment), never through the slots, so
+ * they count no MPI_T call: the parent's call counts once, as hierarchical.
+ */
+#ifndef MCA_COLL_RSAG_HIER_H
+#define MCA_COLL_RSAG_HIER_H
+
+#include "coll_rsag.h"
+
+BEGIN_C_DECLS
+
+typedef enum mca_coll_rsag_hier_state_t {
+    MCA_COLL_RSAG_HIER_UNKNOWN = 0,     /* sub-communicators not made yet */
+    MCA_COLL_RSAG_HIER_READY,
+    MCA_COLL_RSAG_HIER_UNAVAILABLE      /* making them failed: flat algorithms */
+} mca_coll_rsag_hier_state_t;
+
+typedef struct mca_coll_rsag_hier_t {
+    int nodes;                  /* nodes the communicator spans */
+    int ranks_per_node;         /* the same on every node, else 0 */
+    int *node_of;               /* [p]: node index of each rank */
+    int *local_of;              /* [p]: its index on its node */
+    mca_coll_rsag_hier_state_t state;
+    struct ompi_communicator_t *node_comm, *cross_comm;
+    mca_coll_rsag_module_t *node_m, *cross_m;   /* private, not installed */
+} mca_coll_rsag_hier_t;
+
+/* Compute the node structure of comm into m->hier, collectively.  On an
+ * error m->hier stays NULL (the communicator counts as one node for the
+ * selector: no hierarchical, the size-class thresholds). */
+int mca_coll_rsag_hier_structure(mca_coll_rsag_module_t *m, struct ompi_communicator_t *comm);
+
+/* Make the node and cross communicators, collectively; m->hier->state says
+ * how it went, `why` says it in words. */
+void mca_coll_rsag_hier_setup(mca_coll_rsag_module_t *m, struct ompi_communicator_t *comm,
+                              char *why, size_t why_len);
+
+void mca_coll_rsag_hier_free(mca_coll_rsag_hier_t *h);
+
+/* Arguments of a call on sub-communicator `comm` (rank, size, the
+ * datatype and op of the parent call `a`). */
+void mca_coll_rsag_hier_args(mca_coll_rsag_args_t *s, const mca_coll_rsag_args_t *a,
+                             struct ompi_communicator_t *comm, const void *input, void *rbuf,
+                             size_t count, int root);
+
+/* Run collective `coll` on a sub-communicator with rsag's own selection
+ * (coll_rsag_module.c): `forced` (an algorithm id, or auto) if it applies,
+ * else auto from the thresholds of the sub-communicator's class; `displ`
+ * (size + 1 offsets) is the block layout of a reduce-scatter, NULL for
+ * the others.  Counts nothing in the MPI_T counters; with coll_rsag_verbose
+ * the decision is printed by the sub-communicator's rank 0. */
+int mca_coll_rsag_sub_run(mca_coll_rsag_module_t *sub, mca_coll_rsag_coll_t coll, int forced,
+                          mca_coll_rsag_args_t *s, const size_t *displ);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_RSAG_HIER_H */

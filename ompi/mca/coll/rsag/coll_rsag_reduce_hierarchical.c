@@ -1,0 +1,104 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * MPI_Reduce, node-aware ("hierarchical"; doc/hierarchical.md).
+ *
+ * Idea: (1) reduce-scatter inside each node, local rank l keeping slice l
+ * of the node's sum; (2) the ranks of local index l, one per node, reduce
+ * slice l to the node of the root, all L slices at once; (3) on the root's
+ * node, the root gathers the L slices.  Other nodes are done after (2).
+ *
+ *   N = 2 nodes x L = 2 ranks, root 3 (node 1, local index 1)
+ *            node 0: ranks 0 1            node 1: ranks 2 3
+ *   (1) rs   0: x0.s0+x1.s0  1: ..s1      2: x2.s0+x3.s0  3: ..s1
+ *   (2) red  {0,2} -> 2: slice s0         {1,3} -> 3: slice s1 (in rbuf)
+ *   (3) gat                               2 -> 3: s0 into rbuf
+ *
+ * Each step is rsag's own: (1) rsag's reduce-scatter selection on the node
+ * communicator, `direct` first, else auto; (2) rsag's reduce selection on
+ * the cross communicator (class "several nodes"), or the algorithm
+ * coll_rsag_reduce_hierarchical_inter_algorithm forces, rooted at the
+ * root's node; (3) the node communicator's MPI_Gatherv.
+ * Cost (n bytes, N nodes of L ranks; Rabenseifner's reduce across nodes):
+ *       intra: (L-1)/L n beta_s + (L-1)/L n gamma (+ the gather on the
+ *       root's node, (L-1)/L n beta_s); inter: 2 log2 N alpha_n +
+ *       2 (N-1)/N (n/L) beta_n + (N-1)/N (n/L) gamma per cross communicator.
+ * Restrictions: commutative op; several nodes with the same number L >= 2
+ *       of ranks on each.
+ * Memory: two temporaries of my slice (ceil(count / L) elements each).
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "ompi/constants.h"
+
+#include "coll_rsag_hier.h"
+
+int mca_coll_rsag_reduce_hierarchical(const mca_coll_rsag_args_t *a)
+{
+    mca_coll_rsag_hier_t *h = a->module->hier;
+    mca_coll_rsag_tmp_t slice = MCA_COLL_RSAG_TMP_INIT, sum = MCA_COLL_RSAG_TMP_INIT;
+    mca_coll_rsag_args_t s;
+    int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
+    int root_node = h->node_of[a->root], root_local = h->local_of[a->root];
+    size_t *displ = NULL;
+    int *counts = NULL, *displs = NULL;
+    char *out;
+    size_t mine;
+    int err, err2;
+
+    displ = malloc(((size_t) L + 1) * sizeof(size_t));
+    counts = malloc(2 * (size_t) L * sizeof(int));
+    err = mca_coll_rsag_tmp_alloc(&slice, a->count / (size_t) L + 1, a->dtype);
+    err2 = mca_coll_rsag_tmp_alloc(&sum, a->count / (size_t) L + 1, a->dtype);
+    if (NULL == displ || NULL == counts || OMPI_SUCCESS != err || OMPI_SUCCESS != err2) {
+        err = OMPI_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
+    displs = counts + L;
+    mca_coll_rsag_displs_even(a->count, L, displ);
+    for (int i = 0; i < L; ++i) {
+        counts[i] = (int) (displ[i + 1] - displ[i]);
+        displs[i] = (int) displ[i];
+    }
+    mine = displ[l + 1] - displ[l];
+
+    /* (1) reduce-scatter inside the node: my slice of the node's sum */
+    mca_coll_rsag_hier_args(&s, a, h->node_comm, a->input, slice.buf, a->count, -1);
+    err = mca_coll_rsag_sub_run(h->node_m, MCA_COLL_RSAG_REDUCE_SCATTER,
+                                MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &s, displ);
+    if (OMPI_SUCCESS != err) {
+        goto cleanup;
+    }
+    /* (2) reduce of my slice to the root's node: the root's own slice
+     * straight into its place in rbuf, the others' into `sum` */
+    out = (a->rank == a->root) ? mca_coll_rsag_elem(a->rbuf, displ[l], a->extent) : sum.buf;
+    if (mine > 0) {
+        mca_coll_rsag_hier_args(&s, a, h->cross_comm, slice.buf, out, mine, root_node);
+        err = mca_coll_rsag_sub_run(h->cross_m, MCA_COLL_RSAG_REDUCE,
+                                    mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_REDUCE],
+                                    &s, NULL);
+        if (OMPI_SUCCESS != err) {
+            goto cleanup;
+        }
+    }
+    /* (3) on the root's node, the root gathers the slices */
+    if (h->node_of[a->rank] == root_node) {
+        bool me = (a->rank == a->root);
+        err = h->node_comm->c_coll->coll_gatherv(me ? MPI_IN_PLACE : sum.buf, (int) mine,
+                                                 a->dtype, me ? a->rbuf : NULL, counts, displs,
+                                                 a->dtype, root_local, h->node_comm,
+                                                 h->node_comm->c_coll->coll_gatherv_module);
+    }
+
+cleanup:
+    mca_coll_rsag_tmp_free(&sum);
+    mca_coll_rsag_tmp_free(&slice);
+    free(counts);
+    free(displ);
+    return err;
+}

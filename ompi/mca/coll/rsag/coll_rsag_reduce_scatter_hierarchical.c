@@ -1,0 +1,137 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * MPI_Reduce_scatter_block and MPI_Reduce_scatter, node-aware
+ * ("hierarchical"; doc/hierarchical.md).
+ *
+ * Idea: the ranks of local index l (one per node) own, together, the MPI
+ * blocks of those ranks: call that slice l.  (1) reduce-scatter inside
+ * each node, local rank l keeping slice l of the node's sum; (2) the ranks
+ * of local index l reduce-scatter slice l across the nodes, each keeping
+ * its own MPI block, straight into rbuf.  When the ranks of one local
+ * index are not contiguous in rank order (placement by slot: node 0 holds
+ * ranks 0..L-1), the input is first copied with the blocks reordered by
+ * (local index, node), so that every slice is contiguous; placement
+ * round-robin by node needs no copy.
+ *
+ *   N = 2 nodes x L = 2 ranks by slot, blocks b0..b3 (b_r: rank r's block)
+ *            node 0: ranks 0 1            node 1: ranks 2 3
+ *   order    [b0 b2 | b1 b3]   slice 0 = b0 b2 (ranks 0, 2), slice 1 = b1 b3
+ *   (1) rs   0: slice 0   1: slice 1      2: slice 0   3: slice 1   (node sums)
+ *   (2) rs   cross {0,2}: 0 gets b0, 2 gets b2;  {1,3}: 1 gets b1, 3 gets b3
+ *
+ * Each step is rsag's own reduce-scatter selection: (1) on the node
+ * communicator, `direct` first, else auto; (2) on the cross communicator
+ * (class "several nodes"), or the algorithm
+ * coll_rsag_reduce_scatter_hierarchical_inter_algorithm forces (it
+ * serves both reduce-scatters, as do MPI_Reduce_scatter's thresholds).
+ * Cost (n bytes, N nodes of L ranks, even blocks; recursive halving
+ *       across nodes): intra: (L-1)/L n beta_s + (L-1)/L n gamma (+ n c,
+ *       one local copy, for placement by slot); inter: log2 N alpha_n +
+ *       (N-1)/N (n/L) beta_n + (N-1)/N (n/L) gamma per cross communicator.
+ * Restrictions: commutative op; several nodes with the same number L >= 2
+ *       of ranks on each; any block sizes (zero too), any placement.
+ * Memory: slice l (its blocks' elements), plus a copy of the input when
+ *       the slices are not contiguous.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "ompi/constants.h"
+
+#include "coll_rsag_hier.h"
+
+int mca_coll_rsag_reduce_scatter_hierarchical(const mca_coll_rsag_args_t *a)
+{
+    mca_coll_rsag_hier_t *h = a->module->hier;
+    /* both reduce-scatters share this function: the sub-steps take
+     * MPI_Reduce_scatter's tuning (its thresholds, its inter parameter) */
+    const mca_coll_rsag_coll_t coll = MCA_COLL_RSAG_REDUCE_SCATTER;
+    mca_coll_rsag_tmp_t slice = MCA_COLL_RSAG_TMP_INIT, packed = MCA_COLL_RSAG_TMP_INIT;
+    mca_coll_rsag_args_t s;
+    int N = h->nodes, L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
+    int p = a->size;
+    size_t *nd = NULL, *cd, pos;
+    int *qof = NULL;
+    bool identity = true;
+    const char *input = a->input;
+    int err, err2;
+
+    nd = malloc(((size_t) L + 1 + (size_t) N + 1) * sizeof(size_t));
+    qof = malloc((size_t) p * sizeof(int));
+    if (NULL == nd || NULL == qof) {
+        err = OMPI_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
+    cd = nd + L + 1;
+    /* qof[k]: the rank whose block comes k-th in (local index, node) order */
+    for (int q = 0; q < p; ++q) {
+        int k = h->local_of[q] * N + h->node_of[q];
+        qof[k] = q;
+    }
+    for (int k = 0; k < p; ++k) {
+        identity &= (qof[k] == k);
+    }
+    /* node layout: slice li = the blocks of qof[li*N .. li*N+N-1] */
+    pos = 0;
+    for (int li = 0; li < L; ++li) {
+        nd[li] = pos;
+        for (int j = 0; j < N; ++j) {
+            int q = qof[li * N + j];
+            pos += a->displ[q + 1] - a->displ[q];
+        }
+    }
+    nd[L] = pos;
+    /* cross layout of my slice: the blocks of its N ranks, in node order */
+    cd[0] = 0;
+    for (int j = 0; j < N; ++j) {
+        int q = qof[l * N + j];
+        cd[j + 1] = cd[j] + (a->displ[q + 1] - a->displ[q]);
+    }
+
+    err = mca_coll_rsag_tmp_alloc(&slice, nd[l + 1] - nd[l], a->dtype);
+    err2 = mca_coll_rsag_tmp_alloc(&packed, identity ? 0 : a->count, a->dtype);
+    if (OMPI_SUCCESS != err || OMPI_SUCCESS != err2) {
+        err = OMPI_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
+    if (!identity) {
+        /* reorder the blocks so that every slice is contiguous */
+        pos = 0;
+        for (int k = 0; k < p; ++k) {
+            int q = qof[k];
+            size_t c = a->displ[q + 1] - a->displ[q];
+            err = mca_coll_rsag_copy(a->dtype, c, mca_coll_rsag_elem(packed.buf, pos, a->extent),
+                                     mca_coll_rsag_elem(a->input, a->displ[q], a->extent));
+            if (OMPI_SUCCESS != err) {
+                goto cleanup;
+            }
+            pos += c;
+        }
+        input = packed.buf;
+    }
+
+    /* (1) reduce-scatter inside the node: slice l of the node's sum */
+    mca_coll_rsag_hier_args(&s, a, h->node_comm, input, slice.buf, a->count, -1);
+    err = mca_coll_rsag_sub_run(h->node_m, coll, MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &s, nd);
+    if (OMPI_SUCCESS != err) {
+        goto cleanup;
+    }
+    /* (2) reduce-scatter of slice l across the nodes: my block into rbuf */
+    if (cd[N] > 0) {
+        mca_coll_rsag_hier_args(&s, a, h->cross_comm, slice.buf, a->rbuf, cd[N], -1);
+        err = mca_coll_rsag_sub_run(h->cross_m, coll, mca_coll_rsag_component.hier_inter[coll],
+                                    &s, cd);
+    }
+
+cleanup:
+    mca_coll_rsag_tmp_free(&packed);
+    mca_coll_rsag_tmp_free(&slice);
+    free(qof);
+    free(nd);
+    return err;
+}
