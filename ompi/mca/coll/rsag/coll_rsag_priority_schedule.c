@@ -7,10 +7,24 @@
  * The priority-aware reduce-scatter schedule; see
  * coll_rsag_reduce_scatter_priority.c for the idea and the diagram.
  *
- * Every step's receives land in one receive area, `tmp`, which mirrors the
- * first kept half K0 of the work vector: a run R always lands at
- * tmp[R - K0], whatever the step, since a slot is reused only after its
- * content is reduced.  Sends of one step go out in exactly the order the
+ * The receives land in one receive area, `tmp`, which mirrors the first
+ * kept half K0 of the work vector (run R of step 0 at tmp[R - K0]): the
+ * halving's memory, nothing more.  Inside it, two areas alternate: A, the
+ * natural places (steps 0, 2, 4, ...: R at tmp[R - K0]), and B, the part
+ * of tmp that mirrors G1, the half given at step 1 (steps 1, 3, ...: R
+ * at tmp[G1 - K0 + R - K1], K_k lying inside K1 for k >= 1).  B is free
+ * once step 1 has forwarded G1, and every receive of step k - 2 is
+ * reduced during step k - 1 (the runs of K_{k-2} are G_{k-1} and
+ * K_{k-1}, all settled there), so step 1 posts all its receives right
+ * after forwarding, and every later step posts all its receives first,
+ * before it reduces anything: the partner's messages are matched at once
+ * and flow (their rendezvous answered) while this rank reduces and
+ * forwards.  B needs |K1| <= |G1| elements (always so for equal blocks);
+ * otherwise a receive is posted only once the reduction that frees its
+ * natural slot is done, as with a single area.  Reductions are cut into
+ * slices with the progress engine run between them, so that the transfers
+ * of a btl without asynchronous progress (tcp) keep moving while a large
+ * run is reduced.  Sends of one step go out in exactly the order the
  * partner posts its receives, so messages match in order on one tag.
  */
 #include "ompi_config.h"
@@ -18,6 +32,7 @@
 #include "mpi.h"
 #include "ompi/constants.h"
 #include "ompi/request/request.h"
+#include "opal/runtime/opal_progress.h"
 
 #include "coll_rsag_halving.h"
 #include "coll_rsag_op.h"
@@ -33,14 +48,17 @@ typedef struct mca_coll_rsag_prio_recvs_t {
     bool *pending;           /* received data not yet reduced into work */
     int base, run, n;
     const char *src;         /* the other operand of their reductions */
+    char *area;              /* where they land: area[i] mirrors work[area_base + i] */
+    size_t area_base;
 } mca_coll_rsag_prio_recvs_t;
 
 /* One call: the buffers, the sends so far, and the bookkeeping block. */
 typedef struct mca_coll_rsag_prio_t {
     const mca_coll_rsag_args_t *a;
     char *work;
-    char *tmp;
-    size_t tmp_base;         /* tmp[i] mirrors work[tmp_base + i] */
+    char *area[2];           /* A (even steps) and B (odd steps) in tmp */
+    size_t area_base[2];     /* area[j][i] mirrors work[area_base[j] + i] */
+    bool two_areas;          /* B usable: receives posted ahead */
     int pof2, vrank, unit;
     ompi_request_t **sends;
     int nsends;
@@ -54,6 +72,9 @@ static mca_coll_rsag_range_t mca_coll_rsag_prio_elems(const mca_coll_rsag_prio_t
 {
     return mca_coll_rsag_vblocks(c->a->vdispl, run.lo, run.n);
 }
+
+/* Bytes reduced between two runs of the progress engine. */
+#define MCA_COLL_RSAG_PRIO_SLICE_BYTES ((size_t) 1 << 20)
 
 /* Post the receive of `run` from vrank `peer` into its slot of tmp. */
 static int mca_coll_rsag_prio_post(mca_coll_rsag_prio_t *c, mca_coll_rsag_prio_recvs_t *rv,
@@ -69,7 +90,7 @@ static int mca_coll_rsag_prio_post(mca_coll_rsag_prio_t *c, mca_coll_rsag_prio_r
     if (0 == e.cnt) {
         return OMPI_SUCCESS;
     }
-    return mca_coll_rsag_irecv(mca_coll_rsag_elem(c->tmp, e.off - c->tmp_base, a->extent), e.cnt,
+    return mca_coll_rsag_irecv(mca_coll_rsag_elem(rv->area, e.off - rv->area_base, a->extent), e.cnt,
                                a->dtype, mca_coll_rsag_fold_rank(peer, a->size), a->tag, a->comm,
                                &rv->reqs[i]);
 }
@@ -81,6 +102,7 @@ static int mca_coll_rsag_prio_settle(mca_coll_rsag_prio_t *c, mca_coll_rsag_prio
     const mca_coll_rsag_args_t *a = c->a;
     int i = (vb - rv->base) / rv->run;
     mca_coll_rsag_range_t e;
+    size_t slice, n;
     int err;
 
     if (!rv->pending[i]) {
@@ -91,9 +113,21 @@ static int mca_coll_rsag_prio_settle(mca_coll_rsag_prio_t *c, mca_coll_rsag_prio
         return err;
     }
     e = mca_coll_rsag_prio_elems(c, rv->runs[i]);
-    mca_coll_rsag_op_reduce3(a->op, mca_coll_rsag_elem(c->tmp, e.off - c->tmp_base, a->extent),
-                             mca_coll_rsag_elem(rv->src, e.off, a->extent),
-                             mca_coll_rsag_elem(c->work, e.off, a->extent), e.cnt, a->dtype);
+    /* In slices, the progress engine run between them (see the top). */
+    slice = MCA_COLL_RSAG_PRIO_SLICE_BYTES / (size_t) (a->extent > 0 ? a->extent : 1);
+    slice = slice > 0 ? slice : 1;
+    for (size_t done = 0; done < e.cnt; done += n) {
+        size_t off = e.off + done;
+
+        n = e.cnt - done < slice ? e.cnt - done : slice;
+        if (done > 0) {
+            opal_progress();
+        }
+        mca_coll_rsag_op_reduce3(a->op,
+                                 mca_coll_rsag_elem(rv->area, off - rv->area_base, a->extent),
+                                 mca_coll_rsag_elem(rv->src, off, a->extent),
+                                 mca_coll_rsag_elem(c->work, off, a->extent), n, a->dtype);
+    }
     rv->pending[i] = false;
     return OMPI_SUCCESS;
 }
@@ -115,14 +149,17 @@ static int mca_coll_rsag_prio_send(mca_coll_rsag_prio_t *c, const char *buf,
                                mca_coll_rsag_fold_rank(peer, a->size), a->tag, a->comm, req);
 }
 
-/* An empty set of receives for the kept half of step s. */
-static void mca_coll_rsag_prio_recvs_init(mca_coll_rsag_prio_recvs_t *rv,
-                                          mca_coll_rsag_vstep_t s, int unit, const char *src)
+/* An empty set of receives for the kept half of step k (s), landing in
+ * area k % 2 (in A when B is not usable). */
+static void mca_coll_rsag_prio_recvs_init(mca_coll_rsag_prio_t *c, mca_coll_rsag_prio_recvs_t *rv,
+                                          int k, mca_coll_rsag_vstep_t s, const char *src)
 {
     rv->base = s.keep_lo;
-    rv->run = unit < s.half ? unit : s.half;
+    rv->run = c->unit < s.half ? c->unit : s.half;
     rv->n = s.half / rv->run;
     rv->src = src;
+    rv->area = c->area[c->two_areas ? k % 2 : 0];
+    rv->area_base = c->area_base[c->two_areas ? k % 2 : 0];
     for (int i = 0; i < rv->n; ++i) {
         rv->reqs[i] = MPI_REQUEST_NULL;
         rv->pending[i] = false;
@@ -162,8 +199,8 @@ static int mca_coll_rsag_prio_book(mca_coll_rsag_prio_t *c)
     return OMPI_SUCCESS;
 }
 
-/* Step 0: every receive of K0 is posted into `next` (tmp mirrors K0), then
- * G0 leaves from `src` (the input, or work on a rank that folded). */
+/* Step 0: every receive of K0 is posted into `next` (area A), then G0
+ * leaves from `src` (the input, or work on a rank that folded). */
 static int mca_coll_rsag_prio_first_step(mca_coll_rsag_prio_t *c,
                                          mca_coll_rsag_prio_recvs_t *next, const char *src)
 {
@@ -171,8 +208,7 @@ static int mca_coll_rsag_prio_first_step(mca_coll_rsag_prio_t *c,
                                                          MCA_COLL_RSAG_DISTANCE_HALVING);
     int nruns, err = OMPI_SUCCESS;
 
-    c->tmp_base = mca_coll_rsag_vblocks(c->a->vdispl, s.keep_lo, s.half).off;
-    mca_coll_rsag_prio_recvs_init(next, s, c->unit, src);
+    mca_coll_rsag_prio_recvs_init(c, next, 0, s, src);
     nruns = mca_coll_rsag_priority_order(c->vrank, s.keep_lo, s.half, c->unit, c->order);
     for (int i = 0; OMPI_SUCCESS == err && i < nruns; ++i) {
         err = mca_coll_rsag_prio_post(c, next, c->order[i], s.peer);
@@ -184,10 +220,26 @@ static int mca_coll_rsag_prio_first_step(mca_coll_rsag_prio_t *c,
     return err;
 }
 
+/* Post the receives of the kept half of step s into `next`, in this
+ * vrank's order. */
+static int mca_coll_rsag_prio_post_all(mca_coll_rsag_prio_t *c, mca_coll_rsag_vstep_t s,
+                                       mca_coll_rsag_prio_recvs_t *next)
+{
+    int nruns = mca_coll_rsag_priority_order(c->vrank, s.keep_lo, s.half, c->unit, c->order);
+    int err = OMPI_SUCCESS;
+
+    for (int i = 0; OMPI_SUCCESS == err && i < nruns; ++i) {
+        err = mca_coll_rsag_prio_post(c, next, c->order[i], s.peer);
+    }
+    return err;
+}
+
 /* Step k >= 1: what the partner needs, in its order, is reduced (from the
- * receives of step k - 1, `prev`) and forwarded; then what stays, in this
- * vrank's order, is reduced and received again into the freed slots
- * (`next`). */
+ * receives of step k - 1, `prev`) and forwarded; the rest of `prev` (the
+ * kept half K_k) is reduced while the partner's messages arrive.  The
+ * receives of K_k (`next`) are posted before all that (k >= 2), right
+ * after the forwarding (k = 1), or, without area B, each one once its
+ * slot is reduced. */
 static int mca_coll_rsag_prio_step(mca_coll_rsag_prio_t *c, int k,
                                    mca_coll_rsag_prio_recvs_t *prev,
                                    mca_coll_rsag_prio_recvs_t *next)
@@ -196,6 +248,10 @@ static int mca_coll_rsag_prio_step(mca_coll_rsag_prio_t *c, int k,
                                                          MCA_COLL_RSAG_DISTANCE_HALVING);
     int nruns, err = OMPI_SUCCESS;
 
+    mca_coll_rsag_prio_recvs_init(c, next, k, s, c->work);
+    if (c->two_areas && k >= 2) {
+        err = mca_coll_rsag_prio_post_all(c, s, next);
+    }
     nruns = mca_coll_rsag_priority_order(s.peer, s.give_lo, s.half, c->unit, c->order);
     for (int i = 0; OMPI_SUCCESS == err && i < nruns; ++i) {
         err = mca_coll_rsag_prio_settle(c, prev, c->order[i].lo);
@@ -203,25 +259,49 @@ static int mca_coll_rsag_prio_step(mca_coll_rsag_prio_t *c, int k,
             err = mca_coll_rsag_prio_send(c, c->work, c->order[i], s.peer);
         }
     }
-    if (OMPI_SUCCESS != err) {
-        return err;
+    if (OMPI_SUCCESS == err && c->two_areas && 1 == k) {
+        err = mca_coll_rsag_prio_post_all(c, s, next);
     }
-    mca_coll_rsag_prio_recvs_init(next, s, c->unit, c->work);
     nruns = mca_coll_rsag_priority_order(c->vrank, s.keep_lo, s.half, c->unit, c->order);
     for (int i = 0; OMPI_SUCCESS == err && i < nruns; ++i) {
         err = mca_coll_rsag_prio_settle(c, prev, c->order[i].lo);
-        if (OMPI_SUCCESS == err) {
+        if (OMPI_SUCCESS == err && !c->two_areas) {
             err = mca_coll_rsag_prio_post(c, next, c->order[i], s.peer);
         }
     }
     return err;
 }
 
+/* Area A is tmp, mirroring K0; area B is the part of tmp mirroring G1,
+ * for K1, when p' >= 4 and K1 has no more elements than G1. */
+static void mca_coll_rsag_prio_areas(mca_coll_rsag_prio_t *c, char *tmp)
+{
+    const size_t *vdispl = c->a->vdispl;
+    mca_coll_rsag_vstep_t s0 = mca_coll_rsag_halving_step(c->vrank, c->pof2, 0,
+                                                          MCA_COLL_RSAG_DISTANCE_HALVING);
+
+    c->area[0] = c->area[1] = tmp;
+    c->area_base[0] = c->area_base[1] = mca_coll_rsag_vblocks(vdispl, s0.keep_lo, s0.half).off;
+    c->two_areas = false;
+    if (c->pof2 >= 4) {
+        mca_coll_rsag_vstep_t s1 = mca_coll_rsag_halving_step(c->vrank, c->pof2, 1,
+                                                              MCA_COLL_RSAG_DISTANCE_HALVING);
+        mca_coll_rsag_range_t k1 = mca_coll_rsag_vblocks(vdispl, s1.keep_lo, s1.half);
+        mca_coll_rsag_range_t g1 = mca_coll_rsag_vblocks(vdispl, s1.give_lo, s1.half);
+
+        if (k1.cnt <= g1.cnt) {
+            c->two_areas = true;
+            c->area[1] = mca_coll_rsag_elem(tmp, g1.off - c->area_base[0], c->a->extent);
+            c->area_base[1] = k1.off;
+        }
+    }
+}
+
 int mca_coll_rsag_priority_rs(const mca_coll_rsag_args_t *a, const char *input, char *work,
                               char *tmp)
 {
     int chunks = mca_coll_rsag_component.priority_chunks;
-    mca_coll_rsag_prio_t c = { .a = a, .work = work, .tmp = tmp,
+    mca_coll_rsag_prio_t c = { .a = a, .work = work,
                                .pof2 = mca_coll_rsag_pof2_floor(a->size),
                                .vrank = mca_coll_rsag_fold_vrank(a->rank, a->size),
                                .unit = mca_coll_rsag_pof2_floor(chunks > 1 ? chunks : 1) };
@@ -236,6 +316,7 @@ int mca_coll_rsag_priority_rs(const mca_coll_rsag_args_t *a, const char *input, 
     if (OMPI_SUCCESS != err || c.vrank < 0 || 0 == nsteps) {
         goto cleanup;
     }
+    mca_coll_rsag_prio_areas(&c, tmp);
     err = mca_coll_rsag_prio_first_step(&c, &c.recvs[cur], folded ? work : input);
     for (int k = 1; OMPI_SUCCESS == err && k < nsteps; ++k, cur = 1 - cur) {
         err = mca_coll_rsag_prio_step(&c, k, &c.recvs[cur], &c.recvs[1 - cur]);

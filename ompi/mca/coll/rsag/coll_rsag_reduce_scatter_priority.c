@@ -17,12 +17,16 @@
  * inside the aligned window of 2m vblocks, as in recursive halving):
  *   step 0   post the receives of the kept half K0 in v's own need order;
  *            send the given half G0 from the input in the partner's order.
- *   step k   (1) for each run of G_k in the partner's order: wait for the
+ *   step k   (0, k >= 2) post every receive of K_k, in v's order;
+ *            (1) for each run of G_k in the partner's order: wait for the
  *            step k-1 receive holding it, reduce that receive into the work
- *            vector, send the run; (2) for each run of K_k in v's order:
- *            wait and reduce the step k-1 receive holding it (if not yet
- *            done), then post the step k receive of the run in the slot of
- *            the receive area it just freed.
+ *            vector, send the run; (0', k = 1) post every receive of K_1;
+ *            (2) for each run of K_k in v's order: wait and reduce the
+ *            step k-1 receive holding it (if not yet done), while the step
+ *            k messages arrive.  Receives alternate between two areas of
+ *            the one receive buffer (coll_rsag_priority_schedule.c), so
+ *            none waits for a reduction to free its slot; reductions run
+ *            in 1 MiB slices with the progress engine between them.
  *   end      wait and reduce the last receive (vblock v); unfold_blocks.
  * "The order u needs a window" (mca_coll_rsag_priority_order): first the
  * half u forwards next, in the order its next partner needs it, then the
@@ -41,8 +45,8 @@
  *
  *   v0 in time (rN: reduce the received vblock N, sN/pN: send/post N):
  *   step 0: p3 p2 p1 p0 (from v4), s7 s6 s5 s4 (to v4, from the input)
- *   step 1: r3 s3, r2 s2 (to v2) | r1 p1, r0 p0 (from v2)
- *   step 2: r1 s1 (to v1)        | r0 p0 (from v1)
+ *   step 1: r3 s3, r2 s2 (to v2) | p1 p0 (from v2) | r1, r0
+ *   step 2: p0 (from v1) | r1 s1 (to v1) | r0
  *   end:    r0 -> v0's vblock reduced
  * The sends of one step go out in exactly the order the partner posts its
  * receives, so messages match in order on one tag.  With U > 1 the same
@@ -60,9 +64,11 @@
  * Restrictions: commutative op (received runs are reduced as tmp (op) ours).
  * Memory: exactly recursive halving's: a work vector of n elements and one
  *       receive area mirroring the first kept half K0 (or the pre-step's
- *       ceil(n/2) when larger): a run R always lands at tmp[R - K0], whatever
- *       the step, since a slot is reused only after its content is reduced.
- *       Plus O(p') request handles.  The send buffer is never copied.
+ *       ceil(n/2) when larger); even steps land at their own place in it,
+ *       odd steps in the part mirroring G1 (when K1 has no more elements
+ *       than G1; otherwise a receive is posted once its own slot is
+ *       reduced).  Plus O(p') request handles.  The send buffer is never
+ *       copied.
  */
 #include "ompi_config.h"
 
