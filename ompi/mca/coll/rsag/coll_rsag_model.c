@@ -22,7 +22,9 @@
  *     alpha + [m > eager] rndv + m max(beta k, F / fabric_bw)
  * with beta_eager up to the eager limit.  On shared memory k ranks of a
  * node copying at once share node_bw.  A reduction of m bytes (one operand)
- * costs m gamma (gamma_cache when 3 m fit cache_bytes).
+ * costs m gamma.  When the call's vectors fit the cache (2 n <= cache_bytes)
+ * rendezvous bytes cost beta_cache and reductions gamma_cache; from
+ * 2 n >= 4 cache_bytes the memory-bound beta and gamma; log-linear between.
  */
 #include "coll_rsag_model.h"
 
@@ -80,10 +82,27 @@ static int crossing(const ctx_t *x, int d)
     return d < x->ppn ? d : x->ppn;
 }
 
+/* How far the call's working set (its input and output vectors, 2 n bytes)
+ * is out of the cache: 0 up to cache_bytes, 1 from 4 cache_bytes, log-linear
+ * between (measured rates change gradually over that range). */
+static double uncached(const ctx_t *x)
+{
+    double c = (double) x->pr->cache_bytes, w = 2.0 * x->n;
+    if (w <= c) return 0.0;
+    if (w >= 4.0 * c || c <= 0) return 1.0;
+    return log2(w / c) / 2.0;
+}
+
+static double mix(const ctx_t *x, double cached_rate, double memory_rate)
+{
+    double u = uncached(x);
+    return cached_rate * (1.0 - u) + memory_rate * u;
+}
+
 static double per_byte(const ctx_t *x, const mca_coll_rsag_model_link_t *l, double m)
 {
     if (m <= (double) l->eager) return l->beta_eager;
-    return 2.0 * m <= (double) x->pr->cache_bytes ? l->beta_cache : l->beta;
+    return mix(x, l->beta_cache, l->beta);
 }
 
 /* One message of m bytes (an exchange step or a one-way step: the same on
@@ -124,7 +143,7 @@ static double red(const ctx_t *x, double m)
     double g = c->gamma >= 0 ? c->gamma : pr->gamma;
     double gc = c->gamma_cache >= 0 ? c->gamma_cache : pr->gamma_cache;
     if (m <= 0) return 0.0;
-    return m * (3.0 * m <= (double) pr->cache_bytes ? gc : g);
+    return m * mix(x, gc, g);
 }
 
 /* Link of a ring: the slowest hop, one rank per node sending out. */
@@ -285,9 +304,9 @@ static double cma_rate(const ctx_t *x)
     return b;
 }
 
-static double copy_rate(const ctx_t *x, double m)
+static double copy_rate(const ctx_t *x)
 {
-    return 3.0 * m <= (double) x->pr->cache_bytes ? x->pr->memcpy_cache : x->pr->memcpy_beta;
+    return mix(x, x->pr->memcpy_cache, x->pr->memcpy_beta);
 }
 
 /* direct's reduce phase: my block from the p inputs; `what` 0 allreduce
@@ -302,7 +321,7 @@ static double direct(const ctx_t *x, int what)
     if (x->n <= (double) x->c->knobs.direct_slot / 2) {
         /* small: copy into my slot, reduce from the slots */
         double mine = what == 2 ? x->n / p : x->n;
-        double t = sync + x->n * copy_rate(x, x->n) + (p - 1) * red(x, mine);
+        double t = sync + x->n * copy_rate(x) + (p - 1) * red(x, mine);
         return what == 0 ? t + sync : t;
     }
     double blk = x->n / p, chunk = (double) x->c->knobs.direct_chunk;
@@ -523,26 +542,51 @@ int mca_coll_rsag_model_best(mca_coll_rsag_coll_t coll, const mca_coll_rsag_mode
 #define MODEL_MIN_LOG 3
 #define MODEL_MAX_LOG 30
 
+#define MODEL_NSIZES (MODEL_MAX_LOG - MODEL_MIN_LOG + 1)
+
+/* The slowdowns of one assignment of thresholds (th[a] = index of the size
+ * algorithm a starts at, -1 off): worst and total over the sizes, counting
+ * slowdowns within the margin as none.  Auto takes, among the algorithms
+ * that can run, the one with the largest threshold not above the size. */
+static void simulate(int na, const double slow[][MCA_COLL_RSAG_MAX_ALGS + 1], const int *th,
+                     double margin, double *worst, double *total)
+{
+    *worst = 1.0;
+    *total = 0.0;
+    for (int k = 0; k < MODEL_NSIZES; k++) {
+        int pick = 0, pth = -1;
+        for (int a = 1; a <= na; a++)
+            if (th[a] >= 0 && th[a] <= k && th[a] >= pth && slow[k][a] != MCA_COLL_RSAG_MODEL_NA) {
+                pick = a;
+                pth = th[a];
+            }
+        double sl = pick ? slow[k][pick] : MCA_COLL_RSAG_MODEL_NA;
+        if (sl == MCA_COLL_RSAG_MODEL_NA) continue; /* nothing can run it: delegated */
+        if (sl <= 1.0 + margin) sl = 1.0;
+        if (sl > *worst) *worst = sl;
+        *total += sl - 1.0;
+    }
+}
+
 double mca_coll_rsag_model_thresholds(mca_coll_rsag_coll_t coll, const int *ps, int nps, int ppn,
                                       const mca_coll_rsag_model_profile_t *prof, double margin,
                                       int (*skip)(const char *alg), size_t *min_bytes)
 {
     const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
-    int na = cd->nalgs, used[MCA_COLL_RSAG_MAX_ALGS + 1] = { 0 };
-    int cur = 1;
-    double worst = 1.0;
+    int na = cd->nalgs;
+    double slow[MODEL_NSIZES][MCA_COLL_RSAG_MAX_ALGS + 1];
     for (int i = 0; i <= MCA_COLL_RSAG_MAX_ALGS; i++) min_bytes[i] = (size_t) MCA_COLL_RSAG_OFF;
     min_bytes[1] = 0;
-    used[1] = 1;
-    for (int lg = MODEL_MIN_LOG; lg <= MODEL_MAX_LOG; lg++) {
-        size_t bytes = (size_t) 1 << lg;
-        /* slowdown of each algorithm against the best, worst over the ps */
-        double slow[MCA_COLL_RSAG_MAX_ALGS + 1];
-        for (int a = 1; a <= na; a++) slow[a] = 1.0;
-        for (int k = 0; k < nps; k++) {
+    if (na < 1) return 1.0;
+
+    /* slowdown of each algorithm against the best, worst over the ps */
+    for (int k = 0; k < MODEL_NSIZES; k++) {
+        size_t bytes = (size_t) 1 << (k + MODEL_MIN_LOG);
+        for (int a = 1; a <= na; a++) slow[k][a] = 1.0;
+        for (int j = 0; j < nps; j++) {
             mca_coll_rsag_model_call_t call;
-            int q = ppn <= 0 || ppn > ps[k] ? ps[k] : ppn;
-            mca_coll_rsag_model_call_init(&call, ps[k], q, bytes);
+            int q = ppn <= 0 || ppn > ps[j] ? ps[j] : ppn;
+            mca_coll_rsag_model_call_init(&call, ps[j], q, bytes);
             double t[MCA_COLL_RSAG_MAX_ALGS + 1], best = MCA_COLL_RSAG_MODEL_NA;
             for (int a = 1; a <= na; a++) {
                 t[a] = (skip && skip(cd->algs[a - 1].name))
@@ -551,25 +595,44 @@ double mca_coll_rsag_model_thresholds(mca_coll_rsag_coll_t coll, const int *ps, 
                 if (t[a] < best) best = t[a];
             }
             for (int a = 1; a <= na; a++) {
-                double s = t[a] / best;
-                if (s > slow[a]) slow[a] = s;
+                double sl = t[a] == MCA_COLL_RSAG_MODEL_NA ? MCA_COLL_RSAG_MODEL_NA : t[a] / best;
+                if (sl > slow[k][a]) slow[k][a] = sl;
             }
         }
-        /* the best algorithm not retired; cur stays unless beaten by margin */
-        int cand = 0;
-        for (int a = 1; a <= na; a++) {
-            if (used[a] && a != cur) continue;
-            if (slow[a] == MCA_COLL_RSAG_MODEL_NA) continue;
-            if (!cand || slow[a] < slow[cand]) cand = a;
-        }
-        if (cand && cand != cur && slow[cur] > slow[cand] * (1.0 + margin)) {
-            cur = cand;
-            used[cur] = 1;
-            min_bytes[cur] = bytes;
-        }
-        if (slow[cur] != MCA_COLL_RSAG_MODEL_NA && slow[cur] > worst) worst = slow[cur];
     }
-    return worst;
+
+    /* every assignment: each algorithm but the base off or from one size;
+     * the smallest worst slowdown, then total, then fewer algorithms */
+    int th[MCA_COLL_RSAG_MAX_ALGS + 1], best_th[MCA_COLL_RSAG_MAX_ALGS + 1];
+    int cand[MCA_COLL_RSAG_MAX_ALGS + 1], nc = 0;
+    for (int a = 0; a <= MCA_COLL_RSAG_MAX_ALGS; a++) th[a] = best_th[a] = -1;
+    th[1] = best_th[1] = 0;
+    for (int a = 2; a <= na; a++)
+        if (!(skip && skip(cd->algs[a - 1].name))) cand[nc++] = a;
+    double bw = HUGE_VAL, bt = HUGE_VAL;
+    int bused = 0;
+    long combos = 1;
+    for (int i = 0; i < nc; i++) combos *= MODEL_NSIZES + 1;
+    for (long c = 0; c < combos; c++) {
+        long r = c;
+        int used = 0;
+        for (int i = 0; i < nc; i++) {
+            th[cand[i]] = (int) (r % (MODEL_NSIZES + 1)) - 1;
+            r /= MODEL_NSIZES + 1;
+            used += th[cand[i]] >= 0;
+        }
+        double w, t;
+        simulate(na, slow, th, margin, &w, &t);
+        if (w < bw - 1e-12 || (w < bw + 1e-12 && (t < bt - 1e-12 || (t < bt + 1e-12 && used < bused)))) {
+            bw = w;
+            bt = t;
+            bused = used;
+            for (int a = 1; a <= na; a++) best_th[a] = th[a];
+        }
+    }
+    for (int a = 2; a <= na; a++)
+        if (best_th[a] >= 0) min_bytes[a] = (size_t) 1 << (best_th[a] + MODEL_MIN_LOG);
+    return bw;
 }
 
 /* ---- profiles ------------------------------------------------------------ */
@@ -587,7 +650,7 @@ void mca_coll_rsag_model_profile_default(mca_coll_rsag_model_profile_t *pr)
     pr->nic_share = 1.0;
     pr->gamma = 7.5e-11;
     pr->gamma_cache = 5.5e-11;
-    pr->cache_bytes = 8u << 20;
+    pr->cache_bytes = 4u << 20;
     pr->memcpy_beta = 3.3e-11;
     pr->memcpy_cache = 1.1e-11;
     pr->cma_beta = 1.2e-10;

@@ -14,8 +14,8 @@
  *   per link (shared memory "shm", network "net"):
  *     alpha      s     one message, end to end (8 B exchange)
  *     beta       s/B   per byte above the eager limit (rendezvous), when
- *                      the message's 2 m bytes do not fit cache_bytes
- *     beta_cache s/B   the same when they do
+ *                      the call's vectors (2 n bytes) exceed 4 cache_bytes
+ *     beta_cache s/B   the same when they fit cache_bytes (log-linear between)
  *     beta_eager s/B   per byte up to the eager limit
  *     eager      B     eager limit: larger messages pay rndv once more
  *     rndv       s     rendezvous handshake
@@ -32,7 +32,7 @@
  *                      transfers (0: unlimited)
  *   gamma        s/B   reduction, per byte of one operand, memory-bound
  *                      (large vectors), for the call's op and type
- *   gamma_cache  s/B   the same when the three operands fit cache_bytes
+ *   gamma_cache  s/B   the same when the call's vectors fit cache_bytes
  *   memcpy, cma  s/B   one core's memcpy and process_vm_readv (direct)
  *   cma_alpha    s     one CMA system call (direct, per chunk)
  * The time of a call is its critical path: the max over ranks, which the
@@ -127,14 +127,18 @@ int mca_coll_rsag_model_best(mca_coll_rsag_coll_t coll, const mca_coll_rsag_mode
                              const mca_coll_rsag_model_profile_t *prof, double *t);
 
 /* Thresholds for `auto` from the model: for each size 2^k, k = 3 .. 30,
- * the predicted times of the table's algorithms (every p in ps[0..nps-1]
- * with ranks per node min(ppn, p), or ppn = p when ppn <= 0: one node),
- * walked upwards: auto moves to an algorithm not used yet when the one in
- * use is slower than the best by more than `margin` (0.03) in the worst
- * p.  min_bytes[id] gets the size it starts at, MCA_COLL_RSAG_OFF when
- * never; the base (id 1) gets 0.  Algorithms for which skip(alg) is true
- * (e.g. direct) stay off.  Returns the worst slowdown of the result
- * against the best algorithm at any size (1.0 = none). */
+ * the predicted slowdown of each algorithm of the table against the best
+ * one, the worst over every p in ps[0..nps-1] (ranks per node min(ppn, p);
+ * ppn <= 0: one node).  Every assignment of thresholds (each algorithm but
+ * the base off or starting at one of those sizes) is simulated as auto
+ * applies it (the largest threshold not above the size among the
+ * algorithms that can run); the one with the smallest worst slowdown wins
+ * (slowdowns within `margin`, e.g. 0.03, count as none), then the smallest
+ * total, then the one using fewer algorithms: the rules of
+ * contrib/rsag-thresholds.awk.  min_bytes[id] gets the size an algorithm
+ * starts at, MCA_COLL_RSAG_OFF when never; the base (id 1) gets 0.
+ * Algorithms for which skip(alg) is true (e.g. direct) stay off.  Returns
+ * that worst slowdown (1.0 = none). */
 double mca_coll_rsag_model_thresholds(mca_coll_rsag_coll_t coll, const int *ps, int nps, int ppn,
                                       const mca_coll_rsag_model_profile_t *prof, double margin,
                                       int (*skip)(const char *alg), size_t *min_bytes);
