@@ -119,6 +119,11 @@ static void test_closed_forms(void)
     /* count < p': Rabenseifner cannot run */
     CHECK(T(AR, "rabenseifner", 8, 8, 32, &pr) == MCA_COLL_RSAG_MODEL_NA, "count < p'");
     CHECK(T(AR, "rabenseifner", 8, 8, 64, &pr) != MCA_COLL_RSAG_MODEL_NA, "count = p'");
+    /* two processes per core: shared-memory copies and reductions take twice as long */
+    pr.cpu_share = 2;
+    CHECK(close_to(T(RSB, "recursive_halving", 4, 4, N, &pr), 2 * a + 0.75 * n * 2 * (b + g)),
+          "cpu_share 2");
+    pr.cpu_share = 1;
     /* direct: one node only */
     CHECK(T(AR, "direct", 4, 2, N, &pr) == MCA_COLL_RSAG_MODEL_NA, "direct off one node");
     CHECK(T(AR, "direct", 4, 4, N, &pr) < HUGE_VAL, "direct on one node");

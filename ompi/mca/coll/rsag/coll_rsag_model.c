@@ -72,6 +72,12 @@ static void ctx_init(ctx_t *x, const mca_coll_rsag_model_call_t *c,
     x->streams = streams < 1 ? 1 : streams;
 }
 
+/* Processes per core: CPU work stretches by this factor. */
+static double cpu(const ctx_t *x)
+{
+    return x->pr->cpu_share > 1.0 ? x->pr->cpu_share : 1.0;
+}
+
 /* Ranks of one node crossing the network at once in a step at rank
  * distance d (0: the step stays on the nodes). */
 static int crossing(const ctx_t *x, int d)
@@ -123,7 +129,7 @@ static double msg_k(const ctx_t *x, double m, int net, int k)
         return l->alpha + (m > (double) l->eager ? l->rndv : 0.0) + m * b;
     }
     const mca_coll_rsag_model_link_t *l = &pr->shm;
-    double b = per_byte(x, l, m);
+    double b = per_byte(x, l, m) * cpu(x);
     if (pr->node_bw > 0 && k / pr->node_bw > b) b = k / pr->node_bw;
     return l->alpha + (m > (double) l->eager ? l->rndv : 0.0) + m * b;
 }
@@ -143,7 +149,7 @@ static double red(const ctx_t *x, double m)
     double g = c->gamma >= 0 ? c->gamma : pr->gamma;
     double gc = c->gamma_cache >= 0 ? c->gamma_cache : pr->gamma_cache;
     if (m <= 0) return 0.0;
-    return m * mix(x, gc, g);
+    return m * mix(x, gc, g) * cpu(x);
 }
 
 /* Link of a ring: the slowest hop, one rank per node sending out. */
@@ -171,7 +177,7 @@ static double ring_step(const ctx_t *x, double b, int reduce)
     double s = (seg == 0 || (double) seg >= b) ? b : (double) seg;
     double k = ceil(b / s);
     double first = msg_k(x, s, net, 1);
-    double bb = per_byte(x, l, s) * mult;
+    double bb = per_byte(x, l, s) * mult * (net ? 1.0 : cpu(x));
     if (!net && x->pr->node_bw > 0 && x->ppn / x->pr->node_bw > bb) bb = x->ppn / x->pr->node_bw;
     if (net && x->pr->fabric_bw > 0) {
         double f = (double) x->nodes * x->streams / x->pr->fabric_bw;
@@ -299,14 +305,14 @@ static double f_allreduce_priority(const ctx_t *x)
 
 static double cma_rate(const ctx_t *x)
 {
-    double b = x->pr->cma_beta;
+    double b = x->pr->cma_beta * cpu(x);
     if (x->pr->node_bw > 0 && x->ppn / x->pr->node_bw > b) b = x->ppn / x->pr->node_bw;
     return b;
 }
 
 static double copy_rate(const ctx_t *x)
 {
-    return mix(x, x->pr->memcpy_cache, x->pr->memcpy_beta);
+    return mix(x, x->pr->memcpy_cache, x->pr->memcpy_beta) * cpu(x);
 }
 
 /* direct's reduce phase: my block from the p inputs; `what` 0 allreduce
@@ -462,7 +468,9 @@ static double hier(mca_coll_rsag_coll_t coll, const char *intra, const char *int
     mca_coll_rsag_model_call_t cross = *call;
     cross.p = N;
     cross.ppn = 1;
-    cross.bytes = call->bytes / (size_t) q;
+    /* a slice of at least one element: some rank carries it */
+    size_t ts = call->type_size ? call->type_size : 8;
+    cross.bytes = (call->bytes / ts + (size_t) q - 1) / (size_t) q * ts;
     ctx_t xc;
     ctx_init(&xc, &cross, prof, q);
     double ti = time_ctx(coll == MCA_COLL_RSAG_REDUCE_SCATTER ? rs : coll, inter, &xc);
@@ -655,6 +663,7 @@ void mca_coll_rsag_model_profile_default(mca_coll_rsag_model_profile_t *pr)
     pr->memcpy_cache = 1.1e-11;
     pr->cma_beta = 1.2e-10;
     pr->cma_alpha = 1e-6;
+    pr->cpu_share = 1.0;
 }
 
 static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr)
@@ -666,7 +675,7 @@ static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr
 #undef L
 #define F(field) { #field, offsetof(mca_coll_rsag_model_profile_t, field) }
         F(nic_share), F(fabric_bw), F(node_bw), F(gamma), F(gamma_cache), F(memcpy_beta),
-        F(memcpy_cache), F(cma_beta), F(cma_alpha),
+        F(memcpy_cache), F(cma_beta), F(cma_alpha), F(cpu_share),
 #undef F
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -748,9 +757,9 @@ void mca_coll_rsag_model_profile_write(FILE *f, const mca_coll_rsag_model_profil
                 nm[i], l[i]->rndv, nm[i], l[i]->o, nm[i], l[i]->overlap);
     fprintf(f, "nic_share = %.4g\nfabric_bw = %.4g\nnode_bw = %.4g\ngamma = %.4g\n"
             "gamma_cache = %.4g\ncache_bytes = %zu\nmemcpy_beta = %.4g\nmemcpy_cache = %.4g\n"
-            "cma_beta = %.4g\ncma_alpha = %.4g\n",
+            "cma_beta = %.4g\ncma_alpha = %.4g\ncpu_share = %.4g\n",
             pr->nic_share, pr->fabric_bw, pr->node_bw, pr->gamma, pr->gamma_cache, pr->cache_bytes,
-            pr->memcpy_beta, pr->memcpy_cache, pr->cma_beta, pr->cma_alpha);
+            pr->memcpy_beta, pr->memcpy_cache, pr->cma_beta, pr->cma_alpha, pr->cpu_share);
     for (int i = 0; i < pr->ngammas; i++) {
         char k[32];
         strcpy(k, pr->gammas[i].key);

@@ -35,6 +35,10 @@
  *   gamma_cache  s/B   the same when the call's vectors fit cache_bytes
  *   memcpy, cma  s/B   one core's memcpy and process_vm_readv (direct)
  *   cma_alpha    s     one CMA system call (direct, per chunk)
+ *   cpu_share    >= 1  processes per core (1: each rank has its own core);
+ *                      reductions and copies take that many times longer
+ *                      (the emulated cluster's hosts share this machine's 2
+ *                      cores: 4 hosts x 1 rank is 2)
  * The time of a call is its critical path: the max over ranks, which the
  * benchmark (contrib/rsag-bench.sh) reports.  Each algorithm's formula is
  * in coll_rsag_model.c, next to the cost in its own file's header.
@@ -64,6 +68,7 @@ typedef struct mca_coll_rsag_model_profile_t {
     double gamma, gamma_cache;  /* default op/type: SUM DOUBLE */
     size_t cache_bytes;
     double memcpy_beta, memcpy_cache, cma_beta, cma_alpha;
+    double cpu_share;           /* processes per core, >= 1 */
     /* gamma by "OP TYPE" ("SUM DOUBLE"), memory-bound and cached */
     int ngammas;
     struct { char key[32]; double gamma, gamma_cache; } gammas[MCA_COLL_RSAG_MODEL_MAX_GAMMAS];
