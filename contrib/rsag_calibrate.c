@@ -10,13 +10,16 @@
  *
  *   mpirun -np 2 contrib/rsag_calibrate [--max-bytes N] [--local]
  *
- * Ranks 0 and 1 (exactly two ranks) measure, through the PML, per size
+ * Ranks 0 and 1 measure, through the PML, per size
  * 8 B .. --max-bytes (x4 steps, plus the sizes either side of 4 KB and
  * 64 KB, the eager limits of vader and tcp):
  *   pingpong  half a round trip of MPI_Send / MPI_Recv (one-way time)
  *   exchange  both ranks MPI_Sendrecv the same size at once (the step of
  *             recursive doubling / halving)
- * and once:
+ * With more ranks (an even number) the pairs (0,1), (2,3), ... do the same
+ * at the same time, and rank 0 reports its pair: what one link carries when
+ * every rank moves data at once (the aggregate limit of a network).
+ * And once:
  *   stream    32 back-to-back MPI_Isend of 8 B and their MPI_Irecv, minus
  *             one message: the per-message overhead of a pipelined sender
  * Then with --local, rank 0 alone (rank 1 waits in MPI_Recv on the other
@@ -64,14 +67,14 @@ static double median(double *v, int n)
 /* One pingpong / exchange of `bytes`, k times; rank 0's clock. */
 static double p2p_run(int exchange, char *sbuf, char *rbuf, size_t bytes, int k)
 {
-    int peer = 1 - rank;
+    int peer = rank ^ 1;
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     for (int i = 0; i < k; i++) {
         if (exchange) {
             MPI_Sendrecv(sbuf, (int) bytes, MPI_BYTE, peer, 1, rbuf, (int) bytes, MPI_BYTE, peer, 1,
                          MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else if (rank == 0) {
+        } else if (!(rank & 1)) {
             MPI_Send(sbuf, (int) bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
             MPI_Recv(rbuf, (int) bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         } else {
@@ -109,16 +112,16 @@ static double stream(void)
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         for (int it = 0; it < 100; it++) {
-            if (rank == 0) {
+            if (!(rank & 1)) {
                 for (int i = 0; i < K; i++)
-                    MPI_Isend(s[i], 8, MPI_BYTE, 1, 2, MPI_COMM_WORLD, &req[i]);
+                    MPI_Isend(s[i], 8, MPI_BYTE, rank + 1, 2, MPI_COMM_WORLD, &req[i]);
                 MPI_Waitall(K, req, MPI_STATUSES_IGNORE);
-                MPI_Recv(r[0], 1, MPI_BYTE, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                MPI_Recv(r[0], 1, MPI_BYTE, rank + 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             } else {
                 for (int i = 0; i < K; i++)
-                    MPI_Irecv(r[i], 8, MPI_BYTE, 0, 2, MPI_COMM_WORLD, &req[i]);
+                    MPI_Irecv(r[i], 8, MPI_BYTE, rank - 1, 2, MPI_COMM_WORLD, &req[i]);
                 MPI_Waitall(K, req, MPI_STATUSES_IGNORE);
-                MPI_Send(s[0], 1, MPI_BYTE, 0, 3, MPI_COMM_WORLD);
+                MPI_Send(s[0], 1, MPI_BYTE, rank - 1, 3, MPI_COMM_WORLD);
             }
         }
         if (rep >= 0) v[rep] = (MPI_Wtime() - t0) / 100;
@@ -188,8 +191,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (nprocs != 2) {
-        if (rank == 0) fprintf(stderr, "rsag_calibrate: run it on exactly 2 ranks\n");
+    if (nprocs < 2 || nprocs % 2) {
+        if (rank == 0) fprintf(stderr, "rsag_calibrate: run it on an even number of ranks\n");
         MPI_Finalize();
         return 2;
     }
@@ -252,7 +255,7 @@ int main(int argc, char **argv)
             }
             fflush(stdout);
             MPI_Send(NULL, 0, MPI_BYTE, 1, 9, MPI_COMM_WORLD);
-        } else {
+        } else if (rank == 1) {
             MPI_Recv(NULL, 0, MPI_BYTE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         }
     }
