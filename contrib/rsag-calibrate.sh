@@ -231,7 +231,7 @@ write_profile() { # $1 = name, $2 = net raw file or ""
     {
         echo "# rsag cost-model profile written by rsag-calibrate.sh on $(date -u '+%Y-%m-%d %H:%M UTC')"
         echo "# from $(basename "$OUTDIR")/shm-raw.txt${2:+ and $(basename "$OUTDIR")/$(basename "$2")}"
-        grep '^# rsag_calibrate\|^# load' "$OUTDIR/shm-raw.txt" ${2:+"$2"} | sed 's/^# /#   /'
+        grep -h '^# rsag_calibrate\|^# load' "$OUTDIR/shm-raw.txt" ${2:+"$2"} | sed 's/^# /#   /'
         echo "name = $1"
         fit_link "$OUTDIR/shm-raw.txt" shm 4096 || die "cannot fit $OUTDIR/shm-raw.txt"
         echo "shm_overlap = 0"

@@ -23,7 +23,8 @@ tsv=$here/projection-$name.tsv
 # The model's choice, flat algorithms against hierarchical, per (coll, p, ppn)
 {
     echo "Model's fastest algorithm, profile \`$name\` ($*), ranks per node as given."
-    echo "\"hier\" = hierarchical (intra-node direct, the best rsag algorithm between nodes)."
+    echo "\"hier\" = hierarchical (intra-node direct, the best rsag algorithm between nodes);"
+    echo "a~b: b is within 3 % of a (a tie for the model)."
     echo
     for coll in allreduce reduce reduce_scatter_block; do
         echo "### $coll"
@@ -31,14 +32,18 @@ tsv=$here/projection-$name.tsv
         printf '| p | ppn |'; for s in ${sizes//,/ }; do printf ' %s |' "$s"; done; echo
         printf '|---|---|'; for s in ${sizes//,/ }; do printf -- '---|'; done; echo
         awk -F'\t' -v coll="$coll" '
-            NR > 1 && $1 == coll && $7 == "best" {
-                key = $2 "\t" $3
-                if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-                a = $5
+            function short(a) {
                 sub(/recursive_doubling/, "rd", a); sub(/rabenseifner/, "rab", a)
                 sub(/recursive_halving/, "halving", a); sub(/hierarchical/, "hier", a)
                 sub(/priority/, "prio", a)
-                cell[key, $4] = a
+                return a
+            }
+            NR > 1 && $1 == coll {
+                key = $2 "\t" $3
+                if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+                c = key SUBSEP $4
+                na[c]++; alg[c, na[c]] = short($5); tm[c, na[c]] = $6 + 0
+                if (!(c in best) || $6 + 0 < best[c]) best[c] = $6 + 0
                 if (!($4 in sz)) { sz[$4] = 1; sizes[++m] = $4 }
             }
             END {
@@ -48,7 +53,14 @@ tsv=$here/projection-$name.tsv
                     if (k[1] != 2 && k[1] != 4 && k[1] != 16 && k[1] != 64 && k[1] != 256 \
                         && k[1] != 1024 && k[1] != 4096 && k[1] != 65536) continue
                     printf "| %s | %s |", k[1], k[2]
-                    for (j = 1; j <= m; j++) printf " %s |", cell[order[i], sizes[j]]
+                    for (j = 1; j <= m; j++) {
+                        c = order[i] SUBSEP sizes[j]; cell = ""
+                        # the fastest first, then those within 3 % of it
+                        for (a = 1; a <= na[c]; a++) if (tm[c, a] == best[c] && cell == "") { cell = alg[c, a]; b = a }
+                        for (a = 1; a <= na[c]; a++)
+                            if (a != b && tm[c, a] <= 1.03 * best[c]) cell = cell "~" alg[c, a]
+                        printf " %s |", cell
+                    }
                     printf "\n"
                 }
             }' "$tsv"
