@@ -21,6 +21,13 @@
 #
 # The thresholds are scalar MCA settings: they apply to every communicator
 # size, whatever np they were measured at (tune at the np your jobs use).
+#
+# --model runs nothing: the thresholds come from rsag's cost model
+# (rsag_model, ompi/mca/coll/rsag/coll_rsag_model.[ch]) for a communicator of
+# -n ranks, --ppn per node, links of --net-rate, under a profile measured
+# by rsag-calibrate.sh (default: rsag-model.profile next to this script,
+# this project's calibration):
+#   contrib/rsag-tune.sh --model -n 1024 --ppn 32 --net-rate 100gbit -o tune-1024
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,6 +40,15 @@ usage: $0 [options]
                          a threshold (default 3)
       --output FILE      the parameter file (default OUTDIR/rsag-tune-np<NP>.conf)
       --from-csv         run nothing: use OUTDIR's <coll>-np<NP>.csv of an earlier run
+      --model            run nothing: thresholds from the cost model for -n ranks
+                         (writes OUTDIR/rsag-tune-model-np<NP>-ppn<PPN>.conf)
+      --ppn N            --model: ranks per node (default: -n, one node)
+      --net-rate R       --model: network link bandwidth per node, e.g. 1gbit,
+                         100gbit, 12.5GB (default: the profile's)
+      --profile FILE     --model: cost-model profile (default rsag-model.profile
+                         next to this script; rsag-calibrate.sh writes them)
+      --with-direct      --model: let auto use direct (default: left off, as in
+                         the compiled-in defaults)
 EOF
     echo "and, as rsag-bench.sh (the measurement options are passed to it):"
     common_usage
@@ -46,6 +62,11 @@ COLLS=allreduce,reduce,reduce_scatter_block,reduce_scatter
 MARGIN=3
 OUTPUT=
 FROM_CSV=0
+MODEL=0
+PPN=
+NET_RATE=
+PROFILE=$here/rsag-model.profile
+WITH_DIRECT=0
 while [ $# -gt 0 ]; do
     common_option "$@" && { shift "$SHIFT"; continue; }
     case "$1" in
@@ -53,12 +74,48 @@ while [ $# -gt 0 ]; do
     --margin) need "$@"; MARGIN=$2; shift 2 ;;
     --output) need "$@"; OUTPUT=$2; shift 2 ;;
     --from-csv) FROM_CSV=1; shift ;;
+    --model) MODEL=1; shift ;;
+    --ppn) need "$@"; PPN=$2; shift 2 ;;
+    --net-rate) need "$@"; NET_RATE=$2; shift 2 ;;
+    --profile) need "$@"; PROFILE=$2; shift 2 ;;
+    --with-direct) WITH_DIRECT=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
     esac
 done
 check_common_options
 case "$MARGIN" in ''|*[!0-9.]*) die "--margin must be a percentage" ;; esac
+
+if [ "$MODEL" = 1 ]; then
+    IFS=, read -r -a colls <<<"$COLLS"
+    for c in "${colls[@]}"; do is_coll "$c" || die "unknown collective $c"; done
+    PPN=${PPN:-$NP}
+    case "$PPN" in ''|*[!0-9]*|0) die "--ppn must be a positive number" ;; esac
+    [ "$PPN" -le "$NP" ] || die "--ppn $PPN is more than -n $NP"
+    [ -x "$here/rsag_model" ] || die "$here/rsag_model not found (make builds it)"
+    [ -r "$PROFILE" ] || die "profile $PROFILE not found (contrib/rsag-calibrate.sh writes one)"
+    mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
+    OUTPUT=${OUTPUT:-$OUTDIR/rsag-tune-model-np$NP-ppn$PPN.conf}
+    margs=(-P "$PROFILE" --margin "$(awk -v m="$MARGIN" 'BEGIN { print m / 100 }')")
+    [ -n "$NET_RATE" ] && margs+=(--net-rate "$NET_RATE")
+    [ "$WITH_DIRECT" = 1 ] || margs+=(--no-direct)
+    tmp="$OUTPUT.tmp.$$"
+    trap 'rm -f "$tmp"' EXIT
+    {
+        echo "# written by rsag-tune.sh --model on $(date -u '+%Y-%m-%d %H:%M UTC'): nothing measured"
+        echo "# profile: $PROFILE${NET_RATE:+, network links $NET_RATE}"
+        "$here/rsag_model" "${margs[@]}" conf "$NP" "$PPN" || exit 1
+    } >"$tmp" || die "rsag_model failed"
+    # only the collectives asked for (each block opens with "# <coll>: worst ...")
+    awk -v colls=",$COLLS," '
+        /^# [a-z_]+: worst predicted/ { c = $2; sub(/:$/, "", c); keep = index(colls, "," c ",") > 0 }
+        /^coll_rsag_/ && !keep { next }
+        { print }' "$tmp" >"$tmp.2" && mv "$tmp.2" "$tmp" && mv "$tmp" "$OUTPUT" \
+        || die "cannot write $OUTPUT"
+    echo "rsag-tune.sh: wrote $OUTPUT" >&2
+    grep -v '^#' "$OUTPUT"
+    exit 0
+fi
 [ -f "$here/rsag-thresholds.awk" ] || die "$here/rsag-thresholds.awk not found"
 [ -x "$here/rsag-bench.sh" ] || [ "$FROM_CSV" = 1 ] || die "$here/rsag-bench.sh not found"
 IFS=, read -r -a colls <<<"$COLLS"

@@ -57,6 +57,45 @@ expect_in_log 'rsag: reduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> binomial \
 expect_not_in_log 'rsag: reduce on MPI_COMM_WORLD .* -> rabenseifner'
 expect_in_log 'results correct'
 
+# The tuner's model mode (nothing measured): a parameter file for 64 ranks,
+# 8 per node, 1 Gbit/s links, from the installed profile.  Open MPI reads it:
+# ompi_info shows every value with the file as its source; and a job run
+# with it (np 4, one node: the file is for another communicator, but the
+# values are scalar) traces its thresholds "set for every size".
+bench_tune_model() {
+    rm -rf "$bench_out/model" && mkdir -p "$bench_out/model" || return 1
+    "$toolsdir/rsag-tune.sh" --model -n 64 --ppn 8 --net-rate 1gbit -o "$bench_out/model" \
+        || return 1
+    local f="$bench_out/model/rsag-tune-model-np64-ppn8.conf" c eq v n
+    [ -s "$f" ] || { echo "no $f"; return 1; }
+    cat "$f"
+    # one line per algorithm of every collective (every threshold parameter
+    # but the node path's coll_rsag_direct_cma_min_bytes), each a number
+    n=$(grep -c '^coll_rsag_[a-z_]*_min_bytes = [0-9][0-9]*$' "$f")
+    [ "$n" -eq "$(ompi_info --param coll rsag --level 9 --parsable | grep -v ':coll_rsag_direct_' \
+        | grep -c ':param:coll_rsag_[a-z_]*_min_bytes:value:')" ] || { echo "$n lines"; return 1; }
+    grep -v '^#' "$f" | grep -v '^coll_rsag_[a-z_]*_min_bytes = [0-9][0-9]*$' && return 1
+    env OMPI_MCA_mca_param_files="$f" ompi_info --param coll rsag --level 9 --parsable \
+        >"$bench_out/model/ompi_info.txt" || return 1
+    while read -r c eq v; do
+        grep -qx "mca:coll:rsag:param:$c:value:$v" "$bench_out/model/ompi_info.txt" \
+            || { echo "ompi_info does not show $c $eq $v"; return 1; }
+        grep -q "mca:coll:rsag:param:$c:source:file ($f" "$bench_out/model/ompi_info.txt" \
+            || { echo "$c does not come from $f"; return 1; }
+    done < <(grep '^coll_rsag_' "$f")
+    echo "ompi_info shows all $n values from the file"
+    "${mpirun_cmd[@]}" --tune "$f" --mca coll_rsag_verbose 1 -np 4 "$demo"
+}
+run_test bench-tune-model-file bench_tune_model
+expect_in_log 'written by rsag-tune.sh --model'
+expect_in_log 'coll_rsag_allreduce_rabenseifner_min_bytes = [0-9]+$'
+expect_in_log 'ompi_info shows all [0-9]+ values from the file'
+expect_in_log 'allreduce on MPI_COMM_WORLD .*: 80000 bytes .* \(set for every size'
+expect_in_log 'results correct'
+run_test bench-tune-model-rejects-bad-ppn exits_nonzero \
+    "$toolsdir/rsag-tune.sh" --model -n 4 --ppn 8 -o "$bench_out/model-bad"
+expect_in_log '--ppn 8 is more than -n 4'
+
 # Real smoke runs of the installed benchmark: every collective, np 3 (not a
 # power of two; reduce-scatter sizes rounded to multiples of 3 elements).
 # reduce_scatter_block against every coll/tuned algorithm and with an

@@ -1,0 +1,257 @@
+#!/bin/bash
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
+# rsag-calibrate.sh: measure what this machine can measure honestly and
+# write cost-model profiles (ompi/mca/coll/rsag/coll_rsag_model.h) for
+# rsag_model and rsag-tune.sh --model.
+#
+#   contrib/rsag-calibrate.sh -o DIR                       # shared memory only
+#   contrib/rsag-calibrate.sh -o DIR --net 1gbit --net off # + emulated links
+#   contrib/rsag-calibrate.sh -o DIR --fit-only            # refit DIR/*-raw.txt
+#
+# Measurements (rsag_calibrate, two ranks, never oversubscribed):
+#   shm        np 2 on this machine's cores, --mca btl self,vader, bound to
+#              cores; also, on rank 0 alone, memcpy, CMA and the reduction
+#              rate of rsag's own kernels per (op, type)   -> DIR/shm-raw.txt
+#   net RATE   2 hosts x 1 rank of the emulated cluster
+#              (contrib/rsag-cluster.sh with 2 --rate RATE; off: uncapped),
+#              tcp between them                             -> DIR/net-RATE-raw.txt
+# Profiles: DIR/shm.profile (shared memory, and the network part of the
+# built-in default), DIR/RATE.profile for each --net (shm part from shm-raw).
+# Fit, per link, from the exchange times (MPI_Sendrecv of both ranks):
+#   alpha, beta_eager  least squares of t = alpha + m beta_eager over the
+#              sizes below the eager limit, relative errors
+#   beta_cache, rndv  least squares of t = a + m beta_cache over the sizes
+#              above the eager limit up to 2 MB (2 m within the 4 MB where
+#              this VM still copies at cache speed), relative errors;
+#              rndv = a - alpha (>= 0)
+#   beta       mean (t - a) / m over the sizes from 8 MB (memory-bound)
+#   o          per message of 32 back-to-back 8-byte messages
+# Fixed, not measured: shm overlap 0 (the CPU copies), net overlap 1 (the
+# NIC moves the bytes), nic_share 1, fabric_bw and node_bw 0 (unlimited).
+#
+# Options:
+#   -o DIR          output directory (default ./rsag-calibrate-out)
+#   --net RATE      also measure emulated links at RATE (tc rate, or off);
+#                   repeatable; needs root and contrib/rsag-cluster.sh
+#   --no-shm        skip the shared-memory measurement (fit an existing one)
+#   --lock FILE     run each measurement under flock -x FILE
+#   --fit-only      measure nothing: fit DIR's raw files again
+#   --calibrate P   the rsag_calibrate binary (default: next to this script,
+#                   else built from rsag_calibrate.c into DIR)
+#   --mpirun-args A extra mpirun arguments for the shm run
+#   --runs N        shm: run rsag_calibrate N times (default 3) and keep, per
+#                   figure, the smallest (other jobs only ever slow it down)
+#   --fabric N      with each --net RATE, also N hosts x 1 rank (N even) in
+#                   pairs exchanging at once: the aggregate every link gets
+#                   when all move data (fabric_bw; on the emulated cluster
+#                   the bridge and the shared cores)  -> DIR/net-RATE-Nx1-raw.txt
+#   --wait-quiet S  before each run (inside the lock) wait up to S seconds
+#                   until no other mpirun runs and the other processes use
+#                   less than 0.3 cores over 2 s; say in the raw file if not
+set -u
+PROG=rsag-calibrate.sh
+here=$(cd "$(dirname "$0")" && pwd)
+die() { echo "$PROG: $*" >&2; exit 2; }
+OUTDIR=./rsag-calibrate-out
+NETS=()
+SHM=1
+LOCK=
+FIT_ONLY=0
+CAL=
+MPIRUN_ARGS=
+RUNS=3
+WAIT_QUIET=0
+FABRIC=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    -o|--outdir) OUTDIR=$2; shift 2 ;;
+    --net) NETS+=("$2"); shift 2 ;;
+    --no-shm) SHM=0; shift ;;
+    --lock) LOCK=$2; shift 2 ;;
+    --fit-only) FIT_ONLY=1; shift ;;
+    --calibrate) CAL=$2; shift 2 ;;
+    --mpirun-args) MPIRUN_ARGS=$2; shift 2 ;;
+    --runs) RUNS=$2; shift 2 ;;
+    --fabric) FABRIC=$2; shift 2 ;;
+    --wait-quiet) WAIT_QUIET=$2; shift 2 ;;
+    -h|--help) sed -n '5,/^set -u/p' "$0" | sed '$d'; exit 0 ;;
+    *) die "unknown option $1 (-h lists them)" ;;
+    esac
+done
+mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+locked() { if [ -n "$LOCK" ]; then flock -x "$LOCK" "$@"; else "$@"; fi; }
+root_args=
+[ "$(id -u)" = 0 ] && root_args=--allow-run-as-root
+
+eager_of() { # $1 = btl
+    ompi_info --param btl "$1" --level 9 --parsable 2>/dev/null \
+        | awk -F: -v b="btl_$1_eager_limit" '$5 == b && $6 == "value" { print $7; exit }'
+}
+
+if [ "$FIT_ONLY" = 0 ]; then
+    if [ -z "$CAL" ]; then
+        if [ -x "$here/rsag_calibrate" ]; then CAL=$here/rsag_calibrate
+        else
+            src=$here/../ompi/mca/coll/rsag
+            [ -f "$here/rsag_calibrate.c" ] && [ -f "$src/coll_rsag_op_kernels.c" ] \
+                || die "rsag_calibrate not found (make builds it; or --calibrate PATH)"
+            mpicc -O2 -std=gnu11 -I"$src" -o "$OUTDIR/rsag_calibrate" "$here/rsag_calibrate.c" \
+                "$src/coll_rsag_op_kernels.c" || die "cannot build rsag_calibrate"
+            CAL=$OUTDIR/rsag_calibrate
+        fi
+    fi
+    if [ "$SHM" = 1 ]; then
+        [ "$(nproc)" -ge 2 ] || die "shared memory needs 2 cores (np 2 not oversubscribed)"
+        echo "$PROG: shared memory, np 2, $RUNS runs" >&2
+        eager=$(eager_of vader)
+        for r in $(seq 1 "$RUNS"); do
+            locked bash -c '
+                quiet() { # busy cores of the other processes over 2 s, and other mpiruns
+                    local a b
+                    a=$(awk "/^cpu /{print \$2+\$3+\$4+\$7+\$8, \$5+\$6}" /proc/stat)
+                    sleep 2
+                    b=$(awk "/^cpu /{print \$2+\$3+\$4+\$7+\$8, \$5+\$6}" /proc/stat)
+                    ! pgrep -x mpirun >/dev/null && awk -v a="$a" -v b="$b" "BEGIN {
+                        split(a, x, \" \"); split(b, y, \" \")
+                        busy = y[1] - x[1]; all = busy + y[2] - x[2]
+                        exit !(all > 0 && busy / all * $(nproc) < 0.3) }"
+                }
+                end=$((SECONDS + $1)); q=no
+                while :; do quiet && { q=yes; break; }; [ $SECONDS -lt $end ] || break; done
+                echo "# run $2: $(date -u "+%H:%M:%S UTC"), quiet: $q, load $(cut -d" " -f1-3 /proc/loadavg)"
+                shift 2
+                exec "$@"' quiet "$WAIT_QUIET" "$r" \
+                mpirun $root_args -np 2 --bind-to core --mca btl self,vader $MPIRUN_ARGS \
+                "$CAL" --local || die "the shm measurement failed"
+        done >"$OUTDIR/shm-runs.txt.tmp" || exit 2
+        # the smallest of each figure over the runs
+        { echo "# rsag_calibrate np 2 btl self,vader $(date -u '+%Y-%m-%d %H:%M UTC') $(hostname), best of $RUNS runs"
+          grep '^# run' "$OUTDIR/shm-runs.txt.tmp"
+          echo "eager $eager"
+          awk '!/^#/ { k = $1; for (i = 2; i < NF; i++) k = k " " $i
+                       if (!(k in v) || $NF < v[k]) v[k] = $NF; if (!(k in o)) o[k] = ++n }
+               END { for (k in o) r[o[k]] = k; for (i = 1; i <= n; i++) print r[i], v[r[i]] }' \
+              "$OUTDIR/shm-runs.txt.tmp"
+        } >"$OUTDIR/shm-raw.txt" && mv "$OUTDIR/shm-runs.txt.tmp" "$OUTDIR/shm-runs.txt"
+    fi
+    for rate in ${NETS[@]+"${NETS[@]}"}; do
+        cl=$here/rsag-cluster.sh
+        [ -x "$cl" ] || die "$cl not found"
+        ra=; [ "$rate" != off ] && ra="--rate $rate"
+        for n in 2 $FABRIC; do
+            [ "$n" -ge 2 ] || continue
+            echo "$PROG: emulated link $rate, $n hosts x 1 rank" >&2
+            out=$OUTDIR/net-$rate-raw.txt
+            [ "$n" = 2 ] || out=$OUTDIR/net-$rate-${n}x1-raw.txt
+            hosts=$(seq -s, -f 'rsag-h%g:1' 1 "$n")
+            { echo "# rsag_calibrate $n hosts x 1 rank, rate $rate, $(date -u '+%Y-%m-%d %H:%M UTC')"
+              echo "eager $(eager_of tcp)"
+              # shellcheck disable=SC2086
+              locked "$cl" with "$n" $ra -- sh -c "mpirun $root_args \$('$cl' mpirun-args) \
+                  --host $hosts -np $n '$CAL' --max-bytes 16777216" \
+                  || die "the measurement on emulated links failed"
+            } >"$out.tmp" && mv "$out.tmp" "$out"
+        done
+    done
+fi
+
+# ---- fit -----------------------------------------------------------------
+CACHE=4194304   # working sets up to 4 MB run at the cached rates on this VM
+fit_link() { # $1 = raw file, $2 = prefix (shm|net), $3 = default eager
+    awk -v pre="$2" -v E="$3" -v C="$CACHE" '
+        $1 == "eager" && $2 ~ /^[0-9]+$/ { E = $2 }
+        $1 == "exchange" { t[$2 + 0] = $3; sz[++n] = $2 + 0 }
+        $1 == "stream" { o = $3 }
+        # weighted least squares of t = a + b m over the sizes in (lo, hi]
+        function fit(lo, hi,   i, m, w, S, Sx, Sy, Sxx, Sxy, d) {
+            for (i = 1; i <= n; i++) {
+                m = sz[i]; if (m <= lo || m > hi) continue
+                w = 1 / (t[m] * t[m]); S += w; Sx += w * m; Sy += w * t[m]
+                Sxx += w * m * m; Sxy += w * m * t[m]
+            }
+            d = S * Sxx - Sx * Sx
+            if (d <= 0) return 0
+            B = (S * Sxy - Sx * Sy) / d; A = (Sy - B * Sx) / S
+            return 1
+        }
+        END {
+            if (!(8 in t)) exit 1
+            # eager: least squares over the sizes below the limit
+            alpha = t[8]; be = 0
+            if (fit(0, E - 1) && A > 0 && B >= 0) { alpha = A; be = B }
+            # rendezvous, in cache: (E, C/2]; memory-bound: slope over
+            # 2m >= 4C from the same intercept (one point is enough)
+            if (!fit(E, C / 2)) { B = be; A = alpha }
+            a = A; bc = B
+            nb = 0; sb = 0
+            for (i = 1; i <= n; i++) if (2 * sz[i] >= 4 * C) { sb += (t[sz[i]] - a) / sz[i]; nb++ }
+            b = nb ? sb / nb : bc
+            rndv = a - alpha; if (rndv < 0) rndv = 0
+            if (o == "" || o > alpha) o = alpha
+            printf "%s_alpha = %.4g\n%s_beta = %.4g\n%s_beta_cache = %.4g\n", pre, alpha, pre, b, pre, bc
+            printf "%s_beta_eager = %.4g\n%s_eager = %d\n", pre, be, pre, E
+            printf "%s_rndv = %.4g\n%s_o = %.4g\n", pre, rndv, pre, o
+        }' "$1"
+}
+
+fit_local() { # $1 = shm raw file
+    awk -v cache="$CACHE" '
+        $1 == "memcpy" { mc[$2 > 1048576] = $3 }
+        $1 == "cma" { cm[$2 > 1048576] = $3; cmt[$2 > 1048576] = $3 * $2 }
+        $1 == "kernel" { g[$2 "." $3, $4 > 1048576] = $5; k[$2 "." $3] = 1 }
+        END {
+            printf "cache_bytes = %d\nmemcpy_beta = %.4g\nmemcpy_cache = %.4g\n", cache, mc[1], mc[0]
+            ca = cmt[0] - 65536 * cm[1]; if (ca < 0) ca = 0
+            printf "cma_beta = %.4g\ncma_alpha = %.4g\n", cm[1], ca
+            printf "gamma = %.4g\ngamma_cache = %.4g\n", g["SUM.DOUBLE", 1], g["SUM.DOUBLE", 0]
+            for (key in k) printf "gamma.%s = %.4g\ngamma_cache.%s = %.4g\n", key, g[key, 1], key, g[key, 0]
+        }' "$1" | sort
+}
+
+# fabric_bw from N hosts x 1 rank in pairs: every rank moves at once; if a
+# link then carries less than alone, fabric_bw = N / its per-byte time
+fabric_of() { # $1 = the 2-host raw file
+    local f n
+    for f in "${1%-raw.txt}"-*x1-raw.txt; do
+        [ -s "$f" ] || continue
+        n=${f##*-}; n=${n%%x1-raw.txt}
+        paste <(fit_link "$1" net 65536) <(fit_link "$f" net 65536) | awk -v n="$n" '
+            $1 == "net_beta" { b1 = $3; bn = $6 }
+            END { if (bn > 1.1 * b1) printf "fabric_bw = %.4g   # %d hosts x 1 rank in pairs\n", n / bn, n }'
+        return
+    done
+}
+
+[ -s "$OUTDIR/shm-raw.txt" ] || die "$OUTDIR/shm-raw.txt not found (measure without --no-shm)"
+write_profile() { # $1 = name, $2 = net raw file or ""
+    f=$OUTDIR/$1.profile
+    {
+        echo "# rsag cost-model profile written by rsag-calibrate.sh on $(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "# from $(basename "$OUTDIR")/shm-raw.txt${2:+ and $(basename "$OUTDIR")/$(basename "$2")}"
+        grep -h '^# rsag_calibrate\|^# load' "$OUTDIR/shm-raw.txt" ${2:+"$2"} | sed 's/^# /#   /'
+        echo "name = $1"
+        fit_link "$OUTDIR/shm-raw.txt" shm 4096 || die "cannot fit $OUTDIR/shm-raw.txt"
+        echo "shm_overlap = 0"
+        if [ -n "$2" ]; then
+            fit_link "$2" net 65536 || die "cannot fit $2"
+            echo "net_overlap = 1"
+            fabric_of "$2"
+        else
+            echo "# no network measured: the net_* keys are rsag_model's built-in default"
+        fi
+        echo "nic_share = 1"
+        [ -n "$2" ] && [ -n "$(fabric_of "$2")" ] || echo "fabric_bw = 0"
+        echo "node_bw = 0"
+        fit_local "$OUTDIR/shm-raw.txt"
+    } >"$f.tmp" && mv "$f.tmp" "$f" || die "cannot write $f"
+    echo "$PROG: wrote $f" >&2
+}
+write_profile shm ""
+for f in "$OUTDIR"/net-*-raw.txt; do
+    [ -s "$f" ] || continue
+    rate=${f##*/net-}; rate=${rate%-raw.txt}
+    write_profile "$rate" "$f"
+done

@@ -1,0 +1,786 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * The cost model (coll_rsag_model.h): one formula per algorithm row of
+ * coll_rsag_algorithms.h, each the critical path of the algorithm's steps
+ * as its file's header describes them, costed on the link each step uses.
+ *
+ * Placement: ranks are numbered node by node (ppn consecutive ranks per
+ * node, Open MPI's default by-slot mapping).  A pairwise step at rank
+ * distance d stays on the node when the aligned windows of 2d ranks fit
+ * inside nodes (ppn a multiple of 2d); otherwise some pairs cross: all
+ * ppn ranks of a node when d >= ppn, else up to d of them.  The step costs
+ * what its slowest pair costs.  After the non-power-of-two fold, vrank
+ * distances are taken as rank distances (exact for p = 2^k).
+ *
+ * A message of m bytes on link L, with k ranks of a node sending across
+ * the network at once (they share the node's link when nic_share) and F
+ * messages in the whole network at once (fabric_bw):
+ *     alpha + [m > eager] rndv + m max(beta k, F / fabric_bw)
+ * with beta_eager up to the eager limit.  On shared memory k ranks of a
+ * node copying at once share node_bw.  A reduction of m bytes (one operand)
+ * costs m gamma.  When the call's vectors fit the cache (2 n <= cache_bytes)
+ * rendezvous bytes cost beta_cache and reductions gamma_cache; from
+ * 2 n >= 4 cache_bytes the memory-bound beta and gamma; log-linear between.
+ */
+#include "coll_rsag_model.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/* ---- context of one prediction ------------------------------------------ */
+
+typedef struct {
+    const mca_coll_rsag_model_profile_t *pr;
+    const mca_coll_rsag_model_call_t *c;
+    int p, ppn, nodes, pof2, extra, log2p;
+    double n;
+    double streams;     /* extra NIC sharers (hierarchical's inter phase) */
+} ctx_t;
+
+static int ilog2(int x)
+{
+    int l = 0;
+    while ((1 << (l + 1)) <= x) l++;
+    return l;
+}
+
+static int ceil_log2(int x)
+{
+    int l = 0;
+    while ((1 << l) < x) l++;
+    return l;
+}
+
+static void ctx_init(ctx_t *x, const mca_coll_rsag_model_call_t *c,
+                     const mca_coll_rsag_model_profile_t *pr, double streams)
+{
+    x->pr = pr;
+    x->c = c;
+    x->p = c->p < 1 ? 1 : c->p;
+    x->ppn = c->ppn < 1 ? 1 : (c->ppn > x->p ? x->p : c->ppn);
+    x->nodes = (x->p + x->ppn - 1) / x->ppn;
+    x->log2p = ilog2(x->p);
+    x->pof2 = 1 << x->log2p;
+    x->extra = x->p - x->pof2;
+    x->n = (double) c->bytes;
+    x->streams = streams < 1 ? 1 : streams;
+}
+
+/* Processes per core: CPU work stretches by this factor. */
+static double cpu(const ctx_t *x)
+{
+    return x->pr->cpu_share > 1.0 ? x->pr->cpu_share : 1.0;
+}
+
+/* Ranks of one node crossing the network at once in a step at rank
+ * distance d (0: the step stays on the nodes). */
+static int crossing(const ctx_t *x, int d)
+{
+    if (x->nodes <= 1) return 0;
+    if (d >= x->ppn) return x->ppn;
+    if (x->ppn % (2 * d) == 0) return 0;
+    return d < x->ppn ? d : x->ppn;
+}
+
+/* How far the call's working set (its input and output vectors, 2 n bytes)
+ * is out of the cache: 0 up to cache_bytes, 1 from 4 cache_bytes, log-linear
+ * between (measured rates change gradually over that range). */
+static double uncached(const ctx_t *x)
+{
+    double c = (double) x->pr->cache_bytes, w = 2.0 * x->n;
+    if (w <= c) return 0.0;
+    if (w >= 4.0 * c || c <= 0) return 1.0;
+    return log2(w / c) / 2.0;
+}
+
+static double mix(const ctx_t *x, double cached_rate, double memory_rate)
+{
+    double u = uncached(x);
+    return cached_rate * (1.0 - u) + memory_rate * u;
+}
+
+static double per_byte(const ctx_t *x, const mca_coll_rsag_model_link_t *l, double m)
+{
+    if (m <= (double) l->eager) return l->beta_eager;
+    return mix(x, l->beta_cache, l->beta);
+}
+
+/* One message of m bytes (an exchange step or a one-way step: the same on
+ * full-duplex links) by a rank of which k on its node move at once over
+ * link `net` (1) or shared memory (0). */
+static double msg_k(const ctx_t *x, double m, int net, int k)
+{
+    const mca_coll_rsag_model_profile_t *pr = x->pr;
+    if (m <= 0) return 0.0;
+    if (net) {
+        const mca_coll_rsag_model_link_t *l = &pr->net;
+        double share = pr->nic_share > 0 ? k * x->streams : 1.0;
+        double b = per_byte(x, l, m) * share;
+        if (pr->fabric_bw > 0) {
+            double f = (double) x->nodes * k * x->streams / pr->fabric_bw;
+            if (f > b) b = f;
+        }
+        return l->alpha + (m > (double) l->eager ? l->rndv : 0.0) + m * b;
+    }
+    const mca_coll_rsag_model_link_t *l = &pr->shm;
+    double b = per_byte(x, l, m) * cpu(x);
+    if (pr->node_bw > 0 && k / pr->node_bw > b) b = k / pr->node_bw;
+    return l->alpha + (m > (double) l->eager ? l->rndv : 0.0) + m * b;
+}
+
+/* A pairwise step at rank distance d, every rank moving m bytes. */
+static double msg(const ctx_t *x, double m, int d)
+{
+    int k = crossing(x, d);
+    return k ? msg_k(x, m, 1, k) : msg_k(x, m, 0, x->ppn);
+}
+
+/* The gammas of the call. */
+static double red(const ctx_t *x, double m)
+{
+    const mca_coll_rsag_model_call_t *c = x->c;
+    const mca_coll_rsag_model_profile_t *pr = x->pr;
+    double g = c->gamma >= 0 ? c->gamma : pr->gamma;
+    double gc = c->gamma_cache >= 0 ? c->gamma_cache : pr->gamma_cache;
+    if (m <= 0) return 0.0;
+    return m * mix(x, gc, g) * cpu(x);
+}
+
+/* Link of a ring: the slowest hop, one rank per node sending out. */
+static const mca_coll_rsag_model_link_t *ring_link(const ctx_t *x, double *beta_mult, int *net)
+{
+    *net = x->nodes > 1;
+    *beta_mult = 1.0;
+    if (*net) {
+        *beta_mult = x->pr->nic_share > 0 ? x->streams : 1.0;
+        return &x->pr->net;
+    }
+    return &x->pr->shm;
+}
+
+/* One ring step of blocks of b bytes in segments (reduce: the received
+ * segments are reduced, overlapped with the next transfers as far as the
+ * link allows). */
+static double ring_step(const ctx_t *x, double b, int reduce)
+{
+    double mult;
+    int net;
+    const mca_coll_rsag_model_link_t *l = ring_link(x, &mult, &net);
+    size_t seg = x->c->knobs.ring_segment;
+    if (b <= 0) return msg_k(x, 8, net, 1); /* empty blocks still synchronise */
+    double s = (seg == 0 || (double) seg >= b) ? b : (double) seg;
+    double k = ceil(b / s);
+    double first = msg_k(x, s, net, 1);
+    double bb = per_byte(x, l, s) * mult * (net ? 1.0 : cpu(x));
+    if (!net && x->pr->node_bw > 0 && x->ppn / x->pr->node_bw > bb) bb = x->ppn / x->pr->node_bw;
+    if (net && x->pr->fabric_bw > 0) {
+        double f = (double) x->nodes * x->streams / x->pr->fabric_bw;
+        if (f > bb) bb = f;
+    }
+    double rest = (k - 1) * (l->o + (s > (double) l->eager ? l->rndv : 0.0) + s * bb);
+    double t = first + rest;
+    if (reduce) {
+        double r = red(x, b), hidden = l->overlap * (r - red(x, s));
+        if (hidden > rest) hidden = rest;
+        t += r - hidden;
+    }
+    return t;
+}
+
+/* The balanced pre-step of the folding algorithms: exchange halves, reduce,
+ * hand the odd rank's half over. */
+static double fold_pre(const ctx_t *x)
+{
+    if (!x->extra) return 0.0;
+    return msg(x, x->n / 2, 1) + red(x, x->n / 2) + msg(x, x->n / 2, 1);
+}
+
+/* Recursive halving, distance halving (reduce-scatter), over the folded
+ * vector; the received half is reduced before the next step. */
+static double halving_rs(const ctx_t *x)
+{
+    double t = 0.0;
+    for (int k = 0; k < x->log2p; k++) {
+        double m = x->n / (double) (2 << k);
+        t += msg(x, m, x->pof2 >> (k + 1)) + red(x, m);
+    }
+    return t;
+}
+
+/* Recursive halving with distance doubling (Rabenseifner). */
+static double halving_rs_doubling(const ctx_t *x)
+{
+    double t = 0.0;
+    for (int k = 0; k < x->log2p; k++) {
+        double m = x->n / (double) (2 << k);
+        t += msg(x, m, 1 << k) + red(x, m);
+    }
+    return t;
+}
+
+/* The allgather or gather mirror of halving_rs_doubling: at distance 2^k
+ * the window of n / 2^(k+1) bytes. */
+static double doubling_back(const ctx_t *x)
+{
+    double t = 0.0;
+    for (int k = x->log2p - 1; k >= 0; k--)
+        t += msg(x, x->n / (double) (2 << k), 1 << k);
+    return t;
+}
+
+/* Allgather by recursive doubling of p' vblocks: at distance 2^j, 2^j vblocks. */
+static double doubling_ag(const ctx_t *x)
+{
+    double t = 0.0;
+    for (int j = 0; j < x->log2p; j++)
+        t += msg(x, x->n * (double) (1 << j) / x->pof2, 1 << j);
+    return t;
+}
+
+/* The priority-aware reduce-scatter's steps (after the pre-step). */
+static double priority_rs(const ctx_t *x)
+{
+    int U = x->c->knobs.priority_chunks < 1 ? 1 : x->c->knobs.priority_chunks;
+    double t = 0.0, last = 0.0;
+    for (int k = 0; k < x->log2p; k++) {
+        int m = x->pof2 >> (k + 1);
+        int runs = m / U > 1 ? m / U : 1;
+        double bytes = x->n / (double) (2 << k), s = bytes / runs;
+        int kk = crossing(x, m);
+        const mca_coll_rsag_model_link_t *l = kk ? &x->pr->net : &x->pr->shm;
+        double one = msg_k(x, s, kk != 0, kk ? kk : x->ppn);
+        double per = one - l->alpha + l->o;     /* a further run: latency hidden */
+        double transfer = one + (runs - 1) * per;
+        /* the previous step's data is reduced while this step's runs fly */
+        double r = last, hidden = l->overlap * r;
+        if (hidden > transfer) hidden = transfer;
+        t += transfer + r - hidden;
+        last = red(x, bytes);
+    }
+    return t + last;
+}
+
+static size_t count_of(const ctx_t *x)
+{
+    size_t ts = x->c->type_size ? x->c->type_size : 8;
+    return x->c->bytes / ts;
+}
+
+/* ---- the formulas, one per table row ------------------------------------ */
+
+typedef double (*formula_t)(const ctx_t *x);
+
+static double f_allreduce_rd(const ctx_t *x)
+{
+    double t = 0.0;
+    if (x->extra) t += msg(x, x->n, 1) + red(x, x->n);
+    for (int k = 0; k < x->log2p; k++)
+        t += msg(x, x->n, 1 << k) + red(x, x->n);
+    if (x->extra) t += msg(x, x->n, 1);
+    return t;
+}
+
+static double f_allreduce_rabenseifner(const ctx_t *x)
+{
+    return fold_pre(x) + halving_rs_doubling(x) + doubling_back(x)
+        + (x->extra ? msg(x, x->n, 1) : 0.0);
+}
+
+static double f_allreduce_ring(const ctx_t *x)
+{
+    double b = x->n / x->p;
+    return (x->p - 1) * (ring_step(x, b, 1) + ring_step(x, b, 0));
+}
+
+static double f_allreduce_priority(const ctx_t *x)
+{
+    return fold_pre(x) + priority_rs(x) + doubling_ag(x) + (x->extra ? msg(x, x->n, 1) : 0.0);
+}
+
+static double cma_rate(const ctx_t *x)
+{
+    double b = x->pr->cma_beta * cpu(x);
+    if (x->pr->node_bw > 0 && x->ppn / x->pr->node_bw > b) b = x->ppn / x->pr->node_bw;
+    return b;
+}
+
+static double copy_rate(const ctx_t *x)
+{
+    return mix(x, x->pr->memcpy_cache, x->pr->memcpy_beta) * cpu(x);
+}
+
+/* direct's reduce phase: my block from the p inputs; `what` 0 allreduce
+ * (then every rank pulls the other blocks), 1 reduce (write to the root),
+ * 2 reduce-scatter. */
+static double direct(const ctx_t *x, int what)
+{
+    const mca_coll_rsag_model_profile_t *pr = x->pr;
+    int p = x->p;
+    double sync = pr->shm.alpha;
+    if (x->nodes > 1) return MCA_COLL_RSAG_MODEL_NA;
+    if (x->n <= (double) x->c->knobs.direct_slot / 2) {
+        /* small: copy into my slot, reduce from the slots */
+        double mine = what == 2 ? x->n / p : x->n;
+        double t = sync + x->n * copy_rate(x) + (p - 1) * red(x, mine);
+        return what == 0 ? t + sync : t;
+    }
+    double blk = x->n / p, chunk = (double) x->c->knobs.direct_chunk;
+    double calls = (p - 1) * ceil(blk / (chunk > 0 ? chunk : blk));
+    double t = sync + (p - 1) * blk * cma_rate(x) + (p - 1) * red(x, blk) + calls * pr->cma_alpha;
+    if (what == 0) t += sync + (p - 1) * blk * cma_rate(x) + calls * pr->cma_alpha;
+    if (what == 1) t += blk * cma_rate(x) + ceil(blk / (chunk > 0 ? chunk : blk)) * pr->cma_alpha;
+    return t;
+}
+
+static double f_allreduce_direct(const ctx_t *x) { return direct(x, 0); }
+static double f_reduce_direct(const ctx_t *x) { return direct(x, 1); }
+static double f_rs_direct(const ctx_t *x) { return direct(x, 2); }
+
+static double f_reduce_binomial(const ctx_t *x)
+{
+    double t = 0.0;
+    for (int k = 0; k < ceil_log2(x->p); k++)
+        t += msg(x, x->n, 1 << k) + red(x, x->n);
+    return t;
+}
+
+static double f_reduce_rabenseifner(const ctx_t *x)
+{
+    int root = x->c->knobs.root;
+    double t = fold_pre(x) + halving_rs_doubling(x) + doubling_back(x);
+    if (x->extra && root < 2 * x->extra && (root & 1)) t += msg(x, x->n / x->pof2, 1);
+    return t;
+}
+
+static double f_rs_halving(const ctx_t *x)
+{
+    return fold_pre(x) + halving_rs(x) + (x->extra ? msg(x, x->n / x->p, 1) : 0.0);
+}
+
+static double f_rs_ring(const ctx_t *x)
+{
+    return (x->p - 1) * ring_step(x, x->n / x->p, 1);
+}
+
+static double f_rs_priority(const ctx_t *x)
+{
+    return fold_pre(x) + priority_rs(x) + (x->extra ? msg(x, x->n / x->p, 1) : 0.0);
+}
+
+#define ALL_RS ((1u << MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK) | (1u << MCA_COLL_RSAG_REDUCE_SCATTER))
+static const struct {
+    unsigned colls;
+    const char *name;
+    formula_t f;
+} formulas[] = {
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "recursive_doubling", f_allreduce_rd },
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "rabenseifner", f_allreduce_rabenseifner },
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "ring", f_allreduce_ring },
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "priority", f_allreduce_priority },
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "direct", f_allreduce_direct },
+    { 1u << MCA_COLL_RSAG_REDUCE, "binomial", f_reduce_binomial },
+    { 1u << MCA_COLL_RSAG_REDUCE, "rabenseifner", f_reduce_rabenseifner },
+    { 1u << MCA_COLL_RSAG_REDUCE, "direct", f_reduce_direct },
+    { ALL_RS, "recursive_halving", f_rs_halving },
+    { ALL_RS, "ring", f_rs_ring },
+    { ALL_RS, "priority", f_rs_priority },
+    { ALL_RS, "direct", f_rs_direct },
+};
+
+static formula_t find(mca_coll_rsag_coll_t coll, const char *alg)
+{
+    for (size_t i = 0; i < sizeof formulas / sizeof formulas[0]; i++)
+        if ((formulas[i].colls & (1u << coll)) && !strcmp(formulas[i].name, alg))
+            return formulas[i].f;
+    return NULL;
+}
+
+int mca_coll_rsag_model_has(mca_coll_rsag_coll_t coll, const char *alg)
+{
+    return (unsigned) coll < MCA_COLL_RSAG_NUM_COLLS && alg
+        && (find(coll, alg) != NULL || !strcmp(alg, "hierarchical"));
+}
+
+void mca_coll_rsag_model_call_init(mca_coll_rsag_model_call_t *call, int p, int ppn, size_t bytes)
+{
+    memset(call, 0, sizeof *call);
+    call->p = p;
+    call->ppn = ppn;
+    call->bytes = bytes;
+    call->type_size = 8;
+    call->gamma = call->gamma_cache = -1.0;
+    call->knobs.ring_segment = 256 * 1024;
+    call->knobs.priority_chunks = 1;
+    call->knobs.direct_chunk = 128 * 1024;
+    call->knobs.direct_slot = 64 * 1024;
+    call->knobs.root = 0;
+}
+
+/* Restriction bits of the table row that the call does not meet. */
+static int applicable(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x)
+{
+    const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
+    for (int i = 0; i < cd->nalgs; i++) {
+        if (strcmp(cd->algs[i].name, alg)) continue;
+        unsigned r = cd->algs[i].restrictions;
+        if ((r & MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2) && count_of(x) < (size_t) x->pof2) return 0;
+        if ((r & MCA_COLL_RSAG_NEEDS_SINGLE_NODE) && x->nodes > 1) return 0;
+        return 1;
+    }
+    return 1; /* not a row (yet): the formula decides */
+}
+
+static double time_ctx(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x)
+{
+    formula_t f = find(coll, alg);
+    if (!f || !applicable(coll, alg, x)) return MCA_COLL_RSAG_MODEL_NA;
+    if (x->p <= 1 || x->n <= 0) return 0.0;
+    return f(x);
+}
+
+/* ---- hierarchical --------------------------------------------------------- */
+
+static double hier(mca_coll_rsag_coll_t coll, const char *intra, const char *inter,
+                   const mca_coll_rsag_model_call_t *call, const mca_coll_rsag_model_profile_t *prof)
+{
+    ctx_t whole;
+    ctx_init(&whole, call, prof, 1);
+    int q = whole.ppn, N = whole.nodes;
+    if (N < 2 || q < 2) return MCA_COLL_RSAG_MODEL_NA;
+    mca_coll_rsag_coll_t rs = MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK;
+
+    /* 1. reduce-scatter inside each node: q ranks, one node */
+    mca_coll_rsag_model_call_t node = *call;
+    node.p = q;
+    node.ppn = q;
+    ctx_t xn;
+    ctx_init(&xn, &node, prof, 1);
+    double t = time_ctx(rs, intra, &xn);
+    if (t == MCA_COLL_RSAG_MODEL_NA) return t;
+
+    /* 2. across nodes: n/q bytes among N ranks, q such groups at once */
+    mca_coll_rsag_model_call_t cross = *call;
+    cross.p = N;
+    cross.ppn = 1;
+    /* a slice of at least one element: some rank carries it */
+    size_t ts = call->type_size ? call->type_size : 8;
+    cross.bytes = (call->bytes / ts + (size_t) q - 1) / (size_t) q * ts;
+    ctx_t xc;
+    ctx_init(&xc, &cross, prof, q);
+    double ti = time_ctx(coll == MCA_COLL_RSAG_REDUCE_SCATTER ? rs : coll, inter, &xc);
+    if (ti == MCA_COLL_RSAG_MODEL_NA) return ti;
+    t += ti;
+
+    /* 3. inside each node: allgather / gather to the root of the n/q slices */
+    double slice = whole.n / q;
+    if (coll == MCA_COLL_RSAG_ALLREDUCE || coll == MCA_COLL_RSAG_REDUCE) {
+        if (!strcmp(intra, "direct")) {
+            double blocks = coll == MCA_COLL_RSAG_ALLREDUCE ? q - 1 : 1;
+            double chunk = (double) call->knobs.direct_chunk;
+            t += prof->shm.alpha + blocks * slice * cma_rate(&xn)
+                + blocks * ceil(slice / (chunk > 0 ? chunk : slice)) * prof->cma_alpha;
+        } else {
+            int lq = ceil_log2(q);
+            for (int j = 0; j < lq; j++)
+                t += msg_k(&xn, slice * (double) (1 << j), 0, q);
+        }
+    }
+    return t;
+}
+
+double mca_coll_rsag_model_hierarchical(mca_coll_rsag_coll_t coll, const char *intra,
+                                        const char *inter,
+                                        const mca_coll_rsag_model_call_t *call,
+                                        const mca_coll_rsag_model_profile_t *prof)
+{
+    if ((unsigned) coll >= MCA_COLL_RSAG_NUM_COLLS || !intra || !inter) return MCA_COLL_RSAG_MODEL_NA;
+    return hier(coll, intra, inter, call, prof);
+}
+
+static double hier_best(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_call_t *call,
+                        const mca_coll_rsag_model_profile_t *prof)
+{
+    const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
+    const char *intra = hier(coll, "direct", cd->algs[0].name, call, prof) != MCA_COLL_RSAG_MODEL_NA
+        ? "direct" : "recursive_halving";
+    double best = MCA_COLL_RSAG_MODEL_NA;
+    for (int i = 0; i < cd->nalgs; i++) {
+        const char *a = cd->algs[i].name;
+        if (!strcmp(a, "direct") || !strcmp(a, "hierarchical")) continue;
+        double t = hier(coll, intra, a, call, prof);
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+double mca_coll_rsag_model_time(mca_coll_rsag_coll_t coll, const char *alg,
+                                const mca_coll_rsag_model_call_t *call,
+                                const mca_coll_rsag_model_profile_t *prof)
+{
+    if ((unsigned) coll >= MCA_COLL_RSAG_NUM_COLLS || !alg || !call || !prof)
+        return MCA_COLL_RSAG_MODEL_NA;
+    if (!strcmp(alg, "hierarchical")) return hier_best(coll, call, prof);
+    ctx_t x;
+    ctx_init(&x, call, prof, 1);
+    return time_ctx(coll, alg, &x);
+}
+
+int mca_coll_rsag_model_best(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_call_t *call,
+                             const mca_coll_rsag_model_profile_t *prof, double *t)
+{
+    const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
+    int best = 0;
+    double bt = MCA_COLL_RSAG_MODEL_NA;
+    for (int i = 0; i < cd->nalgs; i++) {
+        double ti = mca_coll_rsag_model_time(coll, cd->algs[i].name, call, prof);
+        if (ti < bt) { bt = ti; best = cd->algs[i].id; }
+    }
+    if (t) *t = bt;
+    return best;
+}
+
+/* ---- thresholds ------------------------------------------------------------ */
+
+#define MODEL_MIN_LOG 3
+#define MODEL_MAX_LOG 30
+
+#define MODEL_NSIZES (MODEL_MAX_LOG - MODEL_MIN_LOG + 1)
+
+/* The slowdowns of one assignment of thresholds (th[a] = index of the size
+ * algorithm a starts at, -1 off): worst and total over the sizes, counting
+ * slowdowns within the margin as none.  Auto takes, among the algorithms
+ * that can run, the one with the largest threshold not above the size. */
+static void simulate(int na, const double slow[][MCA_COLL_RSAG_MAX_ALGS + 1], const int *th,
+                     double margin, double *worst, double *total)
+{
+    *worst = 1.0;
+    *total = 0.0;
+    for (int k = 0; k < MODEL_NSIZES; k++) {
+        int pick = 0, pth = -1;
+        for (int a = 1; a <= na; a++)
+            if (th[a] >= 0 && th[a] <= k && th[a] >= pth && slow[k][a] != MCA_COLL_RSAG_MODEL_NA) {
+                pick = a;
+                pth = th[a];
+            }
+        double sl = pick ? slow[k][pick] : MCA_COLL_RSAG_MODEL_NA;
+        if (sl == MCA_COLL_RSAG_MODEL_NA) continue; /* nothing can run it: delegated */
+        if (sl <= 1.0 + margin) sl = 1.0;
+        if (sl > *worst) *worst = sl;
+        *total += sl - 1.0;
+    }
+}
+
+double mca_coll_rsag_model_thresholds(mca_coll_rsag_coll_t coll, const int *ps, int nps, int ppn,
+                                      const mca_coll_rsag_model_profile_t *prof, double margin,
+                                      int (*skip)(const char *alg), size_t *min_bytes)
+{
+    const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
+    int na = cd->nalgs;
+    double slow[MODEL_NSIZES][MCA_COLL_RSAG_MAX_ALGS + 1];
+    for (int i = 0; i <= MCA_COLL_RSAG_MAX_ALGS; i++) min_bytes[i] = (size_t) MCA_COLL_RSAG_OFF;
+    min_bytes[1] = 0;
+    if (na < 1) return 1.0;
+
+    /* slowdown of each algorithm against the best, worst over the ps */
+    for (int k = 0; k < MODEL_NSIZES; k++) {
+        size_t bytes = (size_t) 1 << (k + MODEL_MIN_LOG);
+        for (int a = 1; a <= na; a++) slow[k][a] = 1.0;
+        for (int j = 0; j < nps; j++) {
+            mca_coll_rsag_model_call_t call;
+            int q = ppn <= 0 || ppn > ps[j] ? ps[j] : ppn;
+            mca_coll_rsag_model_call_init(&call, ps[j], q, bytes);
+            double t[MCA_COLL_RSAG_MAX_ALGS + 1], best = MCA_COLL_RSAG_MODEL_NA;
+            for (int a = 1; a <= na; a++) {
+                t[a] = (skip && skip(cd->algs[a - 1].name))
+                    ? MCA_COLL_RSAG_MODEL_NA
+                    : mca_coll_rsag_model_time(coll, cd->algs[a - 1].name, &call, prof);
+                if (t[a] < best) best = t[a];
+            }
+            for (int a = 1; a <= na; a++) {
+                double sl = t[a] == MCA_COLL_RSAG_MODEL_NA ? MCA_COLL_RSAG_MODEL_NA : t[a] / best;
+                if (sl > slow[k][a]) slow[k][a] = sl;
+            }
+        }
+    }
+
+    /* every assignment: each algorithm but the base off or from one size;
+     * the smallest worst slowdown, then total, then fewer algorithms */
+    int th[MCA_COLL_RSAG_MAX_ALGS + 1], best_th[MCA_COLL_RSAG_MAX_ALGS + 1];
+    int cand[MCA_COLL_RSAG_MAX_ALGS + 1], nc = 0;
+    for (int a = 0; a <= MCA_COLL_RSAG_MAX_ALGS; a++) th[a] = best_th[a] = -1;
+    th[1] = best_th[1] = 0;
+    for (int a = 2; a <= na; a++)
+        if (!(skip && skip(cd->algs[a - 1].name))) cand[nc++] = a;
+    double bw = HUGE_VAL, bt = HUGE_VAL;
+    int bused = 0;
+    long combos = 1;
+    for (int i = 0; i < nc; i++) combos *= MODEL_NSIZES + 1;
+    for (long c = 0; c < combos; c++) {
+        long r = c;
+        int used = 0;
+        for (int i = 0; i < nc; i++) {
+            th[cand[i]] = (int) (r % (MODEL_NSIZES + 1)) - 1;
+            r /= MODEL_NSIZES + 1;
+            used += th[cand[i]] >= 0;
+        }
+        double w, t;
+        simulate(na, slow, th, margin, &w, &t);
+        if (w < bw - 1e-12 || (w < bw + 1e-12 && (t < bt - 1e-12 || (t < bt + 1e-12 && used < bused)))) {
+            bw = w;
+            bt = t;
+            bused = used;
+            for (int a = 1; a <= na; a++) best_th[a] = th[a];
+        }
+    }
+    for (int a = 2; a <= na; a++)
+        if (best_th[a] >= 0) min_bytes[a] = (size_t) 1 << (best_th[a] + MODEL_MIN_LOG);
+    return bw;
+}
+
+/* ---- profiles ------------------------------------------------------------ */
+
+void mca_coll_rsag_model_profile_default(mca_coll_rsag_model_profile_t *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    strcpy(pr->name, "default");
+    pr->shm = (mca_coll_rsag_model_link_t) { .alpha = 0.5e-6, .beta = 1.0 / 3.0e9,
+        .beta_cache = 1.0 / 10e9,
+        .beta_eager = 1.0 / 2.0e9, .rndv = 3.0e-6, .o = 0.13e-6, .overlap = 0.0, .eager = 4096 };
+    pr->net = (mca_coll_rsag_model_link_t) { .alpha = 40e-6, .beta = 1.0 / 110e6,
+        .beta_cache = 1.0 / 110e6,
+        .beta_eager = 1.0 / 110e6, .rndv = 40e-6, .o = 2e-6, .overlap = 1.0, .eager = 65536 };
+    pr->nic_share = 1.0;
+    pr->gamma = 7.5e-11;
+    pr->gamma_cache = 5.5e-11;
+    pr->cache_bytes = 4u << 20;
+    pr->memcpy_beta = 3.3e-11;
+    pr->memcpy_cache = 1.1e-11;
+    pr->cma_beta = 1.2e-10;
+    pr->cma_alpha = 1e-6;
+    pr->cpu_share = 1.0;
+}
+
+static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr)
+{
+    static const struct { const char *k; size_t off; } keys[] = {
+#define L(prefix, field) { #prefix "_" #field, offsetof(mca_coll_rsag_model_profile_t, prefix.field) }
+        L(shm, alpha), L(shm, beta), L(shm, beta_cache), L(shm, beta_eager), L(shm, rndv), L(shm, o), L(shm, overlap),
+        L(net, alpha), L(net, beta), L(net, beta_cache), L(net, beta_eager), L(net, rndv), L(net, o), L(net, overlap),
+#undef L
+#define F(field) { #field, offsetof(mca_coll_rsag_model_profile_t, field) }
+        F(nic_share), F(fabric_bw), F(node_bw), F(gamma), F(gamma_cache), F(memcpy_beta),
+        F(memcpy_cache), F(cma_beta), F(cma_alpha), F(cpu_share),
+#undef F
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcmp(k, keys[i].k)) {
+            *(double *) ((char *) pr + keys[i].off) = v;
+            return 1;
+        }
+    if (!strcmp(k, "shm_eager")) { pr->shm.eager = (size_t) v; return 1; }
+    if (!strcmp(k, "net_eager")) { pr->net.eager = (size_t) v; return 1; }
+    if (!strcmp(k, "cache_bytes")) { pr->cache_bytes = (size_t) v; return 1; }
+    return 0;
+}
+
+/* "gamma.SUM.DOUBLE" / "gamma_cache.SUM.DOUBLE" */
+static int set_gamma(const char *k, double v, mca_coll_rsag_model_profile_t *pr)
+{
+    int cache = 0;
+    if (!strncmp(k, "gamma_cache.", 12)) { cache = 1; k += 12; }
+    else if (!strncmp(k, "gamma.", 6)) k += 6;
+    else return 0;
+    char key[32];
+    if (strlen(k) >= sizeof key || !strchr(k, '.')) return 0;
+    strcpy(key, k);
+    *strchr(key, '.') = ' ';
+    int i;
+    for (i = 0; i < pr->ngammas; i++)
+        if (!strcmp(pr->gammas[i].key, key)) break;
+    if (i == pr->ngammas) {
+        if (i == MCA_COLL_RSAG_MODEL_MAX_GAMMAS) return 0;
+        pr->ngammas++;
+        strcpy(pr->gammas[i].key, key);
+        pr->gammas[i].gamma = pr->gammas[i].gamma_cache = v;
+    }
+    if (cache) pr->gammas[i].gamma_cache = v;
+    else pr->gammas[i].gamma = v;
+    return 1;
+}
+
+int mca_coll_rsag_model_profile_read(FILE *f, mca_coll_rsag_model_profile_t *pr)
+{
+    char line[256];
+    int no = 0;
+    while (fgets(line, sizeof line, f)) {
+        no++;
+        char *s = line, *hash = strchr(line, '#');
+        if (hash) *hash = '\0';
+        while (*s == ' ' || *s == '\t') s++;
+        if (*s == '\0' || *s == '\n') continue;
+        char *eq = strchr(s, '=');
+        if (!eq) return no;
+        char *ke = eq;
+        while (ke > s && (ke[-1] == ' ' || ke[-1] == '\t')) ke--;
+        *ke = '\0';
+        char *v = eq + 1;
+        while (*v == ' ' || *v == '\t') v++;
+        v[strcspn(v, " \t\r\n")] = '\0';
+        if (!strcmp(s, "name")) {
+            snprintf(pr->name, sizeof pr->name, "%s", v);
+            continue;
+        }
+        char *end;
+        double d = strtod(v, &end);
+        if (end == v || *end != '\0' || d < 0) return no;
+        if (!set_double(s, d, pr) && !set_gamma(s, d, pr)) return no;
+    }
+    return 0;
+}
+
+void mca_coll_rsag_model_profile_write(FILE *f, const mca_coll_rsag_model_profile_t *pr)
+{
+    const mca_coll_rsag_model_link_t *l[2] = { &pr->shm, &pr->net };
+    static const char *nm[2] = { "shm", "net" };
+    fprintf(f, "name = %s\n", pr->name);
+    for (int i = 0; i < 2; i++)
+        fprintf(f, "%s_alpha = %.4g\n%s_beta = %.4g\n%s_beta_cache = %.4g\n%s_beta_eager = %.4g\n"
+                "%s_eager = %zu\n%s_rndv = %.4g\n%s_o = %.4g\n%s_overlap = %.4g\n",
+                nm[i], l[i]->alpha, nm[i], l[i]->beta, nm[i], l[i]->beta_cache, nm[i],
+                l[i]->beta_eager, nm[i], l[i]->eager,
+                nm[i], l[i]->rndv, nm[i], l[i]->o, nm[i], l[i]->overlap);
+    fprintf(f, "nic_share = %.4g\nfabric_bw = %.4g\nnode_bw = %.4g\ngamma = %.4g\n"
+            "gamma_cache = %.4g\ncache_bytes = %zu\nmemcpy_beta = %.4g\nmemcpy_cache = %.4g\n"
+            "cma_beta = %.4g\ncma_alpha = %.4g\ncpu_share = %.4g\n",
+            pr->nic_share, pr->fabric_bw, pr->node_bw, pr->gamma, pr->gamma_cache, pr->cache_bytes,
+            pr->memcpy_beta, pr->memcpy_cache, pr->cma_beta, pr->cma_alpha, pr->cpu_share);
+    for (int i = 0; i < pr->ngammas; i++) {
+        char k[32];
+        strcpy(k, pr->gammas[i].key);
+        *strchr(k, ' ') = '.';
+        fprintf(f, "gamma.%s = %.4g\ngamma_cache.%s = %.4g\n", k, pr->gammas[i].gamma, k,
+                pr->gammas[i].gamma_cache);
+    }
+}
+
+int mca_coll_rsag_model_gamma(const mca_coll_rsag_model_profile_t *pr, const char *op,
+                              const char *type, double *gamma, double *gamma_cache)
+{
+    char key[64];
+    snprintf(key, sizeof key, "%s %s", op, type);
+    for (int i = 0; i < pr->ngammas; i++)
+        if (!strcmp(pr->gammas[i].key, key)) {
+            *gamma = pr->gammas[i].gamma;
+            *gamma_cache = pr->gammas[i].gamma_cache;
+            return 1;
+        }
+    *gamma = pr->gamma;
+    *gamma_cache = pr->gamma_cache;
+    return 0;
+}

@@ -1,0 +1,169 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * The cost model: predicted time of each rsag algorithm of each collective
+ * for (p, ranks per node, bytes, reduction rate, profile).  Pure C, no MPI
+ * (test/unit/test_model.c); contrib/rsag_model.c prints predictions,
+ * projections and parameter files from it, contrib/rsag-calibrate.sh
+ * measures profiles.
+ *
+ * A profile is alpha-beta-gamma with the intra/inter-node split:
+ *   per link (shared memory "shm", network "net"):
+ *     alpha      s     one message, end to end (8 B exchange)
+ *     beta       s/B   per byte above the eager limit (rendezvous), when
+ *                      the call's vectors (2 n bytes) exceed 4 cache_bytes
+ *     beta_cache s/B   the same when they fit cache_bytes (log-linear between)
+ *     beta_eager s/B   per byte up to the eager limit
+ *     eager      B     eager limit: larger messages pay rndv once more
+ *     rndv       s     rendezvous handshake
+ *     o          s     per-message overhead of a pipelined sender (the
+ *                      cost of one more segment / run, latency hidden)
+ *     overlap    0..1  fraction of the reduction hidden behind transfers
+ *                      (0: the CPU moves the bytes, as on shared memory)
+ *   net only:
+ *     nic_share  1: the ranks of a node crossing the network at once share
+ *                its link (beta times their number); 0: each has its own
+ *     fabric_bw  B/s   all inter-node traffic together (0: unlimited)
+ *   shm only:
+ *     node_bw    B/s   a node's memory copy bandwidth shared by its ranks'
+ *                      transfers (0: unlimited)
+ *   gamma        s/B   reduction, per byte of one operand, memory-bound
+ *                      (large vectors), for the call's op and type
+ *   gamma_cache  s/B   the same when the call's vectors fit cache_bytes
+ *   memcpy, cma  s/B   one core's memcpy and process_vm_readv (direct)
+ *   cma_alpha    s     one CMA system call (direct, per chunk)
+ *   cpu_share    >= 1  processes per core (1: each rank has its own core);
+ *                      reductions and copies take that many times longer
+ *                      (the emulated cluster's hosts share this machine's 2
+ *                      cores: 4 hosts x 1 rank is 2)
+ * The time of a call is its critical path: the max over ranks, which the
+ * benchmark (contrib/rsag-bench.sh) reports.  Each algorithm's formula is
+ * in coll_rsag_model.c, next to the cost in its own file's header.
+ */
+#ifndef MCA_COLL_RSAG_MODEL_H
+#define MCA_COLL_RSAG_MODEL_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "coll_rsag_select.h"
+
+#define MCA_COLL_RSAG_MODEL_MAX_GAMMAS 32
+
+typedef struct mca_coll_rsag_model_link_t {
+    double alpha, beta, beta_cache, beta_eager, rndv, o, overlap;
+    size_t eager;
+} mca_coll_rsag_model_link_t;
+
+typedef struct mca_coll_rsag_model_profile_t {
+    char name[64];
+    mca_coll_rsag_model_link_t shm, net;
+    double nic_share;           /* net: 1 shared per node, 0 per rank */
+    double fabric_bw;           /* B/s, 0 = unlimited */
+    double node_bw;             /* B/s, 0 = unlimited */
+    double gamma, gamma_cache;  /* default op/type: SUM DOUBLE */
+    size_t cache_bytes;
+    double memcpy_beta, memcpy_cache, cma_beta, cma_alpha;
+    double cpu_share;           /* processes per core, >= 1 */
+    /* gamma by "OP TYPE" ("SUM DOUBLE"), memory-bound and cached */
+    int ngammas;
+    struct { char key[32]; double gamma, gamma_cache; } gammas[MCA_COLL_RSAG_MODEL_MAX_GAMMAS];
+} mca_coll_rsag_model_profile_t;
+
+/* The algorithms' knobs (defaults: the MCA parameters' defaults). */
+typedef struct mca_coll_rsag_model_knobs_t {
+    size_t ring_segment;        /* coll_rsag_allreduce_ring_segment_size; 0 whole blocks */
+    int priority_chunks;        /* coll_rsag_priority_chunks */
+    size_t direct_chunk;        /* coll_rsag_direct_chunk_size */
+    size_t direct_slot;         /* bytes of a segment slot (small-vector path) */
+    int root;                   /* MPI_Reduce root */
+} mca_coll_rsag_model_knobs_t;
+
+/* One call to predict. */
+typedef struct mca_coll_rsag_model_call_t {
+    int p;                      /* communicator size, >= 1 */
+    int ppn;                    /* ranks per node (consecutive ranks), 1 .. p */
+    size_t bytes;               /* the whole vector (count * type size) */
+    size_t type_size;           /* bytes of one element (count >= p' check), 8 */
+    double gamma, gamma_cache;  /* s/B of the op/type; < 0: the profile's default */
+    mca_coll_rsag_model_knobs_t knobs;
+} mca_coll_rsag_model_call_t;
+
+/* "Not applicable" (direct off one node, count < p', unknown name). */
+#define MCA_COLL_RSAG_MODEL_NA HUGE_VAL
+
+/* A call with the default knobs, SUM on doubles (gamma < 0). */
+void mca_coll_rsag_model_call_init(mca_coll_rsag_model_call_t *call, int p, int ppn,
+                                   size_t bytes);
+
+/* Predicted seconds of algorithm `alg` (a row name of the collective's
+ * table, or "hierarchical", below) for `call`; MCA_COLL_RSAG_MODEL_NA when
+ * the algorithm cannot run it. */
+double mca_coll_rsag_model_time(mca_coll_rsag_coll_t coll, const char *alg,
+                                const mca_coll_rsag_model_call_t *call,
+                                const mca_coll_rsag_model_profile_t *prof);
+
+/* Is there a formula for (coll, alg)?  Every row of every table must have
+ * one (test_model checks): a new row needs one formula in coll_rsag_model.c. */
+int mca_coll_rsag_model_has(mca_coll_rsag_coll_t coll, const char *alg);
+
+/* The node-aware algorithm (issue 13): intra-node reduce-scatter (`intra`:
+ * "direct" or "recursive_halving"), then among the ranks of equal local
+ * index an inter-node reduction of n/ppn bytes by rsag's own `inter`
+ * algorithm of `coll` over p/ppn ranks, one per node, all ppn of a node at
+ * once, then an intra-node allgather (allreduce), gather to the root
+ * (reduce), nothing (reduce-scatter).  mca_coll_rsag_model_time(coll,
+ * "hierarchical", ...) is this with intra = "direct" (or
+ * "recursive_halving" when direct cannot run) and the inter algorithm
+ * the model finds fastest. */
+double mca_coll_rsag_model_hierarchical(mca_coll_rsag_coll_t coll, const char *intra,
+                                        const char *inter,
+                                        const mca_coll_rsag_model_call_t *call,
+                                        const mca_coll_rsag_model_profile_t *prof);
+
+/* The fastest algorithm of the table for the call (commutative op,
+ * contiguous type; forced-only rows included when include_off): its id,
+ * *t its time. */
+int mca_coll_rsag_model_best(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_call_t *call,
+                             const mca_coll_rsag_model_profile_t *prof, double *t);
+
+/* Thresholds for `auto` from the model: for each size 2^k, k = 3 .. 30,
+ * the predicted slowdown of each algorithm of the table against the best
+ * one, the worst over every p in ps[0..nps-1] (ranks per node min(ppn, p);
+ * ppn <= 0: one node).  Every assignment of thresholds (each algorithm but
+ * the base off or starting at one of those sizes) is simulated as auto
+ * applies it (the largest threshold not above the size among the
+ * algorithms that can run); the one with the smallest worst slowdown wins
+ * (slowdowns within `margin`, e.g. 0.03, count as none), then the smallest
+ * total, then the one using fewer algorithms: the rules of
+ * contrib/rsag-thresholds.awk.  min_bytes[id] gets the size an algorithm
+ * starts at, MCA_COLL_RSAG_OFF when never; the base (id 1) gets 0.
+ * Algorithms for which skip(alg) is true (e.g. direct) stay off.  Returns
+ * that worst slowdown (1.0 = none). */
+double mca_coll_rsag_model_thresholds(mca_coll_rsag_coll_t coll, const int *ps, int nps, int ppn,
+                                      const mca_coll_rsag_model_profile_t *prof, double margin,
+                                      int (*skip)(const char *alg), size_t *min_bytes);
+
+/* ---- profiles ----------------------------------------------------------- */
+
+/* A plausible profile of this 2-core machine's order of magnitude, for the
+ * unit tests and as the base a file overrides. */
+void mca_coll_rsag_model_profile_default(mca_coll_rsag_model_profile_t *prof);
+
+/* Read `key = value` lines (# comments) over *prof: keys as the fields
+ * above with the link prefix (shm_alpha, net_beta, ...), and
+ * gamma.<OP>.<TYPE> / gamma_cache.<OP>.<TYPE>.  Returns 0, or the line
+ * number of the first bad line (*prof keeps what came before). */
+int mca_coll_rsag_model_profile_read(FILE *f, mca_coll_rsag_model_profile_t *prof);
+void mca_coll_rsag_model_profile_write(FILE *f, const mca_coll_rsag_model_profile_t *prof);
+
+/* gamma (and gamma_cache) of "OP TYPE" from the profile; 0 and the
+ * defaults when the profile has no such entry. */
+int mca_coll_rsag_model_gamma(const mca_coll_rsag_model_profile_t *prof, const char *op,
+                              const char *type, double *gamma, double *gamma_cache);
+
+#endif /* MCA_COLL_RSAG_MODEL_H */

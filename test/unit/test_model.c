@@ -1,0 +1,319 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * Unit tests of the cost model (coll_rsag_model.[ch]): a formula for every
+ * table row, the closed forms of the algorithms' headers at small p on a
+ * plain alpha-beta-gamma profile, monotonicity in bytes, the known
+ * crossovers, the intra/inter-node split, hierarchical, profiles and
+ * thresholds.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_rsag_model.h"
+#include "unit.h"
+
+#define AR MCA_COLL_RSAG_ALLREDUCE
+#define RD MCA_COLL_RSAG_REDUCE
+#define RSB MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK
+
+static int close_to(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fabs(b) + 1e-15;
+}
+
+/* alpha 1 us, beta 1 ns/B, gamma 0.5 ns/B on both links; no eager limit
+ * effects, no cache, no overlap: the textbook model. */
+static void plain(mca_coll_rsag_model_profile_t *pr, double a, double b, double g)
+{
+    mca_coll_rsag_model_profile_default(pr);
+    mca_coll_rsag_model_link_t l = { .alpha = a, .beta = b, .beta_cache = b, .beta_eager = b,
+                                     .rndv = 0, .o = a, .overlap = 0, .eager = 0 };
+    pr->shm = l;
+    pr->net = l;
+    pr->gamma = pr->gamma_cache = g;
+    pr->cache_bytes = 0;
+    pr->node_bw = pr->fabric_bw = 0;
+    pr->nic_share = 0;
+}
+
+static double T(mca_coll_rsag_coll_t coll, const char *alg, int p, int ppn, size_t n,
+                const mca_coll_rsag_model_profile_t *pr)
+{
+    mca_coll_rsag_model_call_t c;
+    mca_coll_rsag_model_call_init(&c, p, ppn, n);
+    return mca_coll_rsag_model_time(coll, alg, &c, pr);
+}
+
+static void test_every_row(void)
+{
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; coll++) {
+        const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
+        for (int i = 0; i < cd->nalgs; i++)
+            CHECK(mca_coll_rsag_model_has(coll, cd->algs[i].name),
+                  "%s %s has no formula in coll_rsag_model.c", cd->name, cd->algs[i].name);
+        CHECK(mca_coll_rsag_model_has(coll, "hierarchical"), "%s hierarchical", cd->name);
+        CHECK(!mca_coll_rsag_model_has(coll, "no_such_algorithm"), "%s unknown", cd->name);
+    }
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_profile_default(&pr);
+    CHECK(T(AR, "no_such_algorithm", 4, 4, 1024, &pr) == MCA_COLL_RSAG_MODEL_NA, "unknown NA");
+    CHECK(T(AR, "recursive_doubling", 1, 1, 1024, &pr) == 0.0, "p = 1 costs nothing");
+}
+
+static void test_closed_forms(void)
+{
+    const double a = 1e-6, b = 1e-9, g = 0.5e-9;
+    mca_coll_rsag_model_profile_t pr;
+    plain(&pr, a, b, g);
+    double n = 1 << 20;
+    size_t N = 1 << 20;
+    /* recursive doubling: log2 p (alpha + n beta + n gamma) */
+    CHECK(close_to(T(AR, "recursive_doubling", 2, 2, N, &pr), a + n * b + n * g), "rd p2");
+    CHECK(close_to(T(AR, "recursive_doubling", 4, 4, N, &pr), 2 * (a + n * b + n * g)), "rd p4");
+    /* p = 3: (1 + 2) alpha + 3 n beta + 2 n gamma */
+    CHECK(close_to(T(AR, "recursive_doubling", 3, 3, N, &pr), 3 * a + 3 * n * b + 2 * n * g),
+          "rd p3 %g", T(AR, "recursive_doubling", 3, 3, N, &pr));
+    /* Rabenseifner: 2 log2 p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma */
+    CHECK(close_to(T(AR, "rabenseifner", 4, 4, N, &pr), 4 * a + 1.5 * n * b + 0.75 * n * g),
+          "rab p4");
+    CHECK(close_to(T(AR, "rabenseifner", 8, 8, N, &pr), 6 * a + 1.75 * n * b + 0.875 * n * g),
+          "rab p8");
+    /* p = 3 adds 3 alpha + 2 n beta + n/2 gamma to p' = 2 */
+    CHECK(close_to(T(AR, "rabenseifner", 3, 3, N, &pr),
+                   (2 * a + n * b + 0.5 * n * g) + (3 * a + 2 * n * b + 0.5 * n * g)), "rab p3");
+    /* ring, whole blocks: 2 (p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma */
+    mca_coll_rsag_model_call_t c;
+    mca_coll_rsag_model_call_init(&c, 4, 4, N);
+    c.knobs.ring_segment = 0;
+    CHECK(close_to(mca_coll_rsag_model_time(AR, "ring", &c, &pr),
+                   6 * a + 1.5 * n * b + 0.75 * n * g), "ring p4");
+    CHECK(close_to(mca_coll_rsag_model_time(RSB, "ring", &c, &pr),
+                   3 * a + 0.75 * n * b + 0.75 * n * g), "rs ring p4");
+    /* recursive halving: log2 p alpha + (p-1)/p n (beta + gamma) */
+    CHECK(close_to(T(RSB, "recursive_halving", 4, 4, N, &pr), 2 * a + 0.75 * n * (b + g)),
+          "halving p4");
+    CHECK(close_to(T(MCA_COLL_RSAG_REDUCE_SCATTER, "recursive_halving", 8, 8, N, &pr),
+                   3 * a + 0.875 * n * (b + g)), "halving p8, reduce_scatter");
+    /* priority, one block per message, no overlap: halving's bytes with
+     * p-1 messages; a further message costs o (= alpha here) */
+    CHECK(close_to(T(RSB, "priority", 4, 4, N, &pr), 3 * a + 0.75 * n * (b + g)), "prio p4 %g",
+          T(RSB, "priority", 4, 4, N, &pr));
+    /* binomial: ceil(log2 p) (alpha + n beta + n gamma) */
+    CHECK(close_to(T(RD, "binomial", 4, 4, N, &pr), 2 * (a + n * b + n * g)), "binomial p4");
+    CHECK(close_to(T(RD, "binomial", 3, 3, N, &pr), 2 * (a + n * b + n * g)), "binomial p3");
+    CHECK(close_to(T(RD, "binomial", 5, 5, N, &pr), 3 * (a + n * b + n * g)), "binomial p5");
+    /* Rabenseifner reduce: the root reduces 3/4 n, not 2 n (issue 13) */
+    CHECK(close_to(T(RD, "rabenseifner", 4, 4, N, &pr), 4 * a + 1.5 * n * b + 0.75 * n * g),
+          "rab reduce p4");
+    /* an odd root folded away adds alpha + n/p' beta */
+    mca_coll_rsag_model_call_init(&c, 3, 3, N);
+    c.knobs.root = 1;
+    CHECK(close_to(mca_coll_rsag_model_time(RD, "rabenseifner", &c, &pr),
+                   T(RD, "rabenseifner", 3, 3, N, &pr) + a + n / 2 * b), "odd folded root");
+    /* count < p': Rabenseifner cannot run */
+    CHECK(T(AR, "rabenseifner", 8, 8, 32, &pr) == MCA_COLL_RSAG_MODEL_NA, "count < p'");
+    CHECK(T(AR, "rabenseifner", 8, 8, 64, &pr) != MCA_COLL_RSAG_MODEL_NA, "count = p'");
+    /* two processes per core: shared-memory copies and reductions take twice as long */
+    pr.cpu_share = 2;
+    CHECK(close_to(T(RSB, "recursive_halving", 4, 4, N, &pr), 2 * a + 0.75 * n * 2 * (b + g)),
+          "cpu_share 2");
+    pr.cpu_share = 1;
+    /* direct: one node only */
+    CHECK(T(AR, "direct", 4, 2, N, &pr) == MCA_COLL_RSAG_MODEL_NA, "direct off one node");
+    CHECK(T(AR, "direct", 4, 4, N, &pr) < HUGE_VAL, "direct on one node");
+}
+
+static void test_monotone(void)
+{
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_profile_default(&pr);
+    static const int ps[][2] = { { 2, 2 }, { 3, 3 }, { 4, 4 }, { 5, 5 }, { 8, 2 }, { 12, 4 },
+                                 { 64, 16 }, { 1024, 32 }, { 65536, 128 } };
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; coll++) {
+        const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
+        for (int i = 0; i < cd->nalgs; i++) {
+            const char *alg = cd->algs[i].name;
+            int hier = !strcmp(alg, "hierarchical");
+            for (size_t k = 0; k < sizeof ps / sizeof ps[0]; k++) {
+                double prev = 0;
+                for (size_t n = 8; n <= ((size_t) 1 << 30); n *= 2) {
+                    /* hierarchical with a fixed inter-node algorithm: the
+                     * best one may switch where a faster one becomes
+                     * applicable (count >= p') */
+                    mca_coll_rsag_model_call_t c;
+                    mca_coll_rsag_model_call_init(&c, ps[k][0], ps[k][1], n);
+                    double t = hier
+                        ? mca_coll_rsag_model_hierarchical(coll, "direct", cd->algs[0].name, &c, &pr)
+                        : mca_coll_rsag_model_time(coll, alg, &c, &pr);
+                    if (t == MCA_COLL_RSAG_MODEL_NA) continue;
+                    CHECK(t > 0 && t >= prev * (1 - 1e-12), "%s %s p %d ppn %d: t(%zu) = %g < %g",
+                          cd->name, alg, ps[k][0], ps[k][1], n, t, prev);
+                    prev = t;
+                }
+            }
+        }
+    }
+}
+
+static void test_crossovers(void)
+{
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_profile_default(&pr);
+    /* recursive doubling wins small vectors, Rabenseifner large ones */
+    for (int p = 4; p <= 1024; p *= 4) {
+        CHECK(T(AR, "recursive_doubling", p, 1, 64, &pr) < T(AR, "rabenseifner", p, 1, 64, &pr),
+              "rd < rab at 64 B, p %d", p);
+        CHECK(T(AR, "recursive_doubling", p, 1, 16 << 20, &pr)
+                  > T(AR, "rabenseifner", p, 1, 16 << 20, &pr), "rd > rab at 16 MB, p %d", p);
+    }
+    /* reduce on one node: Rabenseifner beats binomial from 64 KB at p = 4
+     * (the root reduces 3/4 n instead of 2 n), from 1 MB at p = 3 */
+    for (int p = 3; p <= 4; p++)
+        for (size_t n = p == 4 ? 65536 : 1u << 20; n <= (64u << 20); n *= 4)
+            CHECK(T(RD, "rabenseifner", p, p, n, &pr) < T(RD, "binomial", p, p, n, &pr),
+                  "reduce p %d %zu B", p, n);
+    /* the ring's p-1 latencies lose to halving at small n, large p */
+    CHECK(T(RSB, "ring", 64, 1, 4096, &pr) > T(RSB, "recursive_halving", 64, 1, 4096, &pr),
+          "ring loses small");
+    /* the best algorithm is one of the table's */
+    mca_coll_rsag_model_call_t c;
+    mca_coll_rsag_model_call_init(&c, 4, 4, 8);
+    double t;
+    int id = mca_coll_rsag_model_best(AR, &c, &pr, &t);
+    CHECK(id >= 1 && id <= mca_coll_rsag_colls[AR].nalgs && t > 0, "best %d", id);
+}
+
+static void test_split(void)
+{
+    const double a = 1e-6, b = 1e-9, g = 0.5e-9;
+    mca_coll_rsag_model_profile_t pr;
+    plain(&pr, a, b, g);
+    pr.net.alpha = 10 * a;
+    pr.net.beta = pr.net.beta_cache = pr.net.beta_eager = 10 * b;
+    double n = 1 << 20;
+    size_t N = 1 << 20;
+    /* p 4, 2 per node: distance 1 on shared memory, distance 2 on the net */
+    CHECK(close_to(T(AR, "recursive_doubling", 4, 2, N, &pr),
+                   (a + n * b + n * g) + (10 * a + 10 * n * b + n * g)), "rd split");
+    CHECK(close_to(T(AR, "recursive_doubling", 4, 1, N, &pr), 2 * (10 * a + 10 * n * b + n * g)),
+          "rd all net");
+    /* Rabenseifner keeps the big halves on the node, priority sends them out */
+    CHECK(T(AR, "rabenseifner", 8, 4, N, &pr) < T(AR, "priority", 8, 4, N, &pr),
+          "rab < prio across nodes");
+    /* ppn 3 (not a power of two): pairs at distance 1 cross the node edge */
+    CHECK(T(AR, "recursive_doubling", 6, 3, N, &pr) > T(AR, "recursive_doubling", 6, 6, N, &pr),
+          "ppn 3 crosses");
+    /* the node's link is shared by the ranks crossing at once */
+    pr.nic_share = 1;
+    CHECK(close_to(T(AR, "recursive_doubling", 4, 2, N, &pr),
+                   (a + n * b + n * g) + (10 * a + 20 * n * b + n * g)), "nic shared");
+    /* a fabric limit slows a step with many flows */
+    double before = T(AR, "recursive_doubling", 16, 1, N, &pr);
+    pr.fabric_bw = 1e9; /* 16 flows of 1/(10 b) = 100 MB/s need 1.6 GB/s */
+    CHECK(T(AR, "recursive_doubling", 16, 1, N, &pr) > before, "fabric limit");
+}
+
+static void test_hierarchical(void)
+{
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_profile_default(&pr);
+    CHECK(T(AR, "hierarchical", 8, 8, 1 << 20, &pr) == MCA_COLL_RSAG_MODEL_NA, "one node: NA");
+    CHECK(T(AR, "hierarchical", 8, 1, 1 << 20, &pr) == MCA_COLL_RSAG_MODEL_NA, "ppn 1: NA");
+    mca_coll_rsag_model_call_t c;
+    mca_coll_rsag_model_call_init(&c, 16, 8, 64 << 20);
+    double h = mca_coll_rsag_model_hierarchical(AR, "direct", "rabenseifner", &c, &pr);
+    double h2 = mca_coll_rsag_model_hierarchical(AR, "recursive_halving", "ring", &c, &pr);
+    double best = mca_coll_rsag_model_time(AR, "hierarchical", &c, &pr);
+    CHECK(h > 0 && h2 > 0 && best <= h && best <= h2, "hierarchical best %g %g %g", best, h, h2);
+    /* 2 nodes x 8, 64 MB on 1 Gbit/s: the network carries n/8 per rank
+     * instead of n: hierarchical beats every flat algorithm */
+    const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[AR];
+    for (int i = 0; i < cd->nalgs; i++) {
+        if (!strcmp(cd->algs[i].name, "hierarchical")) continue;
+        double t = mca_coll_rsag_model_time(AR, cd->algs[i].name, &c, &pr);
+        CHECK(best < t, "hierarchical %g < %s %g", best, cd->algs[i].name, t);
+    }
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; coll++)
+        CHECK(mca_coll_rsag_model_time(coll, "hierarchical", &c, &pr) < HUGE_VAL, "coll %d", coll);
+    CHECK(mca_coll_rsag_model_hierarchical(AR, "direct", "no_such", &c, &pr)
+              == MCA_COLL_RSAG_MODEL_NA, "unknown inter");
+}
+
+static void test_profile(void)
+{
+    mca_coll_rsag_model_profile_t a, b;
+    mca_coll_rsag_model_profile_default(&a);
+    const char *text = "# comment\nname = test\nshm_alpha = 2e-6\nnet_beta = 1e-8\n"
+                       "net_eager = 1000\ngamma.SUM.FLOAT = 3e-10\ngamma_cache.SUM.FLOAT = 1e-10\n";
+    FILE *f = fmemopen((void *) text, strlen(text), "r");
+    CHECK(f && mca_coll_rsag_model_profile_read(f, &a) == 0, "read");
+    if (f) fclose(f);
+    CHECK(!strcmp(a.name, "test") && a.shm.alpha == 2e-6 && a.net.beta == 1e-8
+              && a.net.eager == 1000, "values");
+    double g, gc;
+    CHECK(mca_coll_rsag_model_gamma(&a, "SUM", "FLOAT", &g, &gc) && g == 3e-10 && gc == 1e-10,
+          "gamma");
+    CHECK(!mca_coll_rsag_model_gamma(&a, "MAX", "INT8", &g, &gc) && g == a.gamma, "default gamma");
+    char buf[8192];
+    FILE *w = fmemopen(buf, sizeof buf, "w");
+    mca_coll_rsag_model_profile_write(w, &a);
+    fclose(w);
+    mca_coll_rsag_model_profile_default(&b);
+    FILE *r = fmemopen(buf, strlen(buf), "r");
+    CHECK(mca_coll_rsag_model_profile_read(r, &b) == 0, "reread");
+    fclose(r);
+    CHECK(close_to(b.shm.alpha, a.shm.alpha) && close_to(b.net.beta, a.net.beta)
+              && b.ngammas == a.ngammas && !strcmp(b.name, "test"), "round trip");
+    const char *bad = "shm_alpha = 1\nnonsense line\n";
+    f = fmemopen((void *) bad, strlen(bad), "r");
+    CHECK(mca_coll_rsag_model_profile_read(f, &b) == 2, "bad line number");
+    fclose(f);
+    const char *bad2 = "no_such_key = 1\n";
+    f = fmemopen((void *) bad2, strlen(bad2), "r");
+    CHECK(mca_coll_rsag_model_profile_read(f, &b) == 1, "unknown key");
+    fclose(f);
+}
+
+static int no_direct(const char *alg) { return !strcmp(alg, "direct"); }
+
+static void test_thresholds(void)
+{
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_profile_default(&pr);
+    size_t mb[MCA_COLL_RSAG_MAX_ALGS + 1];
+    int ps[] = { 3, 4 };
+    double worst = mca_coll_rsag_model_thresholds(RD, ps, 2, 0, &pr, 0.03, no_direct, mb);
+    CHECK(mb[MCA_COLL_RSAG_REDUCE_BINOMIAL] == 0, "base 0");
+    CHECK(mb[MCA_COLL_RSAG_REDUCE_RABENSEIFNER] <= (1u << 20), "rabenseifner from <= 1 MB: %zu",
+          mb[MCA_COLL_RSAG_REDUCE_RABENSEIFNER]);
+    CHECK(mb[MCA_COLL_RSAG_REDUCE_DIRECT] == (size_t) MCA_COLL_RSAG_OFF, "direct skipped");
+    CHECK(worst >= 1.0 && worst < 2.0, "worst %g", worst);
+    /* thresholds only grow along the chain: every threshold set is a size */
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; coll++) {
+        int p16[] = { 16 };
+        mca_coll_rsag_model_thresholds(coll, p16, 1, 4, &pr, 0.03, NULL, mb);
+        CHECK(mb[1] == 0, "coll %d base", coll);
+        for (int a = 2; a <= mca_coll_rsag_colls[coll].nalgs; a++)
+            CHECK(mb[a] == (size_t) MCA_COLL_RSAG_OFF || (mb[a] & (mb[a] - 1)) == 0,
+                  "coll %d alg %d: %zu", coll, a, mb[a]);
+    }
+}
+
+int main(void)
+{
+    test_every_row();
+    test_closed_forms();
+    test_monotone();
+    test_crossovers();
+    test_split();
+    test_hierarchical();
+    test_profile();
+    test_thresholds();
+    return unit_report("test_model");
+}
