@@ -65,6 +65,20 @@ static void test_tables(void)
     }
 }
 
+/* The tiers of the point-to-point algorithms are tested with `direct` off
+ * (at p <= 2 it takes every size from 1 KB by default; test_direct covers
+ * it). */
+static void direct_off(mca_coll_rsag_coll_t coll, mca_coll_rsag_tuning_t *t)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+
+    for (int i = 0; i < desc->nalgs; ++i) {
+        if (0 == strcmp(desc->algs[i].name, "direct")) {
+            t->min_bytes[desc->algs[i].id] = LONG_MAX;
+        }
+    }
+}
+
 static void test_auto(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
 {
     mca_coll_rsag_tuning_t t;
@@ -74,6 +88,7 @@ static void test_auto(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
 
     mca_coll_rsag_tuning_defaults(coll, &t);
     CHECK(t.forced == MCA_COLL_RSAG_AUTO && t.min_bytes[big_alg] == -1, "defaults");
+    direct_off(coll, &t);
 
     for (int p = 1; p <= 70; ++p) {
         int pof2 = mca_coll_rsag_pof2_floor(p);
@@ -87,7 +102,7 @@ static void test_auto(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
             CHECK(d.alg != big_alg, "p=%d: %d is off but auto picked it", p, big_alg);
             continue;
         }
-        big_count = thr / 4 > (size_t) pof2 ? thr / 4 : (size_t) pof2;
+        big_count = (thr + 3) / 4 > (size_t) pof2 ? (thr + 3) / 4 : (size_t) pof2;
 
         /* below the threshold: the small-message algorithm */
         c = call_of(p, 1, 4, true);
@@ -192,16 +207,20 @@ static void test_delegation(mca_coll_rsag_coll_t coll, int small_alg)
 
 /* The ring tier: from its threshold up auto takes the ring for commutative
  * ops whatever the count (empty blocks are fine: no count >= p' rule);
- * below it, or for a non-commutative op, the ring is never chosen.
+ * below it, or for a non-commutative op, the ring is never chosen, and auto
+ * takes what it would take without the ring.
  * `noncomm` is what a large non-commutative call gets. */
-static void test_ring(mca_coll_rsag_coll_t coll, int ring_alg, int below_alg, int noncomm)
+static void test_ring(mca_coll_rsag_coll_t coll, int ring_alg, int noncomm)
 {
-    mca_coll_rsag_tuning_t t;
+    mca_coll_rsag_tuning_t t, noring;
     mca_coll_rsag_decision_t d;
     mca_coll_rsag_call_t c;
     size_t thr;
 
     mca_coll_rsag_tuning_defaults(coll, &t);
+    direct_off(coll, &t);
+    noring = t;
+    noring.min_bytes[ring_alg] = LONG_MAX;
     for (int p = 1; p <= 70; ++p) {
         thr = mca_coll_rsag_threshold(coll, &t, ring_alg, mca_coll_rsag_comm_class(NULL, p),
                                       NULL);
@@ -217,7 +236,8 @@ static void test_ring(mca_coll_rsag_coll_t coll, int ring_alg, int below_alg, in
         CHECK(d.alg == ring_alg, "p=%d at the ring threshold -> %d", p, d.alg);
         c = call_of(p, (thr - 8) / 8, 8, true);
         d = mca_coll_rsag_select(coll, &c, &t);
-        CHECK(d.alg == below_alg, "p=%d below the ring threshold -> %d", p, d.alg);
+        CHECK(d.alg != ring_alg && d.alg == mca_coll_rsag_select(coll, &c, &noring).alg,
+              "p=%d below the ring threshold -> %d", p, d.alg);
         c = call_of(p, 1, thr, true);
         d = mca_coll_rsag_select(coll, &c, &t);
         CHECK(d.alg == ring_alg, "p=%d one huge element -> %d", p, d.alg);
@@ -339,16 +359,17 @@ static void test_override(mca_coll_rsag_coll_t coll, int alg)
     mca_coll_rsag_call_t c;
 
     mca_coll_rsag_tuning_defaults(coll, &t);
-    t.min_bytes[alg] = 1024;
+    /* above every default threshold of 1 KB or less (direct's at p <= 2) */
+    t.min_bytes[alg] = 2048;
     for (int p = 1; p <= 70; ++p) {
         int k = mca_coll_rsag_comm_class(NULL, p);
-        size_t count = (size_t) mca_coll_rsag_pof2_floor(p) > 128 ? 512 : 128;
+        size_t count = (size_t) mca_coll_rsag_pof2_floor(p) > 256 ? 512 : 256;
 
-        c = call_of(p, count, 8, true);     /* >= 1024 bytes, count >= p' */
+        c = call_of(p, count, 8, true);     /* >= 2048 bytes, count >= p' */
         d = mca_coll_rsag_select(coll, &c, &t);
-        CHECK(d.alg == alg && !d.by_class && d.threshold == 1024, "p=%d override -> %d", p,
+        CHECK(d.alg == alg && !d.by_class && d.threshold == 2048, "p=%d override -> %d", p,
               d.alg);
-        CHECK(mca_coll_rsag_threshold(coll, &t, alg, k, NULL) == 1024, "p=%d threshold", p);
+        CHECK(mca_coll_rsag_threshold(coll, &t, alg, k, NULL) == 2048, "p=%d threshold", p);
     }
     t.min_bytes[alg] = -7;      /* what MPI_T may write: treated as -1 */
     for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
@@ -456,7 +477,11 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     }
     CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS)
               && direct->layout == MCA_COLL_RSAG_LAYOUT_RANKS, "%s direct row", desc->name);
-    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
+    /* auto takes it by default at p <= 2 from 1 KB (measured there), never
+     * for larger communicators (nothing measured without oversubscription)
+     * nor on several nodes */
+    CHECK(direct->default_min_bytes[0] == 1024, "%s direct from 1 KB at p <= 2", desc->name);
+    for (int k = 1; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
         CHECK(direct->default_min_bytes[k] == (size_t) MCA_COLL_RSAG_OFF,
               "%s direct is off by default in class %d", desc->name, k);
     }
@@ -464,10 +489,17 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     mca_coll_rsag_tuning_defaults(coll, &t);
     for (int p = 1; p <= 70; p += 3) {
         for (size_t bytes = 1; bytes <= ((size_t) 1 << 30); bytes <<= 3) {
+            bool want = p <= 2 && bytes >= 1024;
+
             c = call_of(p, bytes, 1, true);
             d = mca_coll_rsag_select(coll, &c, &t);
-            CHECK(d.alg != direct->id, "%s p=%d bytes=%zu: auto picked direct", desc->name, p,
-                  bytes);
+            CHECK((d.alg == direct->id) == want, "%s p=%d bytes=%zu: auto %s direct", desc->name,
+                  p, bytes, want ? "did not pick" : "picked");
+            /* where it cannot run, auto takes a point-to-point algorithm */
+            c.contiguous = false;
+            d = mca_coll_rsag_select(coll, &c, &t);
+            CHECK(d.alg != direct->id && d.alg != MCA_COLL_RSAG_DELEGATE,
+                  "%s p=%d bytes=%zu non-contiguous", desc->name, p, bytes);
         }
     }
 
@@ -675,11 +707,11 @@ int main(void)
     test_forced(MCA_COLL_RSAG_REDUCE, MCA_COLL_RSAG_REDUCE_BINOMIAL,
                 MCA_COLL_RSAG_REDUCE_RABENSEIFNER);
     test_ring(MCA_COLL_RSAG_ALLREDUCE, MCA_COLL_RSAG_ALLREDUCE_RING,
-              MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER, MCA_COLL_RSAG_ALLREDUCE_RECURSIVE_DOUBLING);
+              MCA_COLL_RSAG_ALLREDUCE_RECURSIVE_DOUBLING);
     test_ring(MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_RING,
-              MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_RECURSIVE_HALVING, MCA_COLL_RSAG_DELEGATE);
+              MCA_COLL_RSAG_DELEGATE);
     test_ring(MCA_COLL_RSAG_REDUCE_SCATTER, MCA_COLL_RSAG_REDUCE_SCATTER_RING,
-              MCA_COLL_RSAG_REDUCE_SCATTER_RECURSIVE_HALVING, MCA_COLL_RSAG_DELEGATE);
+              MCA_COLL_RSAG_DELEGATE);
     test_delegation(MCA_COLL_RSAG_ALLREDUCE, MCA_COLL_RSAG_ALLREDUCE_RECURSIVE_DOUBLING);
     test_delegation(MCA_COLL_RSAG_REDUCE, MCA_COLL_RSAG_REDUCE_BINOMIAL);
     return unit_report("test_select");

@@ -87,38 +87,47 @@
 #define MCA_COLL_RSAG_CLASS_NODES      MCA_COLL_RSAG_NUM_SIZE_CLASSES
 #define MCA_COLL_RSAG_NUM_COMM_CLASSES (MCA_COLL_RSAG_NUM_SIZE_CLASSES + 1)
 
-/* The "several nodes" column.  MPI_Allreduce: contrib/results/2026-11-23-
- * hierarchical (2 emulated hosts x 2 ranks, 1 Gbit/s links, oversubscribed:
- * 4 processes on 2 cores; medians of 3 reps), by the tuner's rule (smallest
- * worst slowdown against the fastest rsag algorithm at each size):
- * recursive doubling below 4 KB, hierarchical from 4 KB (1.15x the best
- * flat algorithm at 1 MB, 1.05x at 4 MB; 1.30x slower than recursive
- * doubling at 16 KB, within that run's noise), the flat ring from 16 MB
- * (hierarchical 0.88x there); Rabenseifner's 4 KB serves the multi-node
- * communicators hierarchical cannot take (2+1+2, one rank per node: its
- * cross-node communicators).  Not measured: MPI_Reduce and the
- * reduce-scatters, which take the np 2 column, and hierarchical from 64 KB. */
+/* Where the defaults come from (doc/parameters.md, "Default thresholds"):
+ *
+ * p <= 2: measured at np 2 on this machine's two cores (not oversubscribed):
+ *   contrib/results/2026-11-21 for the point-to-point algorithms and
+ *   contrib/results/2026-11-23-direct (a quiet machine) for `direct`, which
+ *   is fastest from 1 KB for every collective (1.1-2.8x tuned's best
+ *   allreduce) but loses to recursive doubling / binomial below it.  Each
+ *   rsag algorithm takes one range of sizes, so the point-to-point rows
+ *   that `direct` overtakes keep a threshold just below it: they serve the
+ *   calls `direct` cannot take (a non-contiguous datatype).
+ * p <= 4 and larger p on one node: rsag's cost model (coll_rsag_model.c)
+ *   with the shared-memory profile measured at np 2, the thresholds whose
+ *   worst predicted slowdown against the fastest algorithm is smallest over
+ *   p = 3, 4 and over p = 5 .. 64 (contrib/results/2026-11-23-model,
+ *   defaults.txt).  More processes than cores cannot be timed honestly
+ *   here, so no oversubscribed timing sets these.
+ * several nodes: measured on the emulated cluster at 1 Gbit/s (processes
+ *   share the 2 cores; the links are the bottleneck): 4 and 8 hosts x 1
+ *   rank (contrib/results/2026-11-23-priority-tcp: the ring 1.4-1.9x ahead
+ *   from 2 MB, priority 0.44-0.84 of halving's time at 128-512 KB) and 2
+ *   hosts x 2 ranks (contrib/results/2026-11-23-hierarchical:
+ *   hierarchical from 4 KB, the flat ring as fast or faster from 4 MB).
+ *   Not measured there: hierarchical MPI_Reduce and the reduce-scatters
+ *   (from 64 KB, where the node's reduction saves the network most). */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER       MCA_COLL_RSAG_BY_CLASS(      4096,     262144,      65536,       4096)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 4194304, 16777216,   16777216)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY           MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, 67108864,   4096, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL              MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      4096, MCA_COLL_RSAG_OFF, 4194304,       4096)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      1023, MCA_COLL_RSAG_OFF,      65536,     131072)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,       4096,      16384,    1048576)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY              MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,       8192, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(      1024, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,       4096)
+#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(      1023,       8192,       4096,       4096)
+#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(      1024, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
-#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING         MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
-#define MCA_COLL_RSAG_DEF_RS_RING                      MCA_COLL_RSAG_BY_CLASS(   4194304,   16777216,   16777216,    4194304)
-#define MCA_COLL_RSAG_DEF_RS_PRIORITY                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-/* The node path (issue 11): not measured on a quiet machine yet, so auto
- * never picks it; force it with coll_rsag_<coll>_algorithm direct. */
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_RS_DIRECT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-/* Node-aware (issue 13): only a communicator on several nodes can meet its
- * restriction, so only the last column matters. */
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL       MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,       4096)
-#define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
-#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL              MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
+#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
+#define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,          8,      16384,    1048576)
+#define MCA_COLL_RSAG_DEF_RS_PRIORITY                     MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536,     131072)
+#define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(      1024, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
 /* ---- end of the threshold table ------------------------------------------ */
 
 /* "Never by auto": the largest value of the long threshold parameters, so
