@@ -48,40 +48,20 @@
 int mca_coll_rsag_allreduce_hierarchical(const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_hier_t *h = a->module->hier;
-    mca_coll_rsag_tmp_t slice = MCA_COLL_RSAG_TMP_INIT;
+    mca_coll_rsag_hier_slices_t sl;
     mca_coll_rsag_args_t s;
-    int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
-    size_t *displ = NULL;
-    int *counts = NULL, *displs = NULL;
-    size_t mine;
+    int l = ompi_comm_rank(h->node_comm);
     int err;
 
-    displ = malloc(((size_t) L + 1) * sizeof(size_t));
-    counts = malloc(2 * (size_t) L * sizeof(int));
-    err = mca_coll_rsag_tmp_alloc(&slice, a->count / (size_t) L + 1, a->dtype);
-    if (NULL == displ || NULL == counts || OMPI_SUCCESS != err) {
-        err = OMPI_ERR_OUT_OF_RESOURCE;
-        goto cleanup;
-    }
-    displs = counts + L;
-    mca_coll_rsag_displs_even(a->count, L, displ);
-    for (int i = 0; i < L; ++i) {
-        counts[i] = (int) (displ[i + 1] - displ[i]);
-        displs[i] = (int) displ[i];
-    }
-    mine = displ[l + 1] - displ[l];
-
     /* (1) reduce-scatter inside the node: my slice of the node's sum */
-    mca_coll_rsag_hier_args(&s, a, h->node_comm, a->input, slice.buf, a->count, -1);
-    err = mca_coll_rsag_sub_run(h->node_m, MCA_COLL_RSAG_REDUCE_SCATTER,
-                                MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &s, displ);
+    err = mca_coll_rsag_hier_node_reduce_scatter(a, &sl);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
     /* (2) allreduce of my slice across the nodes, into its place in rbuf */
-    if (mine > 0) {
-        mca_coll_rsag_hier_args(&s, a, h->cross_comm, slice.buf,
-                                mca_coll_rsag_elem(a->rbuf, displ[l], a->extent), mine, -1);
+    if (sl.mine > 0) {
+        mca_coll_rsag_hier_args(&s, a, h->cross_comm, sl.slice.buf,
+                                mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent), sl.mine, -1);
         err = mca_coll_rsag_sub_run(h->cross_m, MCA_COLL_RSAG_ALLREDUCE,
                                     mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_ALLREDUCE],
                                     &s, NULL);
@@ -91,12 +71,10 @@ int mca_coll_rsag_allreduce_hierarchical(const mca_coll_rsag_args_t *a)
     }
     /* (3) allgather of the slices inside the node */
     err = h->node_comm->c_coll->coll_allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a->rbuf,
-                                                counts, displs, a->dtype, h->node_comm,
+                                                sl.counts, sl.displs, a->dtype, h->node_comm,
                                                 h->node_comm->c_coll->coll_allgatherv_module);
 
 cleanup:
-    mca_coll_rsag_tmp_free(&slice);
-    free(counts);
-    free(displ);
+    mca_coll_rsag_hier_slices_free(&sl);
     return err;
 }

@@ -68,6 +68,23 @@ void mca_coll_rsag_hier_args(mca_coll_rsag_args_t *s, const mca_coll_rsag_args_t
                              struct ompi_communicator_t *comm, const void *input, void *rbuf,
                              size_t count, int root);
 
+/* Step (1) of hierarchical MPI_Allreduce and MPI_Reduce: the vector cut
+ * into L even slices, one per rank of the node (displ: L + 1 element
+ * offsets; counts, displs: the same as ints for the node's allgatherv or
+ * gatherv), and the reduce-scatter of the input inside the node, `direct`
+ * first, leaving my slice of the node's sum (`mine` elements) in `slice`.
+ * Free with mca_coll_rsag_hier_slices_free, whatever the return. */
+typedef struct mca_coll_rsag_hier_slices_t {
+    size_t *displ;
+    int *counts, *displs;
+    size_t mine;
+    mca_coll_rsag_tmp_t slice;
+} mca_coll_rsag_hier_slices_t;
+
+int mca_coll_rsag_hier_node_reduce_scatter(const mca_coll_rsag_args_t *a,
+                                           mca_coll_rsag_hier_slices_t *sl);
+void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl);
+
 /* Run collective `coll` on a sub-communicator with rsag's own selection
  * (coll_rsag_module.c): `forced` (an algorithm id, or auto) if it applies,
  * else auto from the thresholds of the sub-communicator's class; `displ`

@@ -41,44 +41,32 @@
 int mca_coll_rsag_reduce_hierarchical(const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_hier_t *h = a->module->hier;
-    mca_coll_rsag_tmp_t slice = MCA_COLL_RSAG_TMP_INIT, sum = MCA_COLL_RSAG_TMP_INIT;
+    mca_coll_rsag_hier_slices_t sl;
+    mca_coll_rsag_tmp_t sum = MCA_COLL_RSAG_TMP_INIT;
     mca_coll_rsag_args_t s;
     int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
     int root_node = h->node_of[a->root], root_local = h->local_of[a->root];
-    size_t *displ = NULL;
-    int *counts = NULL, *displs = NULL;
     char *out;
-    size_t mine;
-    int err, err2;
+    int err;
 
-    displ = malloc(((size_t) L + 1) * sizeof(size_t));
-    counts = malloc(2 * (size_t) L * sizeof(int));
-    err = mca_coll_rsag_tmp_alloc(&slice, a->count / (size_t) L + 1, a->dtype);
-    err2 = mca_coll_rsag_tmp_alloc(&sum, a->count / (size_t) L + 1, a->dtype);
-    if (NULL == displ || NULL == counts || OMPI_SUCCESS != err || OMPI_SUCCESS != err2) {
-        err = OMPI_ERR_OUT_OF_RESOURCE;
+    /* all memory before the first message: a rank that lacks it fails
+     * before any peer waits for it */
+    err = mca_coll_rsag_tmp_alloc(&sum, a->rank == a->root ? 0 : a->count / (size_t) L + 1,
+                                  a->dtype);
+    if (OMPI_SUCCESS != err) {
+        sl = (mca_coll_rsag_hier_slices_t) { 0 };
         goto cleanup;
     }
-    displs = counts + L;
-    mca_coll_rsag_displs_even(a->count, L, displ);
-    for (int i = 0; i < L; ++i) {
-        counts[i] = (int) (displ[i + 1] - displ[i]);
-        displs[i] = (int) displ[i];
-    }
-    mine = displ[l + 1] - displ[l];
-
     /* (1) reduce-scatter inside the node: my slice of the node's sum */
-    mca_coll_rsag_hier_args(&s, a, h->node_comm, a->input, slice.buf, a->count, -1);
-    err = mca_coll_rsag_sub_run(h->node_m, MCA_COLL_RSAG_REDUCE_SCATTER,
-                                MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &s, displ);
+    err = mca_coll_rsag_hier_node_reduce_scatter(a, &sl);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
     /* (2) reduce of my slice to the root's node: the root's own slice
      * straight into its place in rbuf, the others' into `sum` */
-    out = (a->rank == a->root) ? mca_coll_rsag_elem(a->rbuf, displ[l], a->extent) : sum.buf;
-    if (mine > 0) {
-        mca_coll_rsag_hier_args(&s, a, h->cross_comm, slice.buf, out, mine, root_node);
+    out = (a->rank == a->root) ? mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent) : sum.buf;
+    if (sl.mine > 0) {
+        mca_coll_rsag_hier_args(&s, a, h->cross_comm, sl.slice.buf, out, sl.mine, root_node);
         err = mca_coll_rsag_sub_run(h->cross_m, MCA_COLL_RSAG_REDUCE,
                                     mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_REDUCE],
                                     &s, NULL);
@@ -89,16 +77,14 @@ int mca_coll_rsag_reduce_hierarchical(const mca_coll_rsag_args_t *a)
     /* (3) on the root's node, the root gathers the slices */
     if (h->node_of[a->rank] == root_node) {
         bool me = (a->rank == a->root);
-        err = h->node_comm->c_coll->coll_gatherv(me ? MPI_IN_PLACE : sum.buf, (int) mine,
-                                                 a->dtype, me ? a->rbuf : NULL, counts, displs,
-                                                 a->dtype, root_local, h->node_comm,
+        err = h->node_comm->c_coll->coll_gatherv(me ? MPI_IN_PLACE : sum.buf, (int) sl.mine,
+                                                 a->dtype, me ? a->rbuf : NULL, sl.counts,
+                                                 sl.displs, a->dtype, root_local, h->node_comm,
                                                  h->node_comm->c_coll->coll_gatherv_module);
     }
 
 cleanup:
     mca_coll_rsag_tmp_free(&sum);
-    mca_coll_rsag_tmp_free(&slice);
-    free(counts);
-    free(displ);
+    mca_coll_rsag_hier_slices_free(&sl);
     return err;
 }
