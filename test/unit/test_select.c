@@ -65,17 +65,28 @@ static void test_tables(void)
     }
 }
 
+/* The row of collective `coll` named `name`, or NULL. */
+static const mca_coll_rsag_alg_desc_t *row_named(mca_coll_rsag_coll_t coll, const char *name)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+
+    for (int i = 0; i < desc->nalgs; ++i) {
+        if (0 == strcmp(desc->algs[i].name, name)) {
+            return &desc->algs[i];
+        }
+    }
+    return NULL;
+}
+
 /* The tiers of the point-to-point algorithms are tested with `direct` off
  * (at p <= 2 it takes every size from 1 KB by default; test_direct covers
  * it). */
 static void direct_off(mca_coll_rsag_coll_t coll, mca_coll_rsag_tuning_t *t)
 {
-    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    const mca_coll_rsag_alg_desc_t *direct = row_named(coll, "direct");
 
-    for (int i = 0; i < desc->nalgs; ++i) {
-        if (0 == strcmp(desc->algs[i].name, "direct")) {
-            t->min_bytes[desc->algs[i].id] = LONG_MAX;
-        }
+    if (NULL != direct) {
+        t->min_bytes[direct->id] = LONG_MAX;
     }
 }
 
@@ -452,25 +463,20 @@ static void test_validation(void)
 }
 
 /* The node path: every collective has a "direct" row that needs one node
- * and a contiguous datatype (not a commutative op), is off for auto by
- * default, falls back to rsag's other algorithms when forced and not
+ * and a contiguous datatype (not a commutative op), is auto's from 1 KB
+ * at p <= 2 only, falls back to rsag's other algorithms when forced and not
  * applicable, saying what is missing, and never counts as covering small
  * messages. */
 static void test_direct(mca_coll_rsag_coll_t coll)
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
-    const mca_coll_rsag_alg_desc_t *direct = NULL;
+    const mca_coll_rsag_alg_desc_t *direct = row_named(coll, "direct");
     mca_coll_rsag_tuning_t t, autot;
     mca_coll_rsag_decision_t d;
     mca_coll_rsag_call_t c;
     int fallback;
 
     mca_coll_rsag_tuning_defaults(coll, &autot);
-    for (int i = 0; i < desc->nalgs; ++i) {
-        if (0 == strcmp(desc->algs[i].name, "direct")) {
-            direct = &desc->algs[i];
-        }
-    }
     CHECK(NULL != direct, "%s has a direct row", desc->name);
     if (NULL == direct) {
         return;
@@ -566,7 +572,7 @@ static void test_direct(mca_coll_rsag_coll_t coll)
 static void test_hierarchical(mca_coll_rsag_coll_t coll)
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
-    const mca_coll_rsag_alg_desc_t *hier = NULL;
+    const mca_coll_rsag_alg_desc_t *hier = row_named(coll, "hierarchical");
     mca_coll_rsag_tuning_t t, autot;
     mca_coll_rsag_decision_t d;
     mca_coll_rsag_call_t c;
@@ -574,11 +580,6 @@ static void test_hierarchical(mca_coll_rsag_coll_t coll)
     int fallback;
 
     mca_coll_rsag_tuning_defaults(coll, &autot);
-    for (int i = 0; i < desc->nalgs; ++i) {
-        if (0 == strcmp(desc->algs[i].name, "hierarchical")) {
-            hier = &desc->algs[i];
-        }
-    }
     CHECK(NULL != hier, "%s has a hierarchical row", desc->name);
     if (NULL == hier) {
         return;

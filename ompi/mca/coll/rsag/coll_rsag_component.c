@@ -150,6 +150,34 @@ static void mca_coll_rsag_warn_uncovered(mca_coll_rsag_coll_t coll)
     }
 }
 
+/* Register the algorithm enum parameter coll_rsag_<name> (the values, NULL-
+ * terminated, and help text made by the caller) into *storage.  A bad value
+ * in the environment or a parameter file keeps rsag in the job on auto:
+ * Open MPI has already named the valid values. */
+static int mca_coll_rsag_register_algorithm_enum(const char *name, const char *enum_name,
+                                                 mca_base_var_enum_value_t *values,
+                                                 const char *help, mca_base_var_info_lvl_t level,
+                                                 int *storage)
+{
+    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
+    mca_base_var_enum_t *algorithms = NULL;
+    int rc;
+
+    rc = mca_base_var_enum_create(enum_name, values, &algorithms);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    rc = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_INT, algorithms, 0,
+                                         MCA_BASE_VAR_FLAG_SETTABLE, level,
+                                         MCA_BASE_VAR_SCOPE_ALL_EQ, storage);
+    OBJ_RELEASE(algorithms);
+    if (rc < 0) {
+        *storage = MCA_COLL_RSAG_AUTO;
+        opal_output(0, "coll:rsag: ignoring the invalid coll_rsag_%s setting; using auto", name);
+    }
+    return OPAL_SUCCESS;
+}
+
 /* coll_rsag_<coll>_hierarchical_inter_algorithm: which algorithm of the
  * table the cross-node step of hierarchical runs (auto: the thresholds of
  * the "several nodes" class).  Only the algorithms for a communicator of
@@ -157,13 +185,11 @@ static void mca_coll_rsag_warn_uncovered(mca_coll_rsag_coll_t coll)
  * reduce-scatters, so MPI_Reduce_scatter_block has none. */
 static int mca_coll_rsag_register_hier_inter(mca_coll_rsag_coll_t coll)
 {
-    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
     mca_base_var_enum_value_t values[MCA_COLL_RSAG_MAX_ALGS + 2];
-    mca_base_var_enum_t *algorithms = NULL;
     char name[128], help[512], enum_name[128];
     size_t used;
-    int n = 1, rc;
+    int n = 1;
 
     mca_coll_rsag_component.hier_inter[coll] = MCA_COLL_RSAG_AUTO;
     if (MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK == coll) {
@@ -201,21 +227,9 @@ static int mca_coll_rsag_register_hier_inter(mca_coll_rsag_coll_t coll)
     }
     snprintf(enum_name, sizeof(enum_name), "coll_rsag_%s_hierarchical_inter_algorithms",
              desc->name);
-    rc = mca_base_var_enum_create(enum_name, values, &algorithms);
-    if (OPAL_SUCCESS != rc) {
-        return rc;
-    }
     snprintf(name, sizeof(name), "%s_hierarchical_inter_algorithm", desc->name);
-    rc = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_INT, algorithms, 0,
-                                         MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-                                         MCA_BASE_VAR_SCOPE_ALL_EQ,
-                                         &mca_coll_rsag_component.hier_inter[coll]);
-    OBJ_RELEASE(algorithms);
-    if (rc < 0) {
-        mca_coll_rsag_component.hier_inter[coll] = MCA_COLL_RSAG_AUTO;
-        opal_output(0, "coll:rsag: ignoring the invalid coll_rsag_%s setting; using auto", name);
-    }
-    return OPAL_SUCCESS;
+    return mca_coll_rsag_register_algorithm_enum(name, enum_name, values, help, OPAL_INFO_LVL_6,
+                                                 &mca_coll_rsag_component.hier_inter[coll]);
 }
 
 /* Register coll_rsag_<coll>_algorithm (enum built from the table) and one
@@ -227,7 +241,6 @@ static int mca_coll_rsag_register_collective(mca_coll_rsag_coll_t coll)
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
     mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     mca_base_var_enum_value_t values[MCA_COLL_RSAG_MAX_ALGS + 2];
-    mca_base_var_enum_t *algorithms = NULL;
     char name[128], help[1024], enum_name[128];
     size_t used;
     long asked;
@@ -255,21 +268,11 @@ static int mca_coll_rsag_register_collective(mca_coll_rsag_coll_t coll)
     values[desc->nalgs + 1].string = NULL;
 
     snprintf(enum_name, sizeof(enum_name), "coll_rsag_%s_algorithms", desc->name);
-    rc = mca_base_var_enum_create(enum_name, values, &algorithms);
+    snprintf(name, sizeof(name), "%s_algorithm", desc->name);
+    rc = mca_coll_rsag_register_algorithm_enum(name, enum_name, values, help, OPAL_INFO_LVL_5,
+                                               &tuning->forced);
     if (OPAL_SUCCESS != rc) {
         return rc;
-    }
-    snprintf(name, sizeof(name), "%s_algorithm", desc->name);
-    rc = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_INT, algorithms, 0,
-                                         MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
-                                         MCA_BASE_VAR_SCOPE_ALL_EQ, &tuning->forced);
-    OBJ_RELEASE(algorithms);
-    if (rc < 0) {
-        /* Open MPI has already named the valid values; keep rsag in the
-         * job rather than drop the component over one bad setting. */
-        tuning->forced = MCA_COLL_RSAG_AUTO;
-        opal_output(0, "coll:rsag: ignoring the invalid coll_rsag_%s_algorithm setting; "
-                       "using auto", desc->name);
     }
 
     for (int i = 0; i < desc->nalgs; ++i) {
