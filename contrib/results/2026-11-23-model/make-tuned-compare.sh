@@ -330,8 +330,8 @@ END {
             print "" > tab
         }
     }
-}' "$profile" "$tsv"
-[ -s "$tmp/sum" ] && [ -s "$tmp/tab" ] || { echo "awk failed" >&2; exit 1; }
+}' "$profile" "$tsv" || exit 1
+if [ ! -s "$tmp/sum" ] || [ ! -s "$tmp/tab" ]; then echo "no cells compared" >&2; exit 1; fi
 
 {
 cat <<EOF
