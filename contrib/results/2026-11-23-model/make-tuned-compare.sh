@@ -33,8 +33,9 @@
 #       reduce-scatter half of rsag's Rabenseifner allreduce, priced
 #       (T_rab + R) / 2 with R its reductions (its allgather half is the same
 #       messages without them; p = 2^k), "n/a" where the model has no
-#       Rabenseifner (count < p: Reduce_scatter with empty blocks);  note tuned's and rsag's recursive
-#       halving halve the DISTANCE (p/2 first: the big halves cross nodes);
+#       Rabenseifner (count < p: Reduce_scatter with empty blocks); note
+#       that tuned's and rsag's recursive halving halve the DISTANCE (p/2
+#       first: the big halves cross nodes);
 #       Reduce_scatter_block by recursive doubling -> rsag's allreduce by
 #       recursive doubling (log2 p steps of the whole vector; tuned's sends
 #       slightly less: n (log2 p - (p - 1)/p));
