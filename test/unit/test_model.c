@@ -213,6 +213,9 @@ static void test_split(void)
     pr.nic_share = 1;
     CHECK(close_to(T(AR, "recursive_doubling", 4, 2, N, &pr),
                    (a + n * b + n * g) + (10 * a + 20 * n * b + n * g)), "nic shared");
+    /* binomial: one sender per node in a step across nodes, not ppn */
+    CHECK(close_to(T(RD, "binomial", 8, 4, N, &pr),
+                   2 * (a + n * b + n * g) + (10 * a + 10 * n * b + n * g)), "binomial one stream");
     /* a fabric limit slows a step with many flows */
     double before = T(AR, "recursive_doubling", 16, 1, N, &pr);
     pr.fabric_bw = 1e9; /* 16 flows of 1/(10 b) = 100 MB/s need 1.6 GB/s */

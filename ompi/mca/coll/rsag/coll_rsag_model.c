@@ -342,11 +342,15 @@ static double f_allreduce_direct(const ctx_t *x) { return direct(x, 0); }
 static double f_reduce_direct(const ctx_t *x) { return direct(x, 1); }
 static double f_rs_direct(const ctx_t *x) { return direct(x, 2); }
 
+/* Only the vranks with bit k set send at distance 2^k (one in 2^(k+1)), so
+ * a step that crosses nodes carries one stream per node, not ppn: every
+ * rank of a node moving at once is recursive doubling's pattern, not this. */
 static double f_reduce_binomial(const ctx_t *x)
 {
     double t = 0.0;
     for (int k = 0; k < ceil_log2(x->p); k++)
-        t += msg(x, x->n, 1 << k) + red(x, x->n);
+        t += (crossing(x, 1 << k) ? msg_k(x, x->n, 1, 1) : msg(x, x->n, 1 << k))
+            + red(x, x->n);
     return t;
 }
 
