@@ -20,7 +20,7 @@
 # In all of them every rank pair on one node must use vader and every pair
 # across nodes tcp (btl_base_verbose).  And:
 #   multinode-hier-auto-np4  2 hosts x 2 ranks: with the default thresholds
-#                         auto chooses hierarchical for 64 KiB of each of the
+#                         auto chooses hierarchical for 1 MiB of each of the
 #                         four collectives (the verbose trace says so, and
 #                         that the node and cross-node communicators were
 #                         made), rsag_bench's results are right
@@ -180,12 +180,12 @@ elif [ "$mn_wanted" = 1 ]; then
         mn_matrix multinode-matrix-np4 4 rsag-h1:2,rsag-h2:2
 
         # hierarchical (doc/hierarchical.md): auto takes it on 2 hosts x 2
-        # ranks at 64 KiB, for each collective.
+        # ranks at 1 MiB, for each collective.
         mn_hier_auto() {
             local coll rc=0
             for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
                 "${mn_mpirun[@]}" --mca coll_rsag_verbose 1 --host rsag-h1:2,rsag-h2:2 -np 4 \
-                    "$mn_bench" --coll "$coll" --rsag-algorithms current --sizes 64K \
+                    "$mn_bench" --coll "$coll" --rsag-algorithms current --sizes 1M \
                     --iters 2 --warmup 1 || rc=1
             done
             return "$rc"

@@ -107,17 +107,21 @@
  *   share the 2 cores; the links are the bottleneck): 4 and 8 hosts x 1
  *   rank (contrib/results/2026-11-23-priority-tcp: the ring 1.4-1.9x ahead
  *   from 2 MB, priority 0.44-0.84 of halving's time at 128-512 KB) and 2
- *   hosts x 2 ranks (contrib/results/2026-11-23-hierarchical:
- *   hierarchical from 4 KB, the flat ring as fast or faster from 4 MB).
- *   Not measured there: hierarchical MPI_Reduce and the reduce-scatters
- *   (from 64 KB, where the node's reduction saves the network most). */
+ *   hosts x 2 ranks (contrib/results/2026-11-23-hierarchical: below 1 MB
+ *   hierarchical no faster than the best flat algorithm; -thresholds: from
+ *   1 MB, its cross-node step taking these thresholds, 1.0-1.6x the best
+ *   flat algorithm up to 16 MB, 0.93x at 64 MB).  Hierarchical shares the
+ *   ring's 1 MB: on equal thresholds the later row wins, so it takes over
+ *   where it applies (>= 2 ranks on every node) and the ring serves one
+ *   rank per node.  The reduce-scatters follow the allreduce (its first
+ *   half); hierarchical MPI_Reduce was not measured (from 64 KB). */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      1023, MCA_COLL_RSAG_OFF,      65536,     131072)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,       4096,      16384,    1048576)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY              MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,       8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(      1024, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,       4096)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    1048576)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
 #define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(      1023,       8192,       4096,       4096)
 #define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(      1024, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
@@ -127,7 +131,7 @@
 #define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,          8,      16384,    1048576)
 #define MCA_COLL_RSAG_DEF_RS_PRIORITY                     MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536,     131072)
 #define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(      1024, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
+#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    1048576)
 /* ---- end of the threshold table ------------------------------------------ */
 
 /* "Never by auto": the largest value of the long threshold parameters, so
