@@ -8,7 +8,8 @@
  * allocation failures.
  *
  *   rsag_alloc --fail [--count N]
- *     For every collective and every rsag algorithm (forced through MPI_T),
+ *     For every collective and every rsag algorithm that can run on the
+ *     job's nodes (forced through MPI_T),
  *     in place and not, on a duplicate of MPI_COMM_WORLD with
  *     MPI_ERRORS_RETURN: one clean call counts this rank's memory requests
  *     (MPI_T coll_rsag_allocations); every rank must make the same number.
@@ -120,6 +121,29 @@ static int call(int coll, size_t n, int inplace, MPI_Comm comm, int *sbuf, int *
     return rc;
 }
 
+/* Whether rsag's algorithm `alg` can run on a communicator of all the
+ * job's ranks: `direct` needs them on one node, `hierarchical` on several
+ * (forced elsewhere they fall back to another row, which is tested under
+ * its own name). */
+static int applies_here(const char *alg)
+{
+    MPI_Comm node;
+    int node_size, one_node;
+
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    MPI_Allreduce(MPI_IN_PLACE, &node_size, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    one_node = node_size == size;
+    if (0 == strcmp(alg, "direct")) {
+        return one_node;
+    }
+    if (0 == strcmp(alg, "hierarchical")) {
+        return !one_node;
+    }
+    return 1;
+}
+
 static int run_fail(size_t n)
 {
     MPI_T_pvar_handle allocs = rt_pvar("coll_rsag_allocations", MPI_T_PVAR_CLASS_COUNTER);
@@ -144,6 +168,13 @@ static int run_fail(size_t n)
             int value, alen = sizeof alg;
             MPI_T_enum_get_item(et, item, &value, alg, &alen);
             if (0 == strcmp(alg, "auto")) {
+                continue;
+            }
+            if (!applies_here(alg)) {
+                if (0 == rank) {
+                    printf("skip %-20s %-18s (does not apply to this job's nodes)\n",
+                           coll_names[coll], alg);
+                }
                 continue;
             }
             rt_cvar_write(algorithm, &value);

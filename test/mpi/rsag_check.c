@@ -412,7 +412,8 @@ static int forced_applies(const casedesc *cd, long n_items)
     const char *a = colls[cd->coll].alg[cd->ai].name;
     if (strstr(a, "rabenseifner") != NULL)
         return ops[cd->op].commute && n_items >= cd->pp;
-    if (strstr(a, "ring") != NULL || strstr(a, "priority") != NULL)
+    if (strstr(a, "ring") != NULL || strstr(a, "priority") != NULL
+        || strstr(a, "recursive_halving") != NULL)
         return ops[cd->op].commute;
     if (strstr(a, "hierarchical") != NULL)
         return ops[cd->op].commute && cd->multi_node;
