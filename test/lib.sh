@@ -10,7 +10,8 @@
 #   run_test NAME CMD...         run CMD (output to $results/NAME.log); the
 #                                test passes when CMD exits 0.  With -k only
 #                                the tests whose name contains the filter run
-#                                (begins with it, for a filter "^NAME");
+#                                (begins with it, for a filter "^NAME"; ends
+#                                with it, "NAME$"; is it, "^NAME$");
 #                                with -l the name is only listed.
 #   name_selected NAME           true when -k keeps a test of that name
 #   expect_in_log PATTERN        refine the last test: its log must match
@@ -44,11 +45,15 @@ last_time=0
 # one line per test: seconds, PASS|FAIL, name (sorted at the end)
 times_file="$results/TIMES"
 
-# name_selected NAME: no -k filter, or NAME contains it ("^X": begins with X).
+# name_selected NAME: no -k filter, or NAME contains it ("^X": begins with X,
+# "X$": ends with X, "^X$": is X).
 name_selected() {
+    local f="${filter#^}"
     case "$filter" in
         "") return 0 ;;
-        ^*) [[ "$1" == "${filter#^}"* ]] ;;
+        ^*\$) [[ "$1" == "${f%\$}" ]] ;;
+        ^*) [[ "$1" == "$f"* ]] ;;
+        *\$) [[ "$1" == *"${filter%\$}" ]] ;;
         *) [[ "$1" == *"$filter"* ]] ;;
     esac
 }

@@ -5,9 +5,10 @@
 # The whole test suite of mca_coll_rsag.  Run from a configured, built and
 # installed tree (README: ./autogen.pl && ./configure && make && make install):
 #
-#   test/run_tests.sh            everything (about 12 minutes on 2 cores)
+#   test/run_tests.sh            everything (about 25 minutes on 2 cores)
 #   test/run_tests.sh -k NAME    only the tests whose name contains NAME
-#                                ("^NAME": whose name begins with NAME)
+#                                ("^NAME": begins with NAME, "NAME$": ends
+#                                with it, "^NAME$": is NAME)
 #   test/run_tests.sh -l         list the tests
 #
 # Each test is one program or one mpirun; its output goes to
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
         -k) [ $# -ge 2 ] || { echo "run_tests.sh: -k needs a NAME" >&2; exit 2; }
             filter="$2"; shift 2 ;;
         -l) list_only=1; shift ;;
-        -h|--help) sed -n '5,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '5,18p' "$0"; exit 0 ;;
         *) echo "run_tests.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done

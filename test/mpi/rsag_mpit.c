@@ -385,7 +385,17 @@ const char *rt_ran(int coll, const rt_snap_t *a, const rt_snap_t *b)
 static int needs_commutative(const char *alg)
 {
     return NULL != strstr(alg, "rabenseifner") || NULL != strstr(alg, "ring")
-           || NULL != strstr(alg, "priority") || NULL != strstr(alg, "halving");
+           || NULL != strstr(alg, "priority") || NULL != strstr(alg, "halving")
+           || NULL != strstr(alg, "hierarchical");
+}
+
+rt_placement_t rt_placement(MPI_Comm comm)
+{
+    rt_placement_t where;
+
+    where.single_node = rt_single_node(comm);
+    where.multi_node_even = rt_multi_node_even(comm);
+    return where;
 }
 
 int rt_contiguous(MPI_Datatype dt)
@@ -400,12 +410,14 @@ int rt_contiguous(MPI_Datatype dt)
 }
 
 int rt_check_ran(int coll, int k, long count, int pof2, int commutative, int contiguous,
-                 const rt_snap_t *a, const rt_snap_t *b, char *why, size_t len)
+                 rt_placement_t where, const rt_snap_t *a, const rt_snap_t *b, char *why,
+                 size_t len)
 {
     const char *alg = rt_alg(coll, k), *ran = rt_ran(coll, a, b);
     int applies = k > 0 && (commutative || !needs_commutative(alg))
                   && (NULL == strstr(alg, "rabenseifner") || count >= pof2)
-                  && (NULL == strstr(alg, "direct") || contiguous);
+                  && (NULL == strstr(alg, "direct") || (contiguous && where.single_node))
+                  && (NULL == strstr(alg, "hierarchical") || where.multi_node_even);
 
     if (0 == strcmp(ran, "none") || 0 == strcmp(ran, "several")) {
         snprintf(why, len, "the counters say %s ran", ran);

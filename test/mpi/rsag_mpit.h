@@ -93,14 +93,26 @@ int rt_snapshot(int coll, rt_snap_t *s);
  * several). */
 const char *rt_ran(int coll, const rt_snap_t *a, const rt_snap_t *b);
 
+/* Where a communicator's ranks are, for rt_check_ran: all on one node
+ * (rt_single_node), or on several with the same number >= 2 on each
+ * (rt_multi_node_even).  rt_placement is collective over comm. */
+typedef struct {
+    int single_node;
+    int multi_node_even;
+} rt_placement_t;
+rt_placement_t rt_placement(MPI_Comm comm);
+
 /* Check which algorithm ran a call of `count` elements (whole vector) on a
- * communicator whose p' is pof2, forced to algorithm k: when k applies
- * (rabenseifner needs count >= p'; rabenseifner, ring, priority and
- * recursive_halving need a commutative op; direct a contiguous datatype,
- * rt_contiguous) it must be k; a commutative op must never be delegated;
- * exactly one counter moves.  0 when right, else 1 with the reason in why. */
+ * communicator whose p' is pof2 and whose ranks are placed as `where`,
+ * forced to algorithm k: when k applies (rabenseifner needs count >= p';
+ * rabenseifner, ring, priority, recursive_halving and hierarchical need a
+ * commutative op; direct a contiguous datatype, rt_contiguous, and one
+ * node; hierarchical where->multi_node_even) it must be k; a commutative
+ * op must never be delegated; exactly one counter moves.  0 when right,
+ * else 1 with the reason in why. */
 int rt_check_ran(int coll, int k, long count, int pof2, int commutative, int contiguous,
-                 const rt_snap_t *a, const rt_snap_t *b, char *why, size_t len);
+                 rt_placement_t where, const rt_snap_t *a, const rt_snap_t *b, char *why,
+                 size_t len);
 /* 1 when dt's bytes leave no gap: size == extent == true extent (what the
  * node path, `direct`, needs; any lower bound). */
 int rt_contiguous(MPI_Datatype dt);

@@ -61,6 +61,7 @@
 #define MAXPRINT 10
 
 static int rank, size, pof2, verbose, perturb = -1;
+static rt_placement_t world_where;   /* MPI_COMM_WORLD's ranks on the nodes */
 static unsigned long long seed = 12345;
 static const char *big_alg = "auto";
 static long cases, failures;
@@ -347,8 +348,8 @@ static int check_ran(const case_t *c, long count, const rt_snap_t *a, const rt_s
     const char *what = c->what;
     char why[256];
 
-    if (0 != rt_check_ran(coll, k, count, pof2, c->commutative, c->contiguous, a, b, why,
-                          sizeof why)) {
+    if (0 != rt_check_ran(coll, k, count, pof2, c->commutative, c->contiguous, world_where, a,
+                          b, why, sizeof why)) {
         failf("%s: %s", what, why);
         return 1;
     }
@@ -751,6 +752,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (pof2 = 1; 2 * pof2 <= size; pof2 *= 2) {
     }
+    world_where = rt_placement(MPI_COMM_WORLD);
     for (int i = 2; i < argc; i++) {
         if (0 == strcmp(argv[i], "--seed") && i + 1 < argc) {
             seed = strtoull(argv[++i], NULL, 0);

@@ -226,6 +226,7 @@ static int same(int t, const char *p, const val_t *x)
 enum { C_WORLD, C_DUP, C_HALVES, C_SUBSET, NCOMMS };
 static const char *comm_names[NCOMMS] = { "world", "dup", "half", "subset" };
 static MPI_Comm comms[NCOMMS];
+static rt_placement_t comm_where[NCOMMS];   /* where each one's ranks are */
 
 static void make_comms(void)
 {
@@ -242,6 +243,11 @@ static void make_comms(void)
     MPI_Comm_split(MPI_COMM_WORLD, wrank < wsize / 2, wrank, &comms[C_HALVES]);
     MPI_Comm_split(MPI_COMM_WORLD, member ? 1 : MPI_UNDEFINED,
                    (int) (mix64(h ^ (uint64_t) wrank) % 1000), &comms[C_SUBSET]);
+    for (int ci = 0; ci < NCOMMS; ci++) {
+        if (MPI_COMM_NULL != comms[ci]) {
+            comm_where[ci] = rt_placement(comms[ci]);
+        }
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -385,8 +391,8 @@ static void one_call(long call)
     }
     if (p > 1 && n > 0) {   /* coll/self holds size-1 comms; count 0 skips modules */
         char why[256];
-        if (0 != rt_check_ran(coll, k, n, pof2, commutative, rt_contiguous(mpi_types[t]), &a,
-                              &b, why, sizeof why)) {
+        if (0 != rt_check_ran(coll, k, n, pof2, commutative, rt_contiguous(mpi_types[t]),
+                              comm_where[ci], &a, &b, why, sizeof why)) {
             failf(call, "%s", why);
         }
         for (int j = 0; j < a.nalg; j++) {
