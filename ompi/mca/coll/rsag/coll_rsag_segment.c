@@ -188,7 +188,13 @@ void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t fi
                             uint64_t t)
 {
     const uint64_t *word = (const uint64_t *) ((const char *) &seg->ctl[q] + field);
+    uint64_t done;
 
+    /* A done of rank q seen before (counters only grow) answers without
+     * touching its line, which rank q wrote since: a cache miss less. */
+    if (MCA_COLL_RSAG_CTL(done) == field && seg->seen_done[q] >= t) {
+        return;
+    }
     for (uint32_t spins = 0; __atomic_load_n(word, __ATOMIC_ACQUIRE) < t; ++spins) {
         if (spins < MCA_COLL_RSAG_SPINS) {
             continue;
@@ -203,6 +209,12 @@ void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t fi
         if (!opal_progress_yield_when_idle && 0 == (spins & MCA_COLL_RSAG_YIELD_MASK)) {
             sched_yield();
         }
+    }
+    /* The line is in my cache now: note how far rank q is done (it
+     * published done of the step before this one's arrive) */
+    done = __atomic_load_n(&seg->ctl[q].done, __ATOMIC_ACQUIRE);
+    if (done > seg->seen_done[q]) {
+        seg->seen_done[q] = done;
     }
 }
 
@@ -285,8 +297,9 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     size_t bytes = mca_coll_rsag_segment_bytes(p);
     mca_coll_rsag_segment_t *seg = calloc(1, sizeof(*seg));
     pid_t *pids = calloc((size_t) p, sizeof(pid_t));
+    uint64_t *seen_done = calloc((size_t) p, sizeof(uint64_t));
     char name[MCA_COLL_RSAG_NAME_LEN], sent[MCA_COLL_RSAG_NAME_LEN];
-    int ok = (NULL != seg && NULL != pids), verdict[2] = { 0, 0 }, who = -1, probe_err = 0;
+    int ok = (NULL != seg && NULL != pids && NULL != seen_done), verdict[2] = { 0, 0 }, who = -1, probe_err = 0;
     int err_no = 0, fd = -1;
     bool created = false;
     char *base = NULL;
@@ -380,6 +393,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     seg->mode = MCA_COLL_RSAG_COPY_SEGMENT;
     seg->tick = 0;
     seg->pids = pids;
+    seg->seen_done = seen_done;
     for (int q = 0; q < p; ++q) {
         while (0 == __atomic_load_n(&seg->ctl[q].joined, __ATOMIC_ACQUIRE)) {
             sched_yield();      /* written before rank q's answer in (2): at once */
@@ -431,6 +445,7 @@ cleanup:
     if (NULL != base) {
         munmap(base, bytes);
     }
+    free(seen_done);
     free(pids);
     free(seg);
     return NULL;
@@ -444,6 +459,7 @@ void mca_coll_rsag_segment_destroy(mca_coll_rsag_segment_t *seg)
     if (NULL != seg->base) {
         munmap(seg->base, seg->bytes);
     }
+    free(seg->seen_done);
     free(seg->pids);
     free(seg);
 }

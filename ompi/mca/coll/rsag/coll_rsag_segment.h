@@ -73,6 +73,7 @@ typedef struct mca_coll_rsag_segment_t {
     mca_coll_rsag_copy_mode_t mode;
     uint64_t tick;                  /* last tick this rank started */
     pid_t *pids;                    /* peers' process ids (CMA) */
+    uint64_t *seen_done;            /* [size]: highest done of each rank seen so far */
     uint64_t probe_word;            /* what peers read to test CMA */
 } mca_coll_rsag_segment_t;
 
