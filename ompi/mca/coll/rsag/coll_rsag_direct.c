@@ -35,6 +35,10 @@
  * WHOLE_BYTES / p bytes, at least up to WHOLE_MIN. */
 #define MCA_COLL_RSAG_DIRECT_WHOLE_BYTES ((size_t) 64 * 1024)
 #define MCA_COLL_RSAG_DIRECT_WHOLE_MIN ((size_t) 4 * 1024)
+/* Up to this many ranks the source table lives on the stack: no malloc
+ * (and no atomic counter update, which would wait for the done store's
+ * cache miss to drain) in a small call. */
+#define MCA_COLL_RSAG_DIRECT_SRC_STACK 64
 
 /* Where rank q's input is: in this process (its slot, or my own input:
  * element i's bytes at local + (i - first) * extent), or in process pid
@@ -319,6 +323,7 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
     mca_coll_rsag_segment_t *seg = a->module->segment;
     mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT, own = MCA_COLL_RSAG_TMP_INIT,
                         stage = MCA_COLL_RSAG_TMP_INIT;
+    mca_coll_rsag_direct_src_t src_stack[MCA_COLL_RSAG_DIRECT_SRC_STACK];
     mca_coll_rsag_direct_ctx_t ctx;
     int p = a->size, r = a->rank, err;
     ptrdiff_t true_lb, true_extent;
@@ -367,7 +372,8 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-    ctx.src = mca_coll_rsag_malloc((size_t) p * sizeof(*ctx.src));
+    ctx.src = (p <= MCA_COLL_RSAG_DIRECT_SRC_STACK)
+              ? src_stack : mca_coll_rsag_malloc((size_t) p * sizeof(*ctx.src));
     if (NULL == ctx.src) {
         err = OMPI_ERR_OUT_OF_RESOURCE;
         goto cleanup;
@@ -392,7 +398,9 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
     }
 
 cleanup:
-    mca_coll_rsag_free(ctx.src);
+    if (src_stack != ctx.src) {
+        mca_coll_rsag_free(ctx.src);
+    }
     mca_coll_rsag_tmp_free(&stage);
     mca_coll_rsag_tmp_free(&own);
     mca_coll_rsag_tmp_free(&tmp);
