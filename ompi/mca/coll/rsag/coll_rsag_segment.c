@@ -81,6 +81,17 @@
  * wait on a node that is not oversubscribed yields the core anyway. */
 #define MCA_COLL_RSAG_SPINS 64
 #define MCA_COLL_RSAG_YIELD_MASK 0xffffu
+/* Between busy polls: a poll that hammers the line delays the writer's
+ * store to it (the line bounces); with a pause the 8-byte direct allreduce
+ * at np 2 took 0.68-0.69 instead of 0.80-0.82 us (2-core VM, rsag-bench
+ * median, spins 64 to 100000 alike). */
+#if defined(__x86_64__) || defined(__i386__)
+#define MCA_COLL_RSAG_CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define MCA_COLL_RSAG_CPU_RELAX() __asm__ __volatile__("yield" ::: "memory")
+#else
+#define MCA_COLL_RSAG_CPU_RELAX() do { } while (0)
+#endif
 
 /* One control line per rank, no more. */
 _Static_assert(sizeof(mca_coll_rsag_ctl_t) <= MCA_COLL_RSAG_CACHE_LINE,
@@ -197,6 +208,7 @@ void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t fi
     }
     for (uint32_t spins = 0; __atomic_load_n(word, __ATOMIC_ACQUIRE) < t; ++spins) {
         if (spins < MCA_COLL_RSAG_SPINS) {
+            MCA_COLL_RSAG_CPU_RELAX();
             continue;
         }
         /* Other communicators' requests may need progress.  When the node
@@ -299,7 +311,8 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     pid_t *pids = calloc((size_t) p, sizeof(pid_t));
     uint64_t *seen_done = calloc((size_t) p, sizeof(uint64_t));
     char name[MCA_COLL_RSAG_NAME_LEN], sent[MCA_COLL_RSAG_NAME_LEN];
-    int ok = (NULL != seg && NULL != pids && NULL != seen_done), verdict[2] = { 0, 0 }, who = -1, probe_err = 0;
+    int ok = (NULL != seg && NULL != pids && NULL != seen_done), verdict[2] = { 0, 0 };
+    int who = -1, probe_err = 0;
     int err_no = 0, fd = -1;
     bool created = false;
     char *base = NULL;
