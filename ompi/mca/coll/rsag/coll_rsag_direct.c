@@ -14,8 +14,11 @@
  *   ready  = t   my block of step t is reduced and readable
  *   done   = t   I read nothing of step t any more
  *
- * Before writing slot half t % 2 a rank waits until every rank is done
- * with step t - 2 (the last step that used that half).  A CMA step reads
+ * A vector of up to 56 bytes goes whole through box t % 2 instead: the
+ * box's stamp = t stands for arrive (and says done >= t - 1).
+ *
+ * Before writing slot half (or box) t % 2 a rank waits until every rank is
+ * done with step t - 2 (the last step that used it).  A CMA step reads
  * user buffers, so it ends with every rank waiting for everyone's done:
  * no rank returns while a peer may still read its buffers.  A segment
  * step only reads the segment, so it ends without waiting.
@@ -241,6 +244,9 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
     bool whole = (n <= window)
                  && n * ext <= (whole_max > MCA_COLL_RSAG_DIRECT_WHOLE_MIN
                                 ? whole_max : MCA_COLL_RSAG_DIRECT_WHOLE_MIN);
+    /* A vector of one box (56 bytes) goes whole through the boxes: its
+     * data and its stamp share a cache line, one miss per peer. */
+    bool boxed = whole && n * ext <= MCA_COLL_RSAG_BOX_BYTES;
     /* My block is read straight from my input, except in place: the result
      * overwrites my input while I still read it, so my block is read from
      * my slot copy like everyone else's. */
@@ -255,22 +261,34 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
             mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(done), t - 2);
         }
         mca_coll_rsag_direct_block(a, kind, w0, w1, r, &lo, &hi);
-        if (whole || !own_from_input) {
-            memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
-        } else {
-            /* the peers read every part of the window but my block (a
-             * reduce-scatter block may lie outside the window) */
-            size_t ml = lo < w1 ? lo : w1, mh = hi < w1 ? hi : w1;
+        if (boxed) {
+            mca_coll_rsag_box_t *box = mca_coll_rsag_box(seg, r, h);
 
-            memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (ml - w0) * ext);
-            memcpy(mca_coll_rsag_slot(seg, r, h) + (mh - w0) * ext, in + mh * ext,
-                   (w1 - mh) * ext);
-        }
-        mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
-        mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
-        for (int q = 0; q < p; ++q) {
-            ctx->src[q].local = mca_coll_rsag_slot(seg, q, h);
-            ctx->src[q].first = w0;
+            memcpy(box->data, in, n * ext);
+            mca_coll_rsag_box_publish(box, t);
+            mca_coll_rsag_wait_boxes(seg, h, t);
+            for (int q = 0; q < p; ++q) {
+                ctx->src[q].local = mca_coll_rsag_box(seg, q, h)->data;
+                ctx->src[q].first = 0;
+            }
+        } else {
+            if (whole || !own_from_input) {
+                memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
+            } else {
+                /* the peers read every part of the window but my block (a
+                 * reduce-scatter block may lie outside the window) */
+                size_t ml = lo < w1 ? lo : w1, mh = hi < w1 ? hi : w1;
+
+                memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (ml - w0) * ext);
+                memcpy(mca_coll_rsag_slot(seg, r, h) + (mh - w0) * ext, in + mh * ext,
+                       (w1 - mh) * ext);
+            }
+            mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
+            mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
+            for (int q = 0; q < p; ++q) {
+                ctx->src[q].local = mca_coll_rsag_slot(seg, q, h);
+                ctx->src[q].first = w0;
+            }
         }
         if (!whole && own_from_input) {
             ctx->src[r].local = in + w0 * ext;  /* my block straight from my input */

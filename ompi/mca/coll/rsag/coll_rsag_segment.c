@@ -96,6 +96,10 @@
 /* One control line per rank, no more. */
 _Static_assert(sizeof(mca_coll_rsag_ctl_t) <= MCA_COLL_RSAG_CACHE_LINE,
                "a control line must fit one cache line");
+_Static_assert(sizeof(mca_coll_rsag_box_t) == MCA_COLL_RSAG_CACHE_LINE,
+               "a box is one cache line");
+/* Lines per rank before the slots: its control line and its two boxes. */
+#define MCA_COLL_RSAG_LINES_PER_RANK 3
 
 mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
     .segment_size = 0,      /* by communicator size */
@@ -122,8 +126,9 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
     (void) mca_base_component_var_register(
         c, "segment_size",
         "Bytes of each rank's data slot in the shared segment the direct algorithms make "
-        "per single-node communicator (lazily, on first use; the segment also holds one "
-        "64-byte control line per rank). Vectors go through the slots in windows of half "
+        "per single-node communicator (lazily, on first use; the segment also holds three "
+        "64-byte lines per rank: control and two boxes for vectors of up to 56 bytes). "
+        "Vectors go through the slots in windows of half "
         "of it. 0 (default): 8 MiB / p, at least 64 KiB, at most 1 MiB. Otherwise rounded "
         "up to a multiple of 128, at least 128, at most 1 GiB",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
@@ -195,17 +200,9 @@ bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm)
     return !ompi_group_have_remote_peers(comm->c_local_group);
 }
 
-void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
-                            uint64_t t)
+/* Wait until *word reaches t. */
+static void mca_coll_rsag_wait_word(const uint64_t *word, uint64_t t)
 {
-    const uint64_t *word = (const uint64_t *) ((const char *) &seg->ctl[q] + field);
-    uint64_t done;
-
-    /* A done of rank q seen before (counters only grow) answers without
-     * touching its line, which rank q wrote since: a cache miss less. */
-    if (MCA_COLL_RSAG_CTL(done) == field && seg->seen_done[q] >= t) {
-        return;
-    }
     for (uint32_t spins = 0; __atomic_load_n(word, __ATOMIC_ACQUIRE) < t; ++spins) {
         if (spins < MCA_COLL_RSAG_SPINS) {
             MCA_COLL_RSAG_CPU_RELAX();
@@ -222,6 +219,19 @@ void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t fi
             sched_yield();
         }
     }
+}
+
+void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
+                            uint64_t t)
+{
+    uint64_t done;
+
+    /* A done of rank q seen before (counters only grow) answers without
+     * touching its line, which rank q wrote since: a cache miss less. */
+    if (MCA_COLL_RSAG_CTL(done) == field && seg->seen_done[q] >= t) {
+        return;
+    }
+    mca_coll_rsag_wait_word((const uint64_t *) ((const char *) &seg->ctl[q] + field), t);
     /* The line is in my cache now: note how far rank q is done (it
      * published done of the step before this one's arrive) */
     done = __atomic_load_n(&seg->ctl[q].done, __ATOMIC_ACQUIRE);
@@ -234,6 +244,16 @@ void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, ui
 {
     for (int q = 0; q < seg->size; ++q) {
         mca_coll_rsag_wait_one(seg, q, field, t);
+    }
+}
+
+void mca_coll_rsag_wait_boxes(const mca_coll_rsag_segment_t *seg, int h, uint64_t t)
+{
+    for (int q = 0; q < seg->size; ++q) {
+        mca_coll_rsag_wait_word(&mca_coll_rsag_box(seg, q, h)->tick, t);
+        if (t - 1 > seg->seen_done[q]) {
+            seg->seen_done[q] = t - 1;
+        }
     }
 }
 
@@ -253,7 +273,8 @@ size_t mca_coll_rsag_slot_bytes(int p)
 /* The segment's length for p ranks. */
 static size_t mca_coll_rsag_segment_bytes(int p)
 {
-    return (size_t) p * (MCA_COLL_RSAG_CACHE_LINE + mca_coll_rsag_slot_bytes(p));
+    return (size_t) p * (MCA_COLL_RSAG_LINES_PER_RANK * MCA_COLL_RSAG_CACHE_LINE
+                         + mca_coll_rsag_slot_bytes(p));
 }
 
 static char *mca_coll_rsag_map(int fd, size_t bytes)
@@ -401,7 +422,8 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     seg->size = p;
     seg->rank = rank;
     seg->ctl = (mca_coll_rsag_ctl_t *) base;
-    seg->slots = base + (size_t) p * MCA_COLL_RSAG_CACHE_LINE;
+    seg->boxes = (mca_coll_rsag_box_t *) (base + (size_t) p * MCA_COLL_RSAG_CACHE_LINE);
+    seg->slots = base + (size_t) p * MCA_COLL_RSAG_LINES_PER_RANK * MCA_COLL_RSAG_CACHE_LINE;
     seg->slot_bytes = mca_coll_rsag_slot_bytes(p);
     seg->mode = MCA_COLL_RSAG_COPY_SEGMENT;
     seg->tick = 0;
