@@ -14,8 +14,11 @@
  *   ready  = t   my block of step t is reduced and readable
  *   done   = t   I read nothing of step t any more
  *
- * Before writing slot half t % 2 a rank waits until every rank is done
- * with step t - 2 (the last step that used that half).  A CMA step reads
+ * A vector of up to 56 bytes goes whole through box t % 2 instead: the
+ * box's stamp = t stands for arrive (and says done >= t - 1).
+ *
+ * Before writing slot half (or box) t % 2 a rank waits until every rank is
+ * done with step t - 2 (the last step that used it).  A CMA step reads
  * user buffers, so it ends with every rank waiting for everyone's done:
  * no rank returns while a peer may still read its buffers.  A segment
  * step only reads the segment, so it ends without waiting.
@@ -35,6 +38,10 @@
  * WHOLE_BYTES / p bytes, at least up to WHOLE_MIN. */
 #define MCA_COLL_RSAG_DIRECT_WHOLE_BYTES ((size_t) 64 * 1024)
 #define MCA_COLL_RSAG_DIRECT_WHOLE_MIN ((size_t) 4 * 1024)
+/* Up to this many ranks the source table lives on the stack: no malloc
+ * (and no atomic counter update, which would wait for the done store's
+ * cache miss to drain) in a small call. */
+#define MCA_COLL_RSAG_DIRECT_SRC_STACK 64
 
 /* Where rank q's input is: in this process (its slot, or my own input:
  * element i's bytes at local + (i - first) * extent), or in process pid
@@ -237,6 +244,9 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
     bool whole = (n <= window)
                  && n * ext <= (whole_max > MCA_COLL_RSAG_DIRECT_WHOLE_MIN
                                 ? whole_max : MCA_COLL_RSAG_DIRECT_WHOLE_MIN);
+    /* A vector of one box (56 bytes) goes whole through the boxes: its
+     * data and its stamp share a cache line, one miss per peer. */
+    bool boxed = whole && n * ext <= MCA_COLL_RSAG_BOX_BYTES;
     /* My block is read straight from my input, except in place: the result
      * overwrites my input while I still read it, so my block is read from
      * my slot copy like everyone else's. */
@@ -251,22 +261,34 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
             mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(done), t - 2);
         }
         mca_coll_rsag_direct_block(a, kind, w0, w1, r, &lo, &hi);
-        if (whole || !own_from_input) {
-            memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
-        } else {
-            /* the peers read every part of the window but my block (a
-             * reduce-scatter block may lie outside the window) */
-            size_t ml = lo < w1 ? lo : w1, mh = hi < w1 ? hi : w1;
+        if (boxed) {
+            mca_coll_rsag_box_t *box = mca_coll_rsag_box(seg, r, h);
 
-            memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (ml - w0) * ext);
-            memcpy(mca_coll_rsag_slot(seg, r, h) + (mh - w0) * ext, in + mh * ext,
-                   (w1 - mh) * ext);
-        }
-        mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
-        mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
-        for (int q = 0; q < p; ++q) {
-            ctx->src[q].local = mca_coll_rsag_slot(seg, q, h);
-            ctx->src[q].first = w0;
+            memcpy(box->data, in, n * ext);
+            mca_coll_rsag_box_publish(box, t);
+            mca_coll_rsag_wait_boxes(seg, h, t);
+            for (int q = 0; q < p; ++q) {
+                ctx->src[q].local = mca_coll_rsag_box(seg, q, h)->data;
+                ctx->src[q].first = 0;
+            }
+        } else {
+            if (whole || !own_from_input) {
+                memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
+            } else {
+                /* the peers read every part of the window but my block (a
+                 * reduce-scatter block may lie outside the window) */
+                size_t ml = lo < w1 ? lo : w1, mh = hi < w1 ? hi : w1;
+
+                memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (ml - w0) * ext);
+                memcpy(mca_coll_rsag_slot(seg, r, h) + (mh - w0) * ext, in + mh * ext,
+                       (w1 - mh) * ext);
+            }
+            mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
+            mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
+            for (int q = 0; q < p; ++q) {
+                ctx->src[q].local = mca_coll_rsag_slot(seg, q, h);
+                ctx->src[q].first = w0;
+            }
         }
         if (!whole && own_from_input) {
             ctx->src[r].local = in + w0 * ext;  /* my block straight from my input */
@@ -319,6 +341,7 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
     mca_coll_rsag_segment_t *seg = a->module->segment;
     mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT, own = MCA_COLL_RSAG_TMP_INIT,
                         stage = MCA_COLL_RSAG_TMP_INIT;
+    mca_coll_rsag_direct_src_t src_stack[MCA_COLL_RSAG_DIRECT_SRC_STACK];
     mca_coll_rsag_direct_ctx_t ctx;
     int p = a->size, r = a->rank, err;
     ptrdiff_t true_lb, true_extent;
@@ -367,7 +390,8 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-    ctx.src = mca_coll_rsag_malloc((size_t) p * sizeof(*ctx.src));
+    ctx.src = (p <= MCA_COLL_RSAG_DIRECT_SRC_STACK)
+              ? src_stack : mca_coll_rsag_malloc((size_t) p * sizeof(*ctx.src));
     if (NULL == ctx.src) {
         err = OMPI_ERR_OUT_OF_RESOURCE;
         goto cleanup;
@@ -392,7 +416,9 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
     }
 
 cleanup:
-    mca_coll_rsag_free(ctx.src);
+    if (src_stack != ctx.src) {
+        mca_coll_rsag_free(ctx.src);
+    }
     mca_coll_rsag_tmp_free(&stage);
     mca_coll_rsag_tmp_free(&own);
     mca_coll_rsag_tmp_free(&tmp);

@@ -25,7 +25,8 @@
  *            and the peers' slots and put the results in their own slots,
  *            from which the ranks that need them copy.  A small vector
  *            (64 KB / p) is reduced whole by every rank that needs it (one
- *            synchronization instead of two).
+ *            synchronization instead of two); up to 56 bytes it goes through
+ *            the boxes (data and stamp in one cache line) instead.
  * The caller guarantees: the communicator's segment exists
  * (a->module->segment), a contiguous datatype (size == extent == true
  * extent: element i's bytes are at buf + true_lb + i * extent), p >= 2,

@@ -13,6 +13,11 @@
  *   ctl[0] ... ctl[p-1]     one control line per rank, written only by its
  *                           rank, read by all: the progress counters of the
  *                           protocol and the addresses it publishes
+ *   box[0][0,1] ...         two lines per rank, written only by its rank:
+ *   box[p-1][0,1]           a vector of up to 56 bytes and the tick that
+ *                           stamps it, in the same line, so that a peer
+ *                           reads both with one cache miss (a step's two
+ *                           boxes alternate like the slot halves)
  *   slot[0] ... slot[p-1]   one data slot per rank (coll_rsag_segment_size
  *                           bytes, a multiple of the cache line), written
  *                           only by its rank; two halves so that a window
@@ -56,6 +61,13 @@ typedef struct mca_coll_rsag_ctl_t {
     uint16_t probed;    /* set-up: my CMA test read worked (1) or not (2) */
 } mca_coll_rsag_ctl_t;
 
+/* One rank's box: a small vector and its stamp in one cache line. */
+#define MCA_COLL_RSAG_BOX_BYTES 56
+typedef struct mca_coll_rsag_box_t {
+    char data[MCA_COLL_RSAG_BOX_BYTES]; /* first: as aligned as the line */
+    uint64_t tick;                      /* data holds this tick's vector */
+} mca_coll_rsag_box_t;
+
 /* How the node path moves data between ranks. */
 typedef enum mca_coll_rsag_copy_mode_t {
     MCA_COLL_RSAG_COPY_SEGMENT,     /* copies through the data slots */
@@ -68,11 +80,13 @@ typedef struct mca_coll_rsag_segment_t {
     size_t bytes;                   /* its length */
     int size, rank;
     mca_coll_rsag_ctl_t *ctl;       /* ctl[size] */
+    mca_coll_rsag_box_t *boxes;     /* box h of rank q at boxes[2 * q + h] */
     char *slots;                    /* slot q at slots + q * slot_bytes */
     size_t slot_bytes;
     mca_coll_rsag_copy_mode_t mode;
     uint64_t tick;                  /* last tick this rank started */
     pid_t *pids;                    /* peers' process ids (CMA) */
+    uint64_t *seen_done;            /* [size]: highest done of each rank seen so far */
     uint64_t probe_word;            /* what peers read to test CMA */
 } mca_coll_rsag_segment_t;
 
@@ -108,6 +122,13 @@ static inline char *mca_coll_rsag_slot(const mca_coll_rsag_segment_t *seg, int q
     return seg->slots + (size_t) q * seg->slot_bytes + (size_t) h * (seg->slot_bytes / 2);
 }
 
+/* Box h (0 or 1) of rank q. */
+static inline mca_coll_rsag_box_t *mca_coll_rsag_box(const mca_coll_rsag_segment_t *seg, int q,
+                                                     int h)
+{
+    return &seg->boxes[2 * q + h];
+}
+
 /* ---- waiting ------------------------------------------------------------ */
 
 /* Wait until field `field` of rank q's line reaches tick t, progressing
@@ -116,6 +137,10 @@ void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t fi
                             uint64_t t);
 /* ... of every rank (self included). */
 void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, uint64_t t);
+/* Wait until box h of every rank holds tick t's vector.  A rank stamps a
+ * box of tick t only after its done of t - 1, so this also tells the
+ * waits for done. */
+void mca_coll_rsag_wait_boxes(const mca_coll_rsag_segment_t *seg, int h, uint64_t t);
 
 static inline void mca_coll_rsag_publish(mca_coll_rsag_segment_t *seg, size_t field, uint64_t t)
 {
@@ -123,6 +148,12 @@ static inline void mca_coll_rsag_publish(mca_coll_rsag_segment_t *seg, size_t fi
 }
 
 #define MCA_COLL_RSAG_CTL(field) offsetof(mca_coll_rsag_ctl_t, field)
+
+/* Stamp my box with tick t (its data written before). */
+static inline void mca_coll_rsag_box_publish(mca_coll_rsag_box_t *box, uint64_t t)
+{
+    __atomic_store_n(&box->tick, t, __ATOMIC_RELEASE);
+}
 
 /* Registration of the node path's parameters (component register):
  * coll_rsag_segment_size, coll_rsag_single_copy, coll_rsag_direct_chunk_size. */
