@@ -20,9 +20,11 @@
  * the network at once (they share the node's link when nic_share) and F
  * messages in the whole network at once (fabric_bw):
  *     alpha + [m > eager] rndv + m max(beta k, F / fabric_bw)
- * with beta_eager up to the eager limit.  On shared memory k ranks of a
- * node copying at once share node_bw.  A reduction of m bytes (one operand)
- * costs m gamma.  When the call's vectors fit the cache (2 n <= cache_bytes)
+ * with beta_eager up to the eager limit; the call's last message on the
+ * network costs alpha only when it is at most net_burst bytes (a shaper's
+ * burst: its bytes are paid after the call; time_ctx).
+ * On shared memory k ranks of a node copying at once share node_bw.  A
+ * reduction of m bytes (one operand) costs m gamma.  When the call's vectors fit the cache (2 n <= cache_bytes)
  * rendezvous bytes cost beta_cache and reductions gamma_cache; from
  * 2 n >= 4 cache_bytes the memory-bound beta and gamma; log-linear between.
  */
@@ -111,6 +113,13 @@ static double per_byte(const ctx_t *x, const mca_coll_rsag_model_link_t *l, doub
     return mix(x, l->beta_cache, l->beta);
 }
 
+/* Rendezvous of a pipelined message (a further segment / run). */
+static double rndv_pipe(const mca_coll_rsag_model_link_t *l, double m)
+{
+    if (m <= (double) l->eager) return 0.0;
+    return l->rndv_pipe >= 0 ? l->rndv_pipe : l->rndv;
+}
+
 /* One message of m bytes (an exchange step or a one-way step: the same on
  * full-duplex links) by a rank of which k on its node move at once over
  * link `net` (1) or shared memory (0). */
@@ -183,7 +192,7 @@ static double ring_step(const ctx_t *x, double b, int reduce)
         double f = (double) x->nodes * x->streams / x->pr->fabric_bw;
         if (f > bb) bb = f;
     }
-    double rest = (k - 1) * (l->o + (s > (double) l->eager ? l->rndv : 0.0) + s * bb);
+    double rest = (k - 1) * (l->o + rndv_pipe(l, s) + s * bb);
     double t = first + rest;
     if (reduce) {
         double r = red(x, b), hidden = l->overlap * (r - red(x, s));
@@ -255,7 +264,9 @@ static double priority_rs(const ctx_t *x)
         int kk = crossing(x, m);
         const mca_coll_rsag_model_link_t *l = kk ? &x->pr->net : &x->pr->shm;
         double one = msg_k(x, s, kk != 0, kk ? kk : x->ppn);
-        double per = one - l->alpha + l->o;     /* a further run: latency hidden */
+        /* a further run: latency hidden, the pipelined rendezvous */
+        double per = one - l->alpha + l->o
+            - (s > (double) l->eager ? l->rndv : 0.0) + rndv_pipe(l, s);
         double transfer = one + (runs - 1) * per;
         /* the previous step's data is reduced while this step's runs fly */
         double r = last, hidden = l->overlap * r;
@@ -436,12 +447,59 @@ static int applicable(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x
     return 1; /* not a row (yet): the formula decides */
 }
 
+/* The last message of the call: its bytes *m and rank distance *d (0: a
+ * ring hop, on the network when the ring spans nodes); 0 when it has none
+ * on the network (direct). */
+static int last_msg(formula_t f, const ctx_t *x, double *m, int *d)
+{
+    int top = x->pof2 >> 1; /* the last doubling step's distance */
+    double seg = (double) x->c->knobs.ring_segment;
+    *d = 1;
+    if (f == f_allreduce_rd) {
+        *m = x->n;
+        *d = x->extra ? 1 : top;
+    } else if (f == f_allreduce_rabenseifner || f == f_allreduce_priority) {
+        *m = x->extra ? x->n : x->n / 2;
+        *d = x->extra || f == f_allreduce_rabenseifner ? 1 : top;
+    } else if (f == f_reduce_binomial) {
+        *m = x->n;
+        *d = 1 << (ceil_log2(x->p) - 1);
+    } else if (f == f_reduce_rabenseifner) {
+        int root = x->c->knobs.root;
+        *m = x->extra && root < 2 * x->extra && (root & 1) ? x->n / x->pof2 : x->n / 2;
+    } else if (f == f_rs_halving || f == f_rs_priority) {
+        *m = x->extra ? x->n / x->p : x->n / x->pof2;
+    } else if (f == f_allreduce_ring || f == f_rs_ring) {
+        *m = x->n / x->p;
+        if (seg > 0 && seg < *m) *m = seg;
+        *d = 0;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The bytes of the call's last network message when a shaper's burst
+ * passes them at once (the profile's net burst): what the formula charged
+ * for them beyond alpha + m beta_burst; 0 otherwise. */
+static double burst_credit(formula_t f, const ctx_t *x)
+{
+    double m;
+    int d, k;
+    if (x->pr->net.burst == 0 || x->nodes < 2 || !last_msg(f, x, &m, &d)) return 0.0;
+    if (m <= 0 || m > (double) x->pr->net.burst) return 0.0;
+    k = d ? crossing(x, d) : 1;
+    if (!k) return 0.0;
+    return msg_k(x, m, 1, k) - x->pr->net.alpha
+        - (m > (double) x->pr->net.eager ? x->pr->net.rndv : 0.0) - m * x->pr->net.beta_burst;
+}
+
 static double time_ctx(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x)
 {
     formula_t f = find(coll, alg);
     if (!f || !applicable(coll, alg, x)) return MCA_COLL_RSAG_MODEL_NA;
     if (x->p <= 1 || x->n <= 0) return 0.0;
-    return f(x);
+    return f(x) - burst_credit(f, x);
 }
 
 /* ---- hierarchical --------------------------------------------------------- */
@@ -651,10 +709,12 @@ void mca_coll_rsag_model_profile_default(mca_coll_rsag_model_profile_t *pr)
     strcpy(pr->name, "default");
     pr->shm = (mca_coll_rsag_model_link_t) { .alpha = 0.5e-6, .beta = 1.0 / 3.0e9,
         .beta_cache = 1.0 / 10e9,
-        .beta_eager = 1.0 / 2.0e9, .rndv = 3.0e-6, .o = 0.13e-6, .overlap = 0.0, .eager = 4096 };
+        .beta_eager = 1.0 / 2.0e9, .rndv = 3.0e-6, .o = 0.13e-6, .overlap = 0.0, .eager = 4096,
+        .rndv_pipe = -1.0 };
     pr->net = (mca_coll_rsag_model_link_t) { .alpha = 40e-6, .beta = 1.0 / 110e6,
         .beta_cache = 1.0 / 110e6,
-        .beta_eager = 1.0 / 110e6, .rndv = 40e-6, .o = 2e-6, .overlap = 1.0, .eager = 65536 };
+        .beta_eager = 1.0 / 110e6, .rndv = 40e-6, .o = 2e-6, .overlap = 1.0, .eager = 65536,
+        .rndv_pipe = -1.0 };
     pr->nic_share = 1.0;
     pr->gamma = 7.5e-11;
     pr->gamma_cache = 5.5e-11;
@@ -672,6 +732,7 @@ static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr
 #define L(prefix, field) { #prefix "_" #field, offsetof(mca_coll_rsag_model_profile_t, prefix.field) }
         L(shm, alpha), L(shm, beta), L(shm, beta_cache), L(shm, beta_eager), L(shm, rndv), L(shm, o), L(shm, overlap),
         L(net, alpha), L(net, beta), L(net, beta_cache), L(net, beta_eager), L(net, rndv), L(net, o), L(net, overlap),
+        L(shm, rndv_pipe), L(shm, beta_burst), L(net, rndv_pipe), L(net, beta_burst),
 #undef L
 #define F(field) { #field, offsetof(mca_coll_rsag_model_profile_t, field) }
         F(nic_share), F(fabric_bw), F(node_bw), F(gamma), F(gamma_cache), F(memcpy_beta),
@@ -685,6 +746,8 @@ static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr
         }
     if (!strcmp(k, "shm_eager")) { pr->shm.eager = (size_t) v; return 1; }
     if (!strcmp(k, "net_eager")) { pr->net.eager = (size_t) v; return 1; }
+    if (!strcmp(k, "shm_burst")) { pr->shm.burst = (size_t) v; return 1; }
+    if (!strcmp(k, "net_burst")) { pr->net.burst = (size_t) v; return 1; }
     if (!strcmp(k, "cache_bytes")) { pr->cache_bytes = (size_t) v; return 1; }
     return 0;
 }
@@ -751,10 +814,14 @@ void mca_coll_rsag_model_profile_write(FILE *f, const mca_coll_rsag_model_profil
     fprintf(f, "name = %s\n", pr->name);
     for (int i = 0; i < 2; i++)
         fprintf(f, "%s_alpha = %.4g\n%s_beta = %.4g\n%s_beta_cache = %.4g\n%s_beta_eager = %.4g\n"
-                "%s_eager = %zu\n%s_rndv = %.4g\n%s_o = %.4g\n%s_overlap = %.4g\n",
+                "%s_eager = %zu\n%s_rndv = %.4g\n%s_o = %.4g\n%s_overlap = %.4g\n%s_burst = %zu\n",
                 nm[i], l[i]->alpha, nm[i], l[i]->beta, nm[i], l[i]->beta_cache, nm[i],
                 l[i]->beta_eager, nm[i], l[i]->eager,
-                nm[i], l[i]->rndv, nm[i], l[i]->o, nm[i], l[i]->overlap);
+                nm[i], l[i]->rndv, nm[i], l[i]->o, nm[i], l[i]->overlap, nm[i], l[i]->burst);
+    for (int i = 0; i < 2; i++) {
+        if (l[i]->rndv_pipe >= 0) fprintf(f, "%s_rndv_pipe = %.4g\n", nm[i], l[i]->rndv_pipe);
+        if (l[i]->burst) fprintf(f, "%s_beta_burst = %.4g\n", nm[i], l[i]->beta_burst);
+    }
     fprintf(f, "nic_share = %.4g\nfabric_bw = %.4g\nnode_bw = %.4g\ngamma = %.4g\n"
             "gamma_cache = %.4g\ncache_bytes = %zu\nmemcpy_beta = %.4g\nmemcpy_cache = %.4g\n"
             "cma_beta = %.4g\ncma_alpha = %.4g\ncpu_share = %.4g\n",
