@@ -38,6 +38,10 @@
 #              that takes under half its steady time: a shaper passed it
 #              at once (the emulated cluster's htb; exchange1 only)
 #   beta_burst mean (t - alpha) / m of the isolated exchanges in (8 KB, burst]
+#   net_exchange  the isolated exchanges' slope over (eager, 2 MB] divided
+#              by the ping-pongs' (one way); when above 1.1 (4 emulated
+#              hosts on 2 cores: about 2) beta and beta_cache are divided
+#              by it (they are then the one-way rates), else 1
 #   o          per message of 32 back-to-back 8-byte messages
 # Fixed, not measured: shm overlap 0 (the CPU copies), net overlap 1 (the
 # NIC moves the bytes), nic_share 1, node_bw 0 (unlimited); fabric_bw 0
@@ -177,13 +181,16 @@ fit_link() { # $1 = raw file, $2 = prefix (shm|net), $3 = default eager
         $1 == "eager" && $2 ~ /^[0-9]+$/ { E = $2 }
         $1 == "exchange" { t[$2 + 0] = $3; sz[++n] = $2 + 0 }
         $1 == "exchange1" { ti[$2 + 0] = $3; szi[++ni] = $2 + 0 }
+        $1 == "pingpong" { tp[$2 + 0] = $3; szp[++np] = $2 + 0 }
         $1 == "stream" { o = $3 }
         # weighted least squares of t = a + b m over the sizes in (lo, hi]
         # of the back-to-back exchanges (iso 0) or the isolated ones (iso 1)
+        # (iso 2: the ping-pongs)
         function fit(lo, hi, iso,   i, m, v, w, S, Sx, Sy, Sxx, Sxy, d, k) {
-            k = iso ? ni : n
+            k = iso == 2 ? np : iso ? ni : n
             for (i = 1; i <= k; i++) {
-                m = iso ? szi[i] : sz[i]; v = iso ? ti[m] : t[m]
+                m = iso == 2 ? szp[i] : iso ? szi[i] : sz[i]
+                v = iso == 2 ? tp[m] : iso ? ti[m] : t[m]
                 if (m <= lo || m > hi) continue
                 w = 1 / (v * v); S += w; Sx += w * m; Sy += w * v
                 Sxx += w * m * m; Sxy += w * m * v
@@ -242,12 +249,17 @@ fit_link() { # $1 = raw file, $2 = prefix (shm|net), $3 = default eager
                 if (m > 8192 && m <= burst) { bb += (ti[m] - alpha) / m; nbb++ }
             }
             bb = nbb ? bb / nbb : 0; if (bb < 0) bb = 0
+            # exchange over one way: the slope of the isolated exchanges over
+            # that of the ping-pongs; above 1.1 the betas become the one-way ones
+            x = 1
+            if (iso && fit(E, C / 2, 2) && B > 0 && bc / B > 1.1) { x = bc / B; bc /= x; b /= x }
             if (o == "" || o > alpha) o = alpha
             printf "%s_alpha = %.4g\n%s_beta = %.4g\n%s_beta_cache = %.4g\n", pre, alpha, pre, b, pre, bc
             printf "%s_beta_eager = %.4g\n%s_eager = %d\n", pre, be, pre, E
             printf "%s_rndv = %.4g\n%s_o = %.4g\n", pre, rndv, pre, o
             if (iso) printf "%s_burst = %d\n%s_beta_burst = %.4g\n", pre, burst, pre, bb
             if (rp >= 0) printf "%s_rndv_pipe = %.4g\n", pre, rp
+            if (iso && pre == "net") printf "net_exchange = %.4g\n", x
         }' "$1"
 }
 

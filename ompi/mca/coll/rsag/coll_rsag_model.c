@@ -19,8 +19,9 @@
  * A message of m bytes on link L, with k ranks of a node sending across
  * the network at once (they share the node's link when nic_share) and F
  * messages in the whole network at once (fabric_bw):
- *     alpha + [m > eager] rndv + m max(beta k, F / fabric_bw)
- * with beta_eager up to the eager limit; the call's last message on the
+ *     alpha + [m > eager] rndv + m max(beta k [x], F / fabric_bw)
+ * with beta_eager up to the eager limit, x = net_exchange when the step is
+ * an exchange (both directions between the same pair), else 1; the call's last message on the
  * network costs alpha only when it is at most net_burst bytes (a shaper's
  * burst: its bytes are paid after the call; time_ctx).
  * On shared memory k ranks of a node copying at once share node_bw.  A
@@ -123,7 +124,7 @@ static double rndv_pipe(const mca_coll_rsag_model_link_t *l, double m)
 /* One message of m bytes (an exchange step or a one-way step: the same on
  * full-duplex links) by a rank of which k on its node move at once over
  * link `net` (1) or shared memory (0). */
-static double msg_k(const ctx_t *x, double m, int net, int k)
+static double msg_kw(const ctx_t *x, double m, int net, int k, int two_way)
 {
     const mca_coll_rsag_model_profile_t *pr = x->pr;
     if (m <= 0) return 0.0;
@@ -131,6 +132,7 @@ static double msg_k(const ctx_t *x, double m, int net, int k)
         const mca_coll_rsag_model_link_t *l = &pr->net;
         double share = pr->nic_share > 0 ? k * x->streams : 1.0;
         double b = per_byte(x, l, m) * share;
+        if (two_way && pr->net_exchange > 1.0) b *= pr->net_exchange;
         if (pr->fabric_bw > 0) {
             double f = (double) x->nodes * k * x->streams / pr->fabric_bw;
             if (f > b) b = f;
@@ -143,11 +145,24 @@ static double msg_k(const ctx_t *x, double m, int net, int k)
     return l->alpha + (m > (double) l->eager ? l->rndv : 0.0) + m * b;
 }
 
-/* A pairwise step at rank distance d, every rank moving m bytes. */
+static double msg_k(const ctx_t *x, double m, int net, int k)
+{
+    return msg_kw(x, m, net, k, 0);
+}
+
+/* A step at rank distance d, every rank moving m bytes: one way (msg: a
+ * send and a receive from different ranks, or one direction only) or an
+ * exchange (xmsg: both directions between the same pair, net_exchange). */
 static double msg(const ctx_t *x, double m, int d)
 {
     int k = crossing(x, d);
     return k ? msg_k(x, m, 1, k) : msg_k(x, m, 0, x->ppn);
+}
+
+static double xmsg(const ctx_t *x, double m, int d)
+{
+    int k = crossing(x, d);
+    return k ? msg_kw(x, m, 1, k, 1) : msg_k(x, m, 0, x->ppn);
 }
 
 /* The gammas of the call. */
@@ -207,7 +222,7 @@ static double ring_step(const ctx_t *x, double b, int reduce)
 static double fold_pre(const ctx_t *x)
 {
     if (!x->extra) return 0.0;
-    return msg(x, x->n / 2, 1) + red(x, x->n / 2) + msg(x, x->n / 2, 1);
+    return xmsg(x, x->n / 2, 1) + red(x, x->n / 2) + msg(x, x->n / 2, 1);
 }
 
 /* Recursive halving, distance halving (reduce-scatter), over the folded
@@ -217,7 +232,7 @@ static double halving_rs(const ctx_t *x)
     double t = 0.0;
     for (int k = 0; k < x->log2p; k++) {
         double m = x->n / (double) (2 << k);
-        t += msg(x, m, x->pof2 >> (k + 1)) + red(x, m);
+        t += xmsg(x, m, x->pof2 >> (k + 1)) + red(x, m);
     }
     return t;
 }
@@ -228,18 +243,19 @@ static double halving_rs_doubling(const ctx_t *x)
     double t = 0.0;
     for (int k = 0; k < x->log2p; k++) {
         double m = x->n / (double) (2 << k);
-        t += msg(x, m, 1 << k) + red(x, m);
+        t += xmsg(x, m, 1 << k) + red(x, m);
     }
     return t;
 }
 
-/* The allgather or gather mirror of halving_rs_doubling: at distance 2^k
- * the window of n / 2^(k+1) bytes. */
-static double doubling_back(const ctx_t *x)
+/* The allgather (two_way: exchanges) or gather (one way) mirror of
+ * halving_rs_doubling: at distance 2^k the window of n / 2^(k+1) bytes. */
+static double doubling_back(const ctx_t *x, int two_way)
 {
     double t = 0.0;
     for (int k = x->log2p - 1; k >= 0; k--)
-        t += msg(x, x->n / (double) (2 << k), 1 << k);
+        t += two_way ? xmsg(x, x->n / (double) (2 << k), 1 << k)
+                     : msg(x, x->n / (double) (2 << k), 1 << k);
     return t;
 }
 
@@ -248,7 +264,7 @@ static double doubling_ag(const ctx_t *x)
 {
     double t = 0.0;
     for (int j = 0; j < x->log2p; j++)
-        t += msg(x, x->n * (double) (1 << j) / x->pof2, 1 << j);
+        t += xmsg(x, x->n * (double) (1 << j) / x->pof2, 1 << j);
     return t;
 }
 
@@ -263,7 +279,7 @@ static double priority_rs(const ctx_t *x)
         double bytes = x->n / (double) (2 << k), s = bytes / runs;
         int kk = crossing(x, m);
         const mca_coll_rsag_model_link_t *l = kk ? &x->pr->net : &x->pr->shm;
-        double one = msg_k(x, s, kk != 0, kk ? kk : x->ppn);
+        double one = msg_kw(x, s, kk != 0, kk ? kk : x->ppn, 1);
         /* a further run: latency hidden, the pipelined rendezvous */
         double per = one - l->alpha + l->o
             - (s > (double) l->eager ? l->rndv : 0.0) + rndv_pipe(l, s);
@@ -292,14 +308,14 @@ static double f_allreduce_rd(const ctx_t *x)
     double t = 0.0;
     if (x->extra) t += msg(x, x->n, 1) + red(x, x->n);
     for (int k = 0; k < x->log2p; k++)
-        t += msg(x, x->n, 1 << k) + red(x, x->n);
+        t += xmsg(x, x->n, 1 << k) + red(x, x->n);
     if (x->extra) t += msg(x, x->n, 1);
     return t;
 }
 
 static double f_allreduce_rabenseifner(const ctx_t *x)
 {
-    return fold_pre(x) + halving_rs_doubling(x) + doubling_back(x)
+    return fold_pre(x) + halving_rs_doubling(x) + doubling_back(x, 1)
         + (x->extra ? msg(x, x->n, 1) : 0.0);
 }
 
@@ -364,7 +380,7 @@ static double f_reduce_binomial(const ctx_t *x)
 static double f_reduce_rabenseifner(const ctx_t *x)
 {
     int root = x->c->knobs.root;
-    double t = fold_pre(x) + halving_rs_doubling(x) + doubling_back(x);
+    double t = fold_pre(x) + halving_rs_doubling(x) + doubling_back(x, 0);
     if (x->extra && root < 2 * x->extra && (root & 1)) t += msg(x, x->n / x->pof2, 1);
     return t;
 }
@@ -450,17 +466,20 @@ static int applicable(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x
 /* The last message of the call: its bytes *m and rank distance *d (0: a
  * ring hop, on the network when the ring spans nodes); 0 when it has none
  * on the network (direct). */
-static int last_msg(formula_t f, const ctx_t *x, double *m, int *d)
+static int last_msg(formula_t f, const ctx_t *x, double *m, int *d, int *tw)
 {
     int top = x->pof2 >> 1; /* the last doubling step's distance */
     double seg = (double) x->c->knobs.ring_segment;
     *d = 1;
+    *tw = 0;
     if (f == f_allreduce_rd) {
         *m = x->n;
         *d = x->extra ? 1 : top;
+        *tw = !x->extra;
     } else if (f == f_allreduce_rabenseifner || f == f_allreduce_priority) {
         *m = x->extra ? x->n : x->n / 2;
         *d = x->extra || f == f_allreduce_rabenseifner ? 1 : top;
+        *tw = !x->extra;
     } else if (f == f_reduce_binomial) {
         *m = x->n;
         *d = 1 << (ceil_log2(x->p) - 1);
@@ -469,6 +488,7 @@ static int last_msg(formula_t f, const ctx_t *x, double *m, int *d)
         *m = x->extra && root < 2 * x->extra && (root & 1) ? x->n / x->pof2 : x->n / 2;
     } else if (f == f_rs_halving || f == f_rs_priority) {
         *m = x->extra ? x->n / x->p : x->n / x->pof2;
+        *tw = !x->extra;
     } else if (f == f_allreduce_ring || f == f_rs_ring) {
         *m = x->n / x->p;
         if (seg > 0 && seg < *m) *m = seg;
@@ -485,12 +505,12 @@ static int last_msg(formula_t f, const ctx_t *x, double *m, int *d)
 static double burst_credit(formula_t f, const ctx_t *x)
 {
     double m;
-    int d, k;
-    if (x->pr->net.burst == 0 || x->nodes < 2 || !last_msg(f, x, &m, &d)) return 0.0;
+    int d, k, tw;
+    if (x->pr->net.burst == 0 || x->nodes < 2 || !last_msg(f, x, &m, &d, &tw)) return 0.0;
     if (m <= 0 || m > (double) x->pr->net.burst) return 0.0;
     k = d ? crossing(x, d) : 1;
     if (!k) return 0.0;
-    return msg_k(x, m, 1, k) - x->pr->net.alpha
+    return msg_kw(x, m, 1, k, tw) - x->pr->net.alpha
         - (m > (double) x->pr->net.eager ? x->pr->net.rndv : 0.0) - m * x->pr->net.beta_burst;
 }
 
@@ -716,6 +736,7 @@ void mca_coll_rsag_model_profile_default(mca_coll_rsag_model_profile_t *pr)
         .beta_eager = 1.0 / 110e6, .rndv = 40e-6, .o = 2e-6, .overlap = 1.0, .eager = 65536,
         .rndv_pipe = -1.0 };
     pr->nic_share = 1.0;
+    pr->net_exchange = 1.0;
     pr->gamma = 7.5e-11;
     pr->gamma_cache = 5.5e-11;
     pr->cache_bytes = 4u << 20;
@@ -735,7 +756,7 @@ static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr
         L(shm, rndv_pipe), L(shm, beta_burst), L(net, rndv_pipe), L(net, beta_burst),
 #undef L
 #define F(field) { #field, offsetof(mca_coll_rsag_model_profile_t, field) }
-        F(nic_share), F(fabric_bw), F(node_bw), F(gamma), F(gamma_cache), F(memcpy_beta),
+        F(nic_share), F(net_exchange), F(fabric_bw), F(node_bw), F(gamma), F(gamma_cache), F(memcpy_beta),
         F(memcpy_cache), F(cma_beta), F(cma_alpha), F(cpu_share),
 #undef F
     };
@@ -818,6 +839,7 @@ void mca_coll_rsag_model_profile_write(FILE *f, const mca_coll_rsag_model_profil
                 nm[i], l[i]->alpha, nm[i], l[i]->beta, nm[i], l[i]->beta_cache, nm[i],
                 l[i]->beta_eager, nm[i], l[i]->eager,
                 nm[i], l[i]->rndv, nm[i], l[i]->o, nm[i], l[i]->overlap, nm[i], l[i]->burst);
+    fprintf(f, "net_exchange = %.4g\n", pr->net_exchange);
     for (int i = 0; i < 2; i++) {
         if (l[i]->rndv_pipe >= 0) fprintf(f, "%s_rndv_pipe = %.4g\n", nm[i], l[i]->rndv_pipe);
         if (l[i]->burst) fprintf(f, "%s_beta_burst = %.4g\n", nm[i], l[i]->beta_burst);

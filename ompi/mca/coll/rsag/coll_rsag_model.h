@@ -41,6 +41,11 @@
  *   net only:
  *     nic_share  1: the ranks of a node crossing the network at once share
  *                its link (beta times their number); 0: each has its own
+ *     net_exchange >= 1 per-byte factor of an exchange step (both
+ *                directions between the same pair at once) over a one-way
+ *                step (a ring hop, a tree's send): the isolated exchanges'
+ *                slope over the ping-pong's (1 on 2 emulated hosts, about
+ *                2 on 4 hosts x 1 rank sharing 2 cores)
  *     fabric_bw  B/s   all inter-node traffic together (0: unlimited)
  *   shm only:
  *     node_bw    B/s   a node's memory copy bandwidth shared by its ranks'
@@ -78,6 +83,7 @@ typedef struct mca_coll_rsag_model_profile_t {
     char name[64];
     mca_coll_rsag_model_link_t shm, net;
     double nic_share;           /* net: 1 shared per node, 0 per rank */
+    double net_exchange;        /* net: exchange / one-way per byte, >= 1 */
     double fabric_bw;           /* B/s, 0 = unlimited */
     double node_bw;             /* B/s, 0 = unlimited */
     double gamma, gamma_cache;  /* default op/type: SUM DOUBLE */
