@@ -246,8 +246,9 @@ static void test_hierarchical(void)
 }
 
 /* The emulated link's shaper burst (net_burst, beta_burst): only the call's
- * last network message, only up to the burst, only on the network; and the
- * pipelined rendezvous (rndv_pipe) of the ring's further segments. */
+ * last network message, only up to the burst, only on the network; the
+ * pipelined rendezvous (rndv_pipe) of the ring's further segments; the
+ * exchange factor (net_exchange) on exchange steps only. */
 static void test_burst_and_pipe(void)
 {
     const double a = 1e-6, b = 1e-9, g = 0.5e-9, bb = 0.1e-9;
@@ -290,9 +291,27 @@ static void test_burst_and_pipe(void)
     same = T(RSB, "ring", 2, 1, 256 << 10, &pp);
     pp.net.rndv_pipe = 100e-6;
     CHECK(close_to(T(RSB, "ring", 2, 1, 256 << 10, &pp), same), "one segment");
+    /* net_exchange: exchange steps pay it per byte, one-way steps do not */
+    mca_coll_rsag_model_profile_t px = pr;
+    px.net_exchange = 2.0;
+    double n = 1 << 20;
+    CHECK(close_to(T(AR, "recursive_doubling", 2, 1, 1 << 20, &px), a + 2 * n * b + n * g),
+          "rd exchange");
+    CHECK(close_to(T(RD, "binomial", 2, 1, 1 << 20, &px), T(RD, "binomial", 2, 1, 1 << 20, &pr)),
+          "binomial one way");
+    CHECK(close_to(T(RSB, "ring", 4, 1, 1 << 20, &px), T(RSB, "ring", 4, 1, 1 << 20, &pr)),
+          "ring one way");
+    CHECK(close_to(T(RSB, "recursive_halving", 4, 1, 1 << 20, &px), 2 * a + 0.75 * n * (2 * b + g)),
+          "halving exchange");
+    /* reduce's Rabenseifner: exchanges, then a one-way gather */
+    CHECK(close_to(T(RD, "rabenseifner", 4, 1, 1 << 20, &px), 4 * a + 0.75 * n * 2 * b
+                   + 0.75 * n * b + 0.75 * n * g), "reduce rabenseifner");
+    CHECK(close_to(T(AR, "recursive_doubling", 2, 2, 1 << 20, &px),
+                   T(AR, "recursive_doubling", 2, 2, 1 << 20, &pr)), "one node: no factor");
     /* the defaults: no burst, rndv_pipe as rndv */
     mca_coll_rsag_model_profile_default(&pp);
-    CHECK(pp.net.burst == 0 && pp.net.rndv_pipe < 0 && pp.shm.rndv_pipe < 0, "defaults");
+    CHECK(pp.net.burst == 0 && pp.net.rndv_pipe < 0 && pp.shm.rndv_pipe < 0
+              && pp.net_exchange == 1.0, "defaults");
 }
 
 static void test_profile(void)
@@ -321,10 +340,12 @@ static void test_profile(void)
     CHECK(close_to(b.shm.alpha, a.shm.alpha) && close_to(b.net.beta, a.net.beta)
               && b.ngammas == a.ngammas && !strcmp(b.name, "test"), "round trip");
     CHECK(b.net.rndv_pipe < 0 && b.net.burst == 0, "no rndv_pipe, no burst: as before");
-    const char *more = "net_rndv_pipe = 5e-4\nnet_burst = 49152\nnet_beta_burst = 7e-10\n";
+    const char *more = "net_rndv_pipe = 5e-4\nnet_burst = 49152\nnet_beta_burst = 7e-10\n"
+                       "net_exchange = 2\n";
     f = fmemopen((void *) more, strlen(more), "r");
     CHECK(mca_coll_rsag_model_profile_read(f, &a) == 0 && a.net.rndv_pipe == 5e-4
-              && a.net.burst == 49152 && a.net.beta_burst == 7e-10, "rndv_pipe, burst");
+              && a.net.burst == 49152 && a.net.beta_burst == 7e-10 && a.net_exchange == 2.0,
+          "rndv_pipe, burst, exchange");
     fclose(f);
     w = fmemopen(buf, sizeof buf, "w");
     mca_coll_rsag_model_profile_write(w, &a);
@@ -332,7 +353,8 @@ static void test_profile(void)
     mca_coll_rsag_model_profile_default(&b);
     r = fmemopen(buf, strlen(buf), "r");
     CHECK(mca_coll_rsag_model_profile_read(r, &b) == 0 && close_to(b.net.rndv_pipe, 5e-4)
-              && b.net.burst == 49152 && close_to(b.net.beta_burst, 7e-10), "round trip 2");
+              && b.net.burst == 49152 && close_to(b.net.beta_burst, 7e-10) && b.net_exchange == 2.0,
+          "round trip 2");
     fclose(r);
     const char *bad = "shm_alpha = 1\nnonsense line\n";
     f = fmemopen((void *) bad, strlen(bad), "r");
