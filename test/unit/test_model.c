@@ -308,6 +308,9 @@ static void test_burst_and_pipe(void)
                    + 0.75 * n * b + 0.75 * n * g), "reduce rabenseifner");
     CHECK(close_to(T(AR, "recursive_doubling", 2, 2, 1 << 20, &px),
                    T(AR, "recursive_doubling", 2, 2, 1 << 20, &pr)), "one node: no factor");
+    px.net.eager = pr.net.eager = 1 << 20;
+    CHECK(close_to(T(AR, "recursive_doubling", 2, 1, 1 << 20, &px),
+                   T(AR, "recursive_doubling", 2, 1, 1 << 20, &pr)), "eager: no factor");
     /* the defaults: no burst, rndv_pipe as rndv */
     mca_coll_rsag_model_profile_default(&pp);
     CHECK(pp.net.burst == 0 && pp.net.rndv_pipe < 0 && pp.shm.rndv_pipe < 0

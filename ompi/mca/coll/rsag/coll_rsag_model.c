@@ -21,7 +21,8 @@
  * messages in the whole network at once (fabric_bw):
  *     alpha + [m > eager] rndv + m max(beta k [x], F / fabric_bw)
  * with beta_eager up to the eager limit, x = net_exchange when the step is
- * an exchange (both directions between the same pair), else 1; the call's last message on the
+ * an exchange (both directions between the same pair) above the eager
+ * limit (where it was measured), else 1; the call's last message on the
  * network costs alpha only when it is at most net_burst bytes (a shaper's
  * burst: its bytes are paid after the call; time_ctx).
  * On shared memory k ranks of a node copying at once share node_bw.  A
@@ -132,7 +133,7 @@ static double msg_kw(const ctx_t *x, double m, int net, int k, int two_way)
         const mca_coll_rsag_model_link_t *l = &pr->net;
         double share = pr->nic_share > 0 ? k * x->streams : 1.0;
         double b = per_byte(x, l, m) * share;
-        if (two_way && pr->net_exchange > 1.0) b *= pr->net_exchange;
+        if (two_way && m > (double) l->eager && pr->net_exchange > 1.0) b *= pr->net_exchange;
         if (pr->fabric_bw > 0) {
             double f = (double) x->nodes * k * x->streams / pr->fabric_bw;
             if (f > b) b = f;

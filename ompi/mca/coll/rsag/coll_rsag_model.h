@@ -43,9 +43,10 @@
  *                its link (beta times their number); 0: each has its own
  *     net_exchange >= 1 per-byte factor of an exchange step (both
  *                directions between the same pair at once) over a one-way
- *                step (a ring hop, a tree's send): the isolated exchanges'
- *                slope over the ping-pong's (1 on 2 emulated hosts, about
- *                2 on 4 hosts x 1 rank sharing 2 cores)
+ *                step (a ring hop, a tree's send), above the eager limit:
+ *                the isolated exchanges' slope over the ping-pong's (1 on
+ *                2 emulated hosts, about 2 on 4 hosts x 1 rank sharing 2
+ *                cores; below the eager limit both run at one rate)
  *     fabric_bw  B/s   all inter-node traffic together (0: unlimited)
  *   shm only:
  *     node_bw    B/s   a node's memory copy bandwidth shared by its ranks'
