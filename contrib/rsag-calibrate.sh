@@ -38,10 +38,10 @@
 #              that takes under half its steady time: a shaper passed it
 #              at once (the emulated cluster's htb; exchange1 only)
 #   beta_burst mean (t - alpha) / m of the isolated exchanges in (8 KB, burst]
-#   net_exchange  the isolated exchanges' slope over (eager, 2 MB] divided
-#              by the ping-pongs' (one way); when above 1.1 (4 emulated
-#              hosts on 2 cores: about 2) beta and beta_cache are divided
-#              by it (they are then the one-way rates), else 1
+#   net_exchange  isolated exchange / ping-pong (one way) at the largest
+#              size both measured; when above 1.1 (4 emulated hosts on 2
+#              cores: about 2) beta_cache and beta come from the ping-pongs
+#              (the one-way rates; same fits), else 1
 #   o          per message of 32 back-to-back 8-byte messages
 # Fixed, not measured: shm overlap 0 (the CPU copies), net overlap 1 (the
 # NIC moves the bytes), nic_share 1, node_bw 0 (unlimited); fabric_bw 0
@@ -249,10 +249,21 @@ fit_link() { # $1 = raw file, $2 = prefix (shm|net), $3 = default eager
                 if (m > 8192 && m <= burst) { bb += (ti[m] - alpha) / m; nbb++ }
             }
             bb = nbb ? bb / nbb : 0; if (bb < 0) bb = 0
-            # exchange over one way: the slope of the isolated exchanges over
-            # that of the ping-pongs; above 1.1 the betas become the one-way ones
-            x = 1
-            if (iso && fit(E, C / 2, 2) && B > 0 && bc / B > 1.1) { x = bc / B; bc /= x; b /= x }
+            # exchange over one way: isolated exchange over ping-pong at the
+            # largest size both measured (memory-bound, where the latency
+            # terms vanish and the runs agree); above 1.1 the betas become
+            # the ping-pong ones (one way) and exchanges pay x times them
+            x = 1; mx = 0
+            for (i = 1; i <= np; i++) if (szp[i] > E && (szp[i] in ti) && szp[i] > mx) mx = szp[i]
+            if (iso && mx && tp[mx] > 0 && ti[mx] / tp[mx] > 1.1 && fit(E, C / 2, 2) && B > 0) {
+                x = ti[mx] / tp[mx]; bc = B; ap = A
+                b = -1
+                for (i = 1; i <= np; i++) {
+                    m = szp[i]
+                    if (2 * m >= 4 * C && (b < 0 || (tp[m] - ap) / m < b)) b = (tp[m] - ap) / m
+                }
+                if (b < 0) b = bc
+            }
             if (o == "" || o > alpha) o = alpha
             printf "%s_alpha = %.4g\n%s_beta = %.4g\n%s_beta_cache = %.4g\n", pre, alpha, pre, b, pre, bc
             printf "%s_beta_eager = %.4g\n%s_eager = %d\n", pre, be, pre, E

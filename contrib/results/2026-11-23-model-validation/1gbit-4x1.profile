@@ -1,7 +1,8 @@
-# rsag cost-model profile written by rsag-calibrate.sh on 2026-11-23 12:33 UTC
+# rsag cost-model profile written by rsag-calibrate.sh on 2026-11-23 12:53 UTC
 # from 2026-11-23-model-validation/shm-raw.txt and 2026-11-23-model-validation/net-1gbit-4x1-raw.txt
 #   rsag_calibrate np 2 btl self,vader 2026-11-23 10:32 UTC vm, best of 3 runs
 #   rsag_calibrate 4 hosts x 1 rank, rate 1gbit, 2026-11-23 12:16 UTC, load 3.16 4.15 4.22
+#   rsag_calibrate 4 hosts x 1 rank, rate 1gbit, 2026-11-23 12:48 UTC, load 3.73 6.33 7.65
 name = 1gbit-4x1
 shm_alpha = 1.825e-07
 shm_beta = 1.414e-10
@@ -11,17 +12,17 @@ shm_eager = 4096
 shm_rndv = 2.914e-06
 shm_o = 5.062e-08
 shm_overlap = 0
-net_alpha = 5.529e-05
-net_beta = 8.737e-09
-net_beta_cache = 8.855e-09
-net_beta_eager = 8.604e-09
+net_alpha = 5.4e-05
+net_beta = 8.988e-09
+net_beta_cache = 8.856e-09
+net_beta_eager = 7.534e-09
 net_eager = 65536
 net_rndv = 0
-net_o = 1.738e-05
+net_o = 1.383e-05
 net_burst = 49152
-net_beta_burst = 5.908e-09
-net_rndv_pipe = 0.001277
-net_exchange = 2.069
+net_beta_burst = 1.614e-09
+net_rndv_pipe = 0.001099
+net_exchange = 2.007
 net_overlap = 1
 nic_share = 1
 fabric_bw = 0
