@@ -1,4 +1,4 @@
-# rsag cost-model profile written by rsag-calibrate.sh on 2026-11-23 12:33 UTC
+# rsag cost-model profile written by rsag-calibrate.sh on 2026-11-23 12:53 UTC
 # from 2026-11-23-model-validation/shm-raw.txt
 #   rsag_calibrate np 2 btl self,vader 2026-11-23 10:32 UTC vm, best of 3 runs
 name = shm
