@@ -301,6 +301,10 @@ static void test_burst_and_pipe(void)
           "binomial one way");
     CHECK(close_to(T(RSB, "ring", 4, 1, 1 << 20, &px), T(RSB, "ring", 4, 1, 1 << 20, &pr)),
           "ring one way");
+    /* p = 2: a ring hop goes both ways between the same pair (the block of
+     * n / 2 = 512 KB in 2 segments of 256 KB, o = alpha in this profile) */
+    CHECK(close_to(T(RSB, "ring", 2, 1, 1 << 20, &px), 2 * a + 0.5 * n * 2 * b + 0.5 * n * g),
+          "ring p 2 exchange %g", T(RSB, "ring", 2, 1, 1 << 20, &px));
     CHECK(close_to(T(RSB, "recursive_halving", 4, 1, 1 << 20, &px), 2 * a + 0.75 * n * (2 * b + g)),
           "halving exchange");
     /* reduce's Rabenseifner: exchanges, then a one-way gather */

@@ -26,8 +26,8 @@
  * network costs alpha only when it is at most net_burst bytes (a shaper's
  * burst: its bytes are paid after the call; time_ctx).
  * On shared memory k ranks of a node copying at once share node_bw.  A
- * reduction of m bytes (one operand) costs m gamma.  When the call's vectors fit the cache (2 n <= cache_bytes)
- * rendezvous bytes cost beta_cache and reductions gamma_cache; from
+ * reduction of m bytes (one operand) costs m gamma.  When the call's
+ * vectors fit the cache (2 n <= cache_bytes) rendezvous bytes cost beta_cache and reductions gamma_cache; from
  * 2 n >= 4 cache_bytes the memory-bound beta and gamma; log-linear between.
  */
 #include "coll_rsag_model.h"
@@ -201,8 +201,11 @@ static double ring_step(const ctx_t *x, double b, int reduce)
     if (b <= 0) return msg_k(x, 8, net, 1); /* empty blocks still synchronise */
     double s = (seg == 0 || (double) seg >= b) ? b : (double) seg;
     double k = ceil(b / s);
-    double first = msg_k(x, s, net, 1);
+    /* p = 2: the left and right neighbours are one rank, a hop an exchange */
+    int tw = net && x->p == 2;
+    double first = msg_kw(x, s, net, 1, tw);
     double bb = per_byte(x, l, s) * mult * (net ? 1.0 : cpu(x));
+    if (tw && s > (double) l->eager && x->pr->net_exchange > 1.0) bb *= x->pr->net_exchange;
     if (!net && x->pr->node_bw > 0 && x->ppn / x->pr->node_bw > bb) bb = x->ppn / x->pr->node_bw;
     if (net && x->pr->fabric_bw > 0) {
         double f = (double) x->nodes * x->streams / x->pr->fabric_bw;
@@ -494,6 +497,7 @@ static int last_msg(formula_t f, const ctx_t *x, double *m, int *d, int *tw)
         *m = x->n / x->p;
         if (seg > 0 && seg < *m) *m = seg;
         *d = 0;
+        *tw = x->p == 2;
     } else {
         return 0;
     }
