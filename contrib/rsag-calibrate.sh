@@ -21,15 +21,31 @@
 # built-in default), DIR/RATE.profile for each --net (shm part from shm-raw).
 # Fit, per link, from the exchange times (MPI_Sendrecv of both ranks):
 #   alpha, beta_eager  least squares of t = alpha + m beta_eager over the
-#              sizes below the eager limit, relative errors
+#              sizes below the eager limit, relative errors (back-to-back
+#              exchanges: the steady rate)
 #   beta_cache, rndv  least squares of t = a + m beta_cache over the sizes
 #              above the eager limit up to 2 MB (2 m within the 4 MB where
 #              this VM still copies at cache speed), relative errors;
-#              rndv = a - alpha (>= 0)
-#   beta       mean (t - a) / m over the sizes from 8 MB (memory-bound)
+#              rndv = a - alpha (>= 0); from the isolated exchanges
+#              (exchange1: one call after a barrier, as a collective's step
+#              meets the link) when the raw file has them, else back to back
+#   beta       mean (t - a) / m over the sizes from 8 MB (memory-bound);
+#              isolated exchanges: the smallest
+#   rndv_pipe  with isolated exchanges: the back-to-back fit's intercept
+#              over the same sizes - alpha (a pipelined segment's rendezvous,
+#              both ranks sending; without them rndv is that already)
+#   burst      the largest isolated exchange of 2 KB .. the eager limit
+#              that takes under half its steady time: a shaper passed it
+#              at once (the emulated cluster's htb; exchange1 only)
+#   beta_burst mean (t - alpha) / m of the isolated exchanges in (8 KB, burst]
+#   net_exchange  isolated exchange / ping-pong (one way) at the largest
+#              size both measured; when above 1.1 (4 emulated hosts on 2
+#              cores: about 2) beta_cache and beta come from the ping-pongs
+#              (the one-way rates; same fits), else 1
 #   o          per message of 32 back-to-back 8-byte messages
 # Fixed, not measured: shm overlap 0 (the CPU copies), net overlap 1 (the
-# NIC moves the bytes), nic_share 1, fabric_bw and node_bw 0 (unlimited).
+# NIC moves the bytes), nic_share 1, node_bw 0 (unlimited); fabric_bw 0
+# unless --fabric N measured a slower rendezvous slope per pair.
 #
 # Options:
 #   -o DIR          output directory (default ./rsag-calibrate-out)
@@ -164,13 +180,20 @@ fit_link() { # $1 = raw file, $2 = prefix (shm|net), $3 = default eager
     awk -v pre="$2" -v E="$3" -v C="$CACHE" '
         $1 == "eager" && $2 ~ /^[0-9]+$/ { E = $2 }
         $1 == "exchange" { t[$2 + 0] = $3; sz[++n] = $2 + 0 }
+        $1 == "exchange1" { ti[$2 + 0] = $3; szi[++ni] = $2 + 0 }
+        $1 == "pingpong" { tp[$2 + 0] = $3; szp[++np] = $2 + 0 }
         $1 == "stream" { o = $3 }
         # weighted least squares of t = a + b m over the sizes in (lo, hi]
-        function fit(lo, hi,   i, m, w, S, Sx, Sy, Sxx, Sxy, d) {
-            for (i = 1; i <= n; i++) {
-                m = sz[i]; if (m <= lo || m > hi) continue
-                w = 1 / (t[m] * t[m]); S += w; Sx += w * m; Sy += w * t[m]
-                Sxx += w * m * m; Sxy += w * m * t[m]
+        # of the back-to-back exchanges (iso 0) or the isolated ones (iso 1)
+        # (iso 2: the ping-pongs)
+        function fit(lo, hi, iso,   i, m, v, w, S, Sx, Sy, Sxx, Sxy, d, k) {
+            k = iso == 2 ? np : iso ? ni : n
+            for (i = 1; i <= k; i++) {
+                m = iso == 2 ? szp[i] : iso ? szi[i] : sz[i]
+                v = iso == 2 ? tp[m] : iso ? ti[m] : t[m]
+                if (m <= lo || m > hi) continue
+                w = 1 / (v * v); S += w; Sx += w * m; Sy += w * v
+                Sxx += w * m * m; Sxy += w * m * v
             }
             d = S * Sxx - Sx * Sx
             if (d <= 0) return 0
@@ -179,21 +202,75 @@ fit_link() { # $1 = raw file, $2 = prefix (shm|net), $3 = default eager
         }
         END {
             if (!(8 in t)) exit 1
-            # eager: least squares over the sizes below the limit
+            # eager: least squares over the sizes below the limit, back to
+            # back (the steady rate a shaper allows)
             alpha = t[8]; be = 0
-            if (fit(0, E - 1) && A > 0 && B >= 0) { alpha = A; be = B }
-            # rendezvous, in cache: (E, C/2]; memory-bound: slope over
-            # 2m >= 4C from the same intercept (one point is enough)
-            if (!fit(E, C / 2)) { B = be; A = alpha }
+            if (fit(0, E - 1, 0) && A > 0 && B >= 0) { alpha = A; be = B }
+            # rendezvous, in cache: (E, C/2]; memory-bound: from 2m >= 4C,
+            # the smallest (t - a) / m (other jobs only slow it down).  From
+            # the isolated exchanges when measured: one exchange from an idle
+            # link is the step of a collective; back to back both ranks
+            # rendezvous at once and the control messages of one queue behind
+            # the data of the other on a shaped link (tcp: 1.3 ms more at
+            # 64-512 KB), which no collective step meets
+            iso = ni > 0
+            # pipelined rendezvous (a message right behind another, both
+            # ranks sending): the back-to-back intercept over (E, C/2]
+            rp = -1
+            if (iso && fit(E, C / 2, 0)) { rp = A - alpha; if (rp < 0) rp = 0 }
+            if (!fit(E, C / 2, iso)) { B = be; A = alpha }
             a = A; bc = B
-            nb = 0; sb = 0
-            for (i = 1; i <= n; i++) if (2 * sz[i] >= 4 * C) { sb += (t[sz[i]] - a) / sz[i]; nb++ }
-            b = nb ? sb / nb : bc
+            # (back to back: the mean over those sizes, as before; isolated:
+            # the smallest, a long exchange in both directions on a shaped
+            # link sometimes runs at half the rate, see the results README)
+            b = -1; nb = 0; sb = 0
+            for (i = 1; i <= (iso ? ni : n); i++) {
+                m = iso ? szi[i] : sz[i]; v = iso ? ti[m] : t[m]
+                if (2 * m < 4 * C) continue
+                sb += (v - a) / m; nb++
+                if (b < 0 || (v - a) / m < b) b = (v - a) / m
+            }
+            if (!iso && nb) b = sb / nb
+            if (b < 0) b = bc
             rndv = a - alpha; if (rndv < 0) rndv = 0
+            # burst: the largest isolated exchange up to the eager limit that
+            # takes less than half the steady time (alpha + m beta_eager):
+            # a shaper passed it at once
+            burst = 0
+            for (i = 1; i <= ni; i++) {
+                m = szi[i]
+                if (m > 1024 && m <= E && ti[m] < alpha + 0.5 * m * be && m > burst) burst = m
+            }
+            # and per byte of such a message: the mean (t - alpha) / m of the
+            # isolated exchanges in (8 KB, burst]
+            bb = 0; nbb = 0
+            for (i = 1; i <= ni; i++) {
+                m = szi[i]
+                if (m > 8192 && m <= burst) { bb += (ti[m] - alpha) / m; nbb++ }
+            }
+            bb = nbb ? bb / nbb : 0; if (bb < 0) bb = 0
+            # exchange over one way: isolated exchange over ping-pong at the
+            # largest size both measured (memory-bound, where the latency
+            # terms vanish and the runs agree); above 1.1 the betas become
+            # the ping-pong ones (one way) and exchanges pay x times them
+            x = 1; mx = 0
+            for (i = 1; i <= np; i++) if (szp[i] > E && (szp[i] in ti) && szp[i] > mx) mx = szp[i]
+            if (iso && mx && tp[mx] > 0 && ti[mx] / tp[mx] > 1.1 && fit(E, C / 2, 2) && B > 0) {
+                x = ti[mx] / tp[mx]; bc = B; ap = A
+                b = -1
+                for (i = 1; i <= np; i++) {
+                    m = szp[i]
+                    if (2 * m >= 4 * C && (b < 0 || (tp[m] - ap) / m < b)) b = (tp[m] - ap) / m
+                }
+                if (b < 0) b = bc
+            }
             if (o == "" || o > alpha) o = alpha
             printf "%s_alpha = %.4g\n%s_beta = %.4g\n%s_beta_cache = %.4g\n", pre, alpha, pre, b, pre, bc
             printf "%s_beta_eager = %.4g\n%s_eager = %d\n", pre, be, pre, E
             printf "%s_rndv = %.4g\n%s_o = %.4g\n", pre, rndv, pre, o
+            if (iso) printf "%s_burst = %d\n%s_beta_burst = %.4g\n", pre, burst, pre, bb
+            if (rp >= 0) printf "%s_rndv_pipe = %.4g\n", pre, rp
+            if (iso && pre == "net") printf "net_exchange = %.4g\n", x
         }' "$1"
 }
 
@@ -212,14 +289,16 @@ fit_local() { # $1 = shm raw file
 }
 
 # fabric_bw from N hosts x 1 rank in pairs: every rank moves at once; if a
-# link then carries less than alone, fabric_bw = N / its per-byte time
+# link then carries less than alone (the rendezvous slope, a fit over
+# several sizes: steadier than one memory-bound size), fabric_bw = N / its
+# per-byte time
 fabric_of() { # $1 = the 2-host raw file
     local f n
     for f in "${1%-raw.txt}"-*x1-raw.txt; do
         [ -s "$f" ] || continue
-        n=${f##*-}; n=${n%%x1-raw.txt}
+        n=${f%x1-raw.txt}; n=${n##*-}
         paste <(fit_link "$1" net 65536) <(fit_link "$f" net 65536) | awk -v n="$n" '
-            $1 == "net_beta" { b1 = $3; bn = $6 }
+            $1 == "net_beta_cache" { b1 = $3; bn = $6 }
             END { if (bn > 1.1 * b1) printf "fabric_bw = %.4g   # %d hosts x 1 rank in pairs\n", n / bn, n }'
         return
     done

@@ -1,7 +1,8 @@
-# rsag cost-model profile written by rsag-calibrate.sh on 2026-11-23 10:33 UTC
-# from 2026-11-23-model/shm-raw.txt and 2026-11-23-model/net-1gbit-raw.txt
-# /work/wt-model/contrib/results/2026-11-23-model/shm-raw.txt:# rsag_calibrate np 2 btl self,vader 2026-11-23 10:32 UTC vm, best of 3 runs
-# /work/wt-model/contrib/results/2026-11-23-model/net-1gbit-raw.txt:# rsag_calibrate 2 hosts x 1 rank, rate 1gbit, 2026-11-23 10:32 UTC
+# rsag cost-model profile written by rsag-calibrate.sh on 2026-11-23 12:33 UTC
+# from 2026-11-23-model-validation/shm-raw.txt and 2026-11-23-model-validation/net-1gbit-raw.txt
+#   rsag_calibrate np 2 btl self,vader 2026-11-23 10:32 UTC vm, best of 3 runs
+#   rsag_calibrate 2 hosts x 1 rank, rate 1gbit, 2026-11-23 12:10 UTC, load 3.92 4.07 4.26
+#   rsag_calibrate 2 hosts x 1 rank, rate 1gbit, 2026-11-23 12:12 UTC, load 3.43 3.81 4.13
 name = 1gbit
 shm_alpha = 1.825e-07
 shm_beta = 1.414e-10
@@ -11,13 +12,17 @@ shm_eager = 4096
 shm_rndv = 2.914e-06
 shm_o = 5.062e-08
 shm_overlap = 0
-net_alpha = 1.568e-05
-net_beta = 8.742e-09
-net_beta_cache = 8.407e-09
-net_beta_eager = 9.62e-09
+net_alpha = 1.554e-05
+net_beta = 8.93e-09
+net_beta_cache = 8.904e-09
+net_beta_eager = 9.418e-09
 net_eager = 65536
-net_rndv = 0.00132
-net_o = 8.477e-06
+net_rndv = 4.749e-05
+net_o = 9e-06
+net_burst = 49152
+net_beta_burst = 7.164e-10
+net_rndv_pipe = 0.000543
+net_exchange = 1
 net_overlap = 1
 nic_share = 1
 fabric_bw = 0

@@ -20,6 +20,10 @@
  * at the same time, and rank 0 reports its pair: what one link carries when
  * every rank moves data at once (the aggregate limit of a network).
  * And once:
+ *   exchange1 one MPI_Sendrecv of both ranks timed alone after a barrier,
+ *             median of 15 calls, the slower rank: a collective's step as
+ *             rsag_bench meets it (idle link at the start of each call)
+ *   exchange4 the same with 4 exchanges back to back, per exchange
  *   stream    32 back-to-back MPI_Isend of 8 B and their MPI_Irecv, minus
  *             one message: the per-message overhead of a pipelined sender
  * Then with --local, rank 0 alone (rank 1 waits in MPI_Recv on the other
@@ -30,7 +34,8 @@
  *             the out = a op b form) per (op, type), 64 KB and 16 MB vectors
  * Each figure is the median of 7 repetitions, each of enough calls to last
  * about 20 ms (at least one).  Output on rank 0, one line each:
- *   pingpong BYTES SECONDS | exchange BYTES SECONDS | stream 32 SECONDS_PER_MSG
+ *   pingpong BYTES SECONDS | exchange BYTES SECONDS | exchange1 BYTES SECONDS
+ *   exchange4 BYTES SECONDS | stream 32 SECONDS_PER_MSG
  *   memcpy BYTES SEC_PER_BYTE | cma BYTES SEC_PER_BYTE
  *   kernel OP TYPE BYTES SEC_PER_BYTE
  *
@@ -97,6 +102,29 @@ static double p2p(int exchange, char *sbuf, char *rbuf, size_t bytes)
     for (int r = 0; r < REPS; r++)
         v[r] = p2p_run(exchange, sbuf, rbuf, bytes, k);
     return median(v, REPS);
+}
+
+/* One exchange (k = 1) or k exchanges back to back, each call started from
+ * an idle link (a barrier, then REPS_ISO timed calls): what one call of a
+ * collective meets under rsag_bench's method, where a barrier precedes every
+ * call.  Median of the per-call times, the slower rank of the pair (max over
+ * all ranks).  Per exchange: the time divided by k. */
+#define REPS_ISO 15
+static double exchange_iso(char *sbuf, char *rbuf, size_t bytes, int k)
+{
+    int peer = rank ^ 1;
+    double v[REPS_ISO], t, tmax;
+    for (int r = -2; r < REPS_ISO; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        for (int i = 0; i < k; i++)
+            MPI_Sendrecv(sbuf, (int) bytes, MPI_BYTE, peer, 4, rbuf, (int) bytes, MPI_BYTE, peer,
+                         4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (r >= 0) v[r] = (MPI_Wtime() - t0) / k;
+    }
+    t = median(v, REPS_ISO);
+    MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return tmax;
 }
 
 /* 32 small messages back to back, per message, minus nothing: the caller
@@ -212,6 +240,18 @@ int main(int argc, char **argv)
         for (int i = 0; i < ns; i++) {
             double t = p2p(mode, sbuf, rbuf, sizes[i]);
             if (rank == 0) printf("%s %zu %.9g\n", mode ? "exchange" : "pingpong", sizes[i], t);
+            fflush(stdout);
+        }
+    /* Isolated exchanges, finer sizes around the eager limits and the
+     * tcp fragment size (128 KB); "exchange1" one call, "exchange4" four
+     * calls back to back (per call). */
+    static const size_t isizes[] = { 8, 1024, 4096, 16384, 32768, 49152, 65536, 98304, 131072,
+                                     196608, 262144, 524288, 1048576, 2097152, 4194304, 8388608,
+                                     16777216 };
+    for (int kk = 1; kk <= 4; kk += 3)
+        for (size_t i = 0; i < sizeof isizes / sizeof isizes[0] && isizes[i] <= max_bytes; i++) {
+            double t = exchange_iso(sbuf, rbuf, isizes[i], kk);
+            if (rank == 0) printf("exchange%d %zu %.9g\n", kk, isizes[i], t);
             fflush(stdout);
         }
     double st = stream();

@@ -24,7 +24,9 @@
  *   -P FILE            profile (contrib/rsag-calibrate.sh writes one); repeatable,
  *                      later files override earlier ones
  *   --net-rate R       network link bandwidth: 1gbit, 100gbit, 25e9bit, 125MB
- *                      (sets net_beta, net_beta_cache and net_beta_eager)
+ *                      (sets net_beta, net_beta_cache and net_beta_eager, and
+ *                      drops the emulated link's net_burst, net_rndv_pipe and
+ *                      net_exchange: a real link)
  *   --set KEY=VALUE    override one profile key
  *   --op OP --type T   the reduction's gamma from the profile (default SUM DOUBLE)
  *   --margin F         thresholds: relative margin (default 0.03)
@@ -256,7 +258,15 @@ int main(int argc, char **argv)
         if (!f || mca_coll_rsag_model_profile_read(f, &prof)) die("bad --set", NULL);
         fclose(f);
     }
-    if (net_rate > 0) prof.net.beta = prof.net.beta_cache = prof.net.beta_eager = 1.0 / net_rate;
+    if (net_rate > 0) {
+        /* a real link of that rate: none of the emulated link's shaper
+         * effects (the burst, the pipelined rendezvous stuck behind the
+         * other direction's data, the exchange factor of shared cores) */
+        prof.net.beta = prof.net.beta_cache = prof.net.beta_eager = 1.0 / net_rate;
+        prof.net.burst = 0;
+        prof.net.rndv_pipe = -1.0;
+        prof.net_exchange = 1.0;
+    }
     if (strcmp(op, "SUM") || strcmp(type, "DOUBLE")) {
         if (!mca_coll_rsag_model_gamma(&prof, op, type, &gam, &gam_c))
             fprintf(stderr, "rsag_model: the profile has no gamma for %s %s: using its default\n",

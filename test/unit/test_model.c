@@ -7,8 +7,8 @@
  * Unit tests of the cost model (coll_rsag_model.[ch]): a formula for every
  * table row, the closed forms of the algorithms' headers at small p on a
  * plain alpha-beta-gamma profile, monotonicity in bytes, the known
- * crossovers, the intra/inter-node split, hierarchical, profiles and
- * thresholds.
+ * crossovers, the intra/inter-node split, hierarchical, the shaper burst
+ * and pipelined rendezvous, profiles and thresholds.
  */
 #include <math.h>
 #include <stdio.h>
@@ -248,6 +248,82 @@ static void test_hierarchical(void)
               == MCA_COLL_RSAG_MODEL_NA, "unknown inter");
 }
 
+/* The emulated link's shaper burst (net_burst, beta_burst): only the call's
+ * last network message, only up to the burst, only on the network; the
+ * pipelined rendezvous (rndv_pipe) of the ring's further segments; the
+ * exchange factor (net_exchange) on exchange steps only. */
+static void test_burst_and_pipe(void)
+{
+    const double a = 1e-6, b = 1e-9, g = 0.5e-9, bb = 0.1e-9;
+    mca_coll_rsag_model_profile_t pr, pb;
+    plain(&pr, a, b, g);
+    pb = pr;
+    pb.net.burst = 32768;
+    pb.net.beta_burst = bb;
+    double m = 32768;
+    /* reduce-scatter p 2 over 2 nodes: its one message of 32 KB is the last */
+    CHECK(close_to(T(RSB, "recursive_halving", 2, 1, 65536, &pr), a + m * b + m * g), "rs plain");
+    CHECK(close_to(T(RSB, "recursive_halving", 2, 1, 65536, &pb), a + m * bb + m * g),
+          "rs burst %g", T(RSB, "recursive_halving", 2, 1, 65536, &pb));
+    /* allreduce: the reduce-scatter's message pays, the allgather's is free */
+    CHECK(close_to(T(AR, "rabenseifner", 2, 1, 65536, &pb), 2 * a + m * b + m * bb + m * g),
+          "rabenseifner burst");
+    CHECK(close_to(T(AR, "recursive_doubling", 2, 1, 32768, &pb), a + m * bb + m * g),
+          "rd burst");
+    /* above the burst, or on one node: nothing changes */
+    CHECK(close_to(T(RSB, "recursive_halving", 2, 1, 131072, &pb),
+                   T(RSB, "recursive_halving", 2, 1, 131072, &pr)), "above the burst");
+    CHECK(close_to(T(AR, "rabenseifner", 2, 2, 65536, &pb), T(AR, "rabenseifner", 2, 2, 65536, &pr)),
+          "one node");
+    CHECK(close_to(T(AR, "direct", 2, 2, 65536, &pb), T(AR, "direct", 2, 2, 65536, &pr)), "direct");
+    /* 4 nodes: the last message (distance 1, the allgather's half) of 32 KB */
+    CHECK(close_to(T(AR, "rabenseifner", 4, 1, 65536, &pr) - T(AR, "rabenseifner", 4, 1, 65536, &pb),
+                   32768 * (b - bb)), "p 4 credit");
+
+    /* ring p 2 over 2 nodes, 2 MB: blocks of 1 MB in 4 segments of 256 KB,
+     * 3 of them pipelined (eager 0: every message is a rendezvous) */
+    mca_coll_rsag_model_profile_t pp = pr;
+    pp.net.rndv = 5e-6;
+    pp.net.rndv_pipe = -1.0;
+    double same = T(RSB, "ring", 2, 1, 2 << 20, &pp);
+    pp.net.rndv_pipe = 100e-6;
+    double piped = T(RSB, "ring", 2, 1, 2 << 20, &pp);
+    CHECK(close_to(piped - same, 3 * (100e-6 - 5e-6)), "ring rndv_pipe %g", piped - same);
+    /* one segment: no pipelined message */
+    pp.net.rndv_pipe = -1.0;
+    same = T(RSB, "ring", 2, 1, 256 << 10, &pp);
+    pp.net.rndv_pipe = 100e-6;
+    CHECK(close_to(T(RSB, "ring", 2, 1, 256 << 10, &pp), same), "one segment");
+    /* net_exchange: exchange steps pay it per byte, one-way steps do not */
+    mca_coll_rsag_model_profile_t px = pr;
+    px.net_exchange = 2.0;
+    double n = 1 << 20;
+    CHECK(close_to(T(AR, "recursive_doubling", 2, 1, 1 << 20, &px), a + 2 * n * b + n * g),
+          "rd exchange");
+    CHECK(close_to(T(RD, "binomial", 2, 1, 1 << 20, &px), T(RD, "binomial", 2, 1, 1 << 20, &pr)),
+          "binomial one way");
+    CHECK(close_to(T(RSB, "ring", 4, 1, 1 << 20, &px), T(RSB, "ring", 4, 1, 1 << 20, &pr)),
+          "ring one way");
+    /* p = 2: a ring hop goes both ways between the same pair (the block of
+     * n / 2 = 512 KB in 2 segments of 256 KB, o = alpha in this profile) */
+    CHECK(close_to(T(RSB, "ring", 2, 1, 1 << 20, &px), 2 * a + 0.5 * n * 2 * b + 0.5 * n * g),
+          "ring p 2 exchange %g", T(RSB, "ring", 2, 1, 1 << 20, &px));
+    CHECK(close_to(T(RSB, "recursive_halving", 4, 1, 1 << 20, &px), 2 * a + 0.75 * n * (2 * b + g)),
+          "halving exchange");
+    /* reduce's Rabenseifner: exchanges, then a one-way gather */
+    CHECK(close_to(T(RD, "rabenseifner", 4, 1, 1 << 20, &px), 4 * a + 0.75 * n * 2 * b
+                   + 0.75 * n * b + 0.75 * n * g), "reduce rabenseifner");
+    CHECK(close_to(T(AR, "recursive_doubling", 2, 2, 1 << 20, &px),
+                   T(AR, "recursive_doubling", 2, 2, 1 << 20, &pr)), "one node: no factor");
+    px.net.eager = pr.net.eager = 1 << 20;
+    CHECK(close_to(T(AR, "recursive_doubling", 2, 1, 1 << 20, &px),
+                   T(AR, "recursive_doubling", 2, 1, 1 << 20, &pr)), "eager: no factor");
+    /* the defaults: no burst, rndv_pipe as rndv */
+    mca_coll_rsag_model_profile_default(&pp);
+    CHECK(pp.net.burst == 0 && pp.net.rndv_pipe < 0 && pp.shm.rndv_pipe < 0
+              && pp.net_exchange == 1.0, "defaults");
+}
+
 static void test_profile(void)
 {
     mca_coll_rsag_model_profile_t a, b;
@@ -273,6 +349,23 @@ static void test_profile(void)
     fclose(r);
     CHECK(close_to(b.shm.alpha, a.shm.alpha) && close_to(b.net.beta, a.net.beta)
               && b.ngammas == a.ngammas && !strcmp(b.name, "test"), "round trip");
+    CHECK(b.net.rndv_pipe < 0 && b.net.burst == 0, "no rndv_pipe, no burst: as before");
+    const char *more = "net_rndv_pipe = 5e-4\nnet_burst = 49152\nnet_beta_burst = 7e-10\n"
+                       "net_exchange = 2\n";
+    f = fmemopen((void *) more, strlen(more), "r");
+    CHECK(mca_coll_rsag_model_profile_read(f, &a) == 0 && a.net.rndv_pipe == 5e-4
+              && a.net.burst == 49152 && a.net.beta_burst == 7e-10 && a.net_exchange == 2.0,
+          "rndv_pipe, burst, exchange");
+    fclose(f);
+    w = fmemopen(buf, sizeof buf, "w");
+    mca_coll_rsag_model_profile_write(w, &a);
+    fclose(w);
+    mca_coll_rsag_model_profile_default(&b);
+    r = fmemopen(buf, strlen(buf), "r");
+    CHECK(mca_coll_rsag_model_profile_read(r, &b) == 0 && close_to(b.net.rndv_pipe, 5e-4)
+              && b.net.burst == 49152 && close_to(b.net.beta_burst, 7e-10) && b.net_exchange == 2.0,
+          "round trip 2");
+    fclose(r);
     const char *bad = "shm_alpha = 1\nnonsense line\n";
     f = fmemopen((void *) bad, strlen(bad), "r");
     CHECK(mca_coll_rsag_model_profile_read(f, &b) == 2, "bad line number");
@@ -316,6 +409,7 @@ int main(void)
     test_crossovers();
     test_split();
     test_hierarchical();
+    test_burst_and_pipe();
     test_profile();
     test_thresholds();
     return unit_report("test_model");

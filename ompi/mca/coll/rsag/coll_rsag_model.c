@@ -19,11 +19,15 @@
  * A message of m bytes on link L, with k ranks of a node sending across
  * the network at once (they share the node's link when nic_share) and F
  * messages in the whole network at once (fabric_bw):
- *     alpha + [m > eager] rndv + m max(beta k, F / fabric_bw)
- * with beta_eager up to the eager limit.  On shared memory k ranks of a
- * node copying at once share node_bw.  A reduction of m bytes (one operand)
- * costs m gamma.  When the call's vectors fit the cache (2 n <= cache_bytes)
- * rendezvous bytes cost beta_cache and reductions gamma_cache; from
+ *     alpha + [m > eager] rndv + m max(beta k [x], F / fabric_bw)
+ * with beta_eager up to the eager limit, x = net_exchange when the step is
+ * an exchange (both directions between the same pair) above the eager
+ * limit (where it was measured), else 1; the call's last message on the
+ * network costs alpha only when it is at most net_burst bytes (a shaper's
+ * burst: its bytes are paid after the call; time_ctx).
+ * On shared memory k ranks of a node copying at once share node_bw.  A
+ * reduction of m bytes (one operand) costs m gamma.  When the call's
+ * vectors fit the cache (2 n <= cache_bytes) rendezvous bytes cost beta_cache and reductions gamma_cache; from
  * 2 n >= 4 cache_bytes the memory-bound beta and gamma; log-linear between.
  */
 #include "coll_rsag_model.h"
@@ -111,10 +115,17 @@ static double per_byte(const ctx_t *x, const mca_coll_rsag_model_link_t *l, doub
     return mix(x, l->beta_cache, l->beta);
 }
 
+/* Rendezvous of a pipelined message (a further segment / run). */
+static double rndv_pipe(const mca_coll_rsag_model_link_t *l, double m)
+{
+    if (m <= (double) l->eager) return 0.0;
+    return l->rndv_pipe >= 0 ? l->rndv_pipe : l->rndv;
+}
+
 /* One message of m bytes (an exchange step or a one-way step: the same on
  * full-duplex links) by a rank of which k on its node move at once over
  * link `net` (1) or shared memory (0). */
-static double msg_k(const ctx_t *x, double m, int net, int k)
+static double msg_kw(const ctx_t *x, double m, int net, int k, int two_way)
 {
     const mca_coll_rsag_model_profile_t *pr = x->pr;
     if (m <= 0) return 0.0;
@@ -122,6 +133,7 @@ static double msg_k(const ctx_t *x, double m, int net, int k)
         const mca_coll_rsag_model_link_t *l = &pr->net;
         double share = pr->nic_share > 0 ? k * x->streams : 1.0;
         double b = per_byte(x, l, m) * share;
+        if (two_way && m > (double) l->eager && pr->net_exchange > 1.0) b *= pr->net_exchange;
         if (pr->fabric_bw > 0) {
             double f = (double) x->nodes * k * x->streams / pr->fabric_bw;
             if (f > b) b = f;
@@ -134,11 +146,24 @@ static double msg_k(const ctx_t *x, double m, int net, int k)
     return l->alpha + (m > (double) l->eager ? l->rndv : 0.0) + m * b;
 }
 
-/* A pairwise step at rank distance d, every rank moving m bytes. */
+static double msg_k(const ctx_t *x, double m, int net, int k)
+{
+    return msg_kw(x, m, net, k, 0);
+}
+
+/* A step at rank distance d, every rank moving m bytes: one way (msg: a
+ * send and a receive from different ranks, or one direction only) or an
+ * exchange (xmsg: both directions between the same pair, net_exchange). */
 static double msg(const ctx_t *x, double m, int d)
 {
     int k = crossing(x, d);
     return k ? msg_k(x, m, 1, k) : msg_k(x, m, 0, x->ppn);
+}
+
+static double xmsg(const ctx_t *x, double m, int d)
+{
+    int k = crossing(x, d);
+    return k ? msg_kw(x, m, 1, k, 1) : msg_k(x, m, 0, x->ppn);
 }
 
 /* The gammas of the call. */
@@ -176,14 +201,17 @@ static double ring_step(const ctx_t *x, double b, int reduce)
     if (b <= 0) return msg_k(x, 8, net, 1); /* empty blocks still synchronise */
     double s = (seg == 0 || (double) seg >= b) ? b : (double) seg;
     double k = ceil(b / s);
-    double first = msg_k(x, s, net, 1);
+    /* p = 2: the left and right neighbours are one rank, a hop an exchange */
+    int tw = net && x->p == 2;
+    double first = msg_kw(x, s, net, 1, tw);
     double bb = per_byte(x, l, s) * mult * (net ? 1.0 : cpu(x));
+    if (tw && s > (double) l->eager && x->pr->net_exchange > 1.0) bb *= x->pr->net_exchange;
     if (!net && x->pr->node_bw > 0 && x->ppn / x->pr->node_bw > bb) bb = x->ppn / x->pr->node_bw;
     if (net && x->pr->fabric_bw > 0) {
         double f = (double) x->nodes * x->streams / x->pr->fabric_bw;
         if (f > bb) bb = f;
     }
-    double rest = (k - 1) * (l->o + (s > (double) l->eager ? l->rndv : 0.0) + s * bb);
+    double rest = (k - 1) * (l->o + rndv_pipe(l, s) + s * bb);
     double t = first + rest;
     if (reduce) {
         double r = red(x, b), hidden = l->overlap * (r - red(x, s));
@@ -198,7 +226,7 @@ static double ring_step(const ctx_t *x, double b, int reduce)
 static double fold_pre(const ctx_t *x)
 {
     if (!x->extra) return 0.0;
-    return msg(x, x->n / 2, 1) + red(x, x->n / 2) + msg(x, x->n / 2, 1);
+    return xmsg(x, x->n / 2, 1) + red(x, x->n / 2) + msg(x, x->n / 2, 1);
 }
 
 /* Recursive halving, distance halving (reduce-scatter), over the folded
@@ -208,7 +236,7 @@ static double halving_rs(const ctx_t *x)
     double t = 0.0;
     for (int k = 0; k < x->log2p; k++) {
         double m = x->n / (double) (2 << k);
-        t += msg(x, m, x->pof2 >> (k + 1)) + red(x, m);
+        t += xmsg(x, m, x->pof2 >> (k + 1)) + red(x, m);
     }
     return t;
 }
@@ -219,18 +247,19 @@ static double halving_rs_doubling(const ctx_t *x)
     double t = 0.0;
     for (int k = 0; k < x->log2p; k++) {
         double m = x->n / (double) (2 << k);
-        t += msg(x, m, 1 << k) + red(x, m);
+        t += xmsg(x, m, 1 << k) + red(x, m);
     }
     return t;
 }
 
-/* The allgather or gather mirror of halving_rs_doubling: at distance 2^k
- * the window of n / 2^(k+1) bytes. */
-static double doubling_back(const ctx_t *x)
+/* The allgather (two_way: exchanges) or gather (one way) mirror of
+ * halving_rs_doubling: at distance 2^k the window of n / 2^(k+1) bytes. */
+static double doubling_back(const ctx_t *x, int two_way)
 {
     double t = 0.0;
     for (int k = x->log2p - 1; k >= 0; k--)
-        t += msg(x, x->n / (double) (2 << k), 1 << k);
+        t += two_way ? xmsg(x, x->n / (double) (2 << k), 1 << k)
+                     : msg(x, x->n / (double) (2 << k), 1 << k);
     return t;
 }
 
@@ -239,7 +268,7 @@ static double doubling_ag(const ctx_t *x)
 {
     double t = 0.0;
     for (int j = 0; j < x->log2p; j++)
-        t += msg(x, x->n * (double) (1 << j) / x->pof2, 1 << j);
+        t += xmsg(x, x->n * (double) (1 << j) / x->pof2, 1 << j);
     return t;
 }
 
@@ -254,8 +283,10 @@ static double priority_rs(const ctx_t *x)
         double bytes = x->n / (double) (2 << k), s = bytes / runs;
         int kk = crossing(x, m);
         const mca_coll_rsag_model_link_t *l = kk ? &x->pr->net : &x->pr->shm;
-        double one = msg_k(x, s, kk != 0, kk ? kk : x->ppn);
-        double per = one - l->alpha + l->o;     /* a further run: latency hidden */
+        double one = msg_kw(x, s, kk != 0, kk ? kk : x->ppn, 1);
+        /* a further run: latency hidden, the pipelined rendezvous */
+        double per = one - l->alpha + l->o
+            - (s > (double) l->eager ? l->rndv : 0.0) + rndv_pipe(l, s);
         double transfer = one + (runs - 1) * per;
         /* the previous step's data is reduced while this step's runs fly */
         double r = last, hidden = l->overlap * r;
@@ -281,14 +312,14 @@ static double f_allreduce_rd(const ctx_t *x)
     double t = 0.0;
     if (x->extra) t += msg(x, x->n, 1) + red(x, x->n);
     for (int k = 0; k < x->log2p; k++)
-        t += msg(x, x->n, 1 << k) + red(x, x->n);
+        t += xmsg(x, x->n, 1 << k) + red(x, x->n);
     if (x->extra) t += msg(x, x->n, 1);
     return t;
 }
 
 static double f_allreduce_rabenseifner(const ctx_t *x)
 {
-    return fold_pre(x) + halving_rs_doubling(x) + doubling_back(x)
+    return fold_pre(x) + halving_rs_doubling(x) + doubling_back(x, 1)
         + (x->extra ? msg(x, x->n, 1) : 0.0);
 }
 
@@ -357,7 +388,7 @@ static double f_reduce_binomial(const ctx_t *x)
 static double f_reduce_rabenseifner(const ctx_t *x)
 {
     int root = x->c->knobs.root;
-    double t = fold_pre(x) + halving_rs_doubling(x) + doubling_back(x);
+    double t = fold_pre(x) + halving_rs_doubling(x) + doubling_back(x, 0);
     if (x->extra && root < 2 * x->extra && (root & 1)) t += msg(x, x->n / x->pof2, 1);
     return t;
 }
@@ -440,12 +471,64 @@ static int applicable(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x
     return 1; /* not a row (yet): the formula decides */
 }
 
+/* The last message of the call: its bytes *m and rank distance *d (0: a
+ * ring hop, on the network when the ring spans nodes); 0 when it has none
+ * on the network (direct). */
+static int last_msg(formula_t f, const ctx_t *x, double *m, int *d, int *tw)
+{
+    int top = x->pof2 >> 1; /* the last doubling step's distance */
+    double seg = (double) x->c->knobs.ring_segment;
+    *d = 1;
+    *tw = 0;
+    if (f == f_allreduce_rd) {
+        *m = x->n;
+        *d = x->extra ? 1 : top;
+        *tw = !x->extra;
+    } else if (f == f_allreduce_rabenseifner || f == f_allreduce_priority) {
+        *m = x->extra ? x->n : x->n / 2;
+        *d = x->extra || f == f_allreduce_rabenseifner ? 1 : top;
+        *tw = !x->extra;
+    } else if (f == f_reduce_binomial) {
+        *m = x->n;
+        *d = 1 << (ceil_log2(x->p) - 1);
+    } else if (f == f_reduce_rabenseifner) {
+        int root = x->c->knobs.root;
+        *m = x->extra && root < 2 * x->extra && (root & 1) ? x->n / x->pof2 : x->n / 2;
+    } else if (f == f_rs_halving || f == f_rs_priority) {
+        *m = x->extra ? x->n / x->p : x->n / x->pof2;
+        *tw = !x->extra;
+    } else if (f == f_allreduce_ring || f == f_rs_ring) {
+        *m = x->n / x->p;
+        if (seg > 0 && seg < *m) *m = seg;
+        *d = 0;
+        *tw = x->p == 2;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* The bytes of the call's last network message when a shaper's burst
+ * passes them at once (the profile's net burst): what the formula charged
+ * for them beyond alpha + m beta_burst; 0 otherwise. */
+static double burst_credit(formula_t f, const ctx_t *x)
+{
+    double m;
+    int d, k, tw;
+    if (x->pr->net.burst == 0 || x->nodes < 2 || !last_msg(f, x, &m, &d, &tw)) return 0.0;
+    if (m <= 0 || m > (double) x->pr->net.burst) return 0.0;
+    k = d ? crossing(x, d) : 1;
+    if (!k) return 0.0;
+    return msg_kw(x, m, 1, k, tw) - x->pr->net.alpha
+        - (m > (double) x->pr->net.eager ? x->pr->net.rndv : 0.0) - m * x->pr->net.beta_burst;
+}
+
 static double time_ctx(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x)
 {
     formula_t f = find(coll, alg);
     if (!f || !applicable(coll, alg, x)) return MCA_COLL_RSAG_MODEL_NA;
     if (x->p <= 1 || x->n <= 0) return 0.0;
-    return f(x);
+    return f(x) - burst_credit(f, x);
 }
 
 /* ---- hierarchical --------------------------------------------------------- */
@@ -655,11 +738,14 @@ void mca_coll_rsag_model_profile_default(mca_coll_rsag_model_profile_t *pr)
     strcpy(pr->name, "default");
     pr->shm = (mca_coll_rsag_model_link_t) { .alpha = 0.5e-6, .beta = 1.0 / 3.0e9,
         .beta_cache = 1.0 / 10e9,
-        .beta_eager = 1.0 / 2.0e9, .rndv = 3.0e-6, .o = 0.13e-6, .overlap = 0.0, .eager = 4096 };
+        .beta_eager = 1.0 / 2.0e9, .rndv = 3.0e-6, .o = 0.13e-6, .overlap = 0.0, .eager = 4096,
+        .rndv_pipe = -1.0 };
     pr->net = (mca_coll_rsag_model_link_t) { .alpha = 40e-6, .beta = 1.0 / 110e6,
         .beta_cache = 1.0 / 110e6,
-        .beta_eager = 1.0 / 110e6, .rndv = 40e-6, .o = 2e-6, .overlap = 1.0, .eager = 65536 };
+        .beta_eager = 1.0 / 110e6, .rndv = 40e-6, .o = 2e-6, .overlap = 1.0, .eager = 65536,
+        .rndv_pipe = -1.0 };
     pr->nic_share = 1.0;
+    pr->net_exchange = 1.0;
     pr->gamma = 7.5e-11;
     pr->gamma_cache = 5.5e-11;
     pr->cache_bytes = 4u << 20;
@@ -676,9 +762,10 @@ static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr
 #define L(prefix, field) { #prefix "_" #field, offsetof(mca_coll_rsag_model_profile_t, prefix.field) }
         L(shm, alpha), L(shm, beta), L(shm, beta_cache), L(shm, beta_eager), L(shm, rndv), L(shm, o), L(shm, overlap),
         L(net, alpha), L(net, beta), L(net, beta_cache), L(net, beta_eager), L(net, rndv), L(net, o), L(net, overlap),
+        L(shm, rndv_pipe), L(shm, beta_burst), L(net, rndv_pipe), L(net, beta_burst),
 #undef L
 #define F(field) { #field, offsetof(mca_coll_rsag_model_profile_t, field) }
-        F(nic_share), F(fabric_bw), F(node_bw), F(gamma), F(gamma_cache), F(memcpy_beta),
+        F(nic_share), F(net_exchange), F(fabric_bw), F(node_bw), F(gamma), F(gamma_cache), F(memcpy_beta),
         F(memcpy_cache), F(cma_beta), F(cma_alpha), F(cpu_share),
 #undef F
     };
@@ -689,6 +776,8 @@ static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr
         }
     if (!strcmp(k, "shm_eager")) { pr->shm.eager = (size_t) v; return 1; }
     if (!strcmp(k, "net_eager")) { pr->net.eager = (size_t) v; return 1; }
+    if (!strcmp(k, "shm_burst")) { pr->shm.burst = (size_t) v; return 1; }
+    if (!strcmp(k, "net_burst")) { pr->net.burst = (size_t) v; return 1; }
     if (!strcmp(k, "cache_bytes")) { pr->cache_bytes = (size_t) v; return 1; }
     return 0;
 }
@@ -755,10 +844,15 @@ void mca_coll_rsag_model_profile_write(FILE *f, const mca_coll_rsag_model_profil
     fprintf(f, "name = %s\n", pr->name);
     for (int i = 0; i < 2; i++)
         fprintf(f, "%s_alpha = %.4g\n%s_beta = %.4g\n%s_beta_cache = %.4g\n%s_beta_eager = %.4g\n"
-                "%s_eager = %zu\n%s_rndv = %.4g\n%s_o = %.4g\n%s_overlap = %.4g\n",
+                "%s_eager = %zu\n%s_rndv = %.4g\n%s_o = %.4g\n%s_overlap = %.4g\n%s_burst = %zu\n",
                 nm[i], l[i]->alpha, nm[i], l[i]->beta, nm[i], l[i]->beta_cache, nm[i],
                 l[i]->beta_eager, nm[i], l[i]->eager,
-                nm[i], l[i]->rndv, nm[i], l[i]->o, nm[i], l[i]->overlap);
+                nm[i], l[i]->rndv, nm[i], l[i]->o, nm[i], l[i]->overlap, nm[i], l[i]->burst);
+    fprintf(f, "net_exchange = %.4g\n", pr->net_exchange);
+    for (int i = 0; i < 2; i++) {
+        if (l[i]->rndv_pipe >= 0) fprintf(f, "%s_rndv_pipe = %.4g\n", nm[i], l[i]->rndv_pipe);
+        if (l[i]->burst) fprintf(f, "%s_beta_burst = %.4g\n", nm[i], l[i]->beta_burst);
+    }
     fprintf(f, "nic_share = %.4g\nfabric_bw = %.4g\nnode_bw = %.4g\ngamma = %.4g\n"
             "gamma_cache = %.4g\ncache_bytes = %zu\nmemcpy_beta = %.4g\nmemcpy_cache = %.4g\n"
             "cma_beta = %.4g\ncma_alpha = %.4g\ncpu_share = %.4g\n",

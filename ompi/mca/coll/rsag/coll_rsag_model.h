@@ -18,14 +18,35 @@
  *     beta_cache s/B   the same when they fit cache_bytes (log-linear between)
  *     beta_eager s/B   per byte up to the eager limit
  *     eager      B     eager limit: larger messages pay rndv once more
- *     rndv       s     rendezvous handshake
+ *     rndv       s     rendezvous handshake of a message from an idle link
+ *                      (the first of a step)
+ *     rndv_pipe  s     the same for a message sent right behind another
+ *                      while the peer sends too (a further pipelined
+ *                      segment or run): on a shaped tcp link its control
+ *                      message queues behind the other direction's data;
+ *                      < 0 (the default when a profile has no such key):
+ *                      rndv
  *     o          s     per-message overhead of a pipelined sender (the
  *                      cost of one more segment / run, latency hidden)
  *     overlap    0..1  fraction of the reduction hidden behind transfers
  *                      (0: the CPU moves the bytes, as on shared memory)
+ *     burst      B     a call's last message, when it is at most this
+ *                      large, costs alpha only: a link shaper whose bucket
+ *                      is not in debt passes one packet at once and charges
+ *                      its bytes after the call (the emulated cluster's htb
+ *                      with 64 KB GSO packets: just under the tcp eager
+ *                      limit; 0 on real links and shared memory).  Earlier
+ *                      messages pay in full (the debt delays the next one)
+ *     beta_burst s/B   per byte of such a message (the unshaped path)
  *   net only:
  *     nic_share  1: the ranks of a node crossing the network at once share
  *                its link (beta times their number); 0: each has its own
+ *     net_exchange >= 1 per-byte factor of an exchange step (both
+ *                directions between the same pair at once) over a one-way
+ *                step (a ring hop, a tree's send), above the eager limit:
+ *                the isolated exchanges' slope over the ping-pong's (1 on
+ *                2 emulated hosts, about 2 on 4 hosts x 1 rank sharing 2
+ *                cores; below the eager limit both run at one rate)
  *     fabric_bw  B/s   all inter-node traffic together (0: unlimited)
  *   shm only:
  *     node_bw    B/s   a node's memory copy bandwidth shared by its ranks'
@@ -55,14 +76,15 @@
 #define MCA_COLL_RSAG_MODEL_MAX_GAMMAS 32
 
 typedef struct mca_coll_rsag_model_link_t {
-    double alpha, beta, beta_cache, beta_eager, rndv, o, overlap;
-    size_t eager;
+    double alpha, beta, beta_cache, beta_eager, rndv, o, overlap, rndv_pipe, beta_burst;
+    size_t eager, burst;
 } mca_coll_rsag_model_link_t;
 
 typedef struct mca_coll_rsag_model_profile_t {
     char name[64];
     mca_coll_rsag_model_link_t shm, net;
     double nic_share;           /* net: 1 shared per node, 0 per rank */
+    double net_exchange;        /* net: exchange / one-way per byte, >= 1 */
     double fabric_bw;           /* B/s, 0 = unlimited */
     double node_bw;             /* B/s, 0 = unlimited */
     double gamma, gamma_cache;  /* default op/type: SUM DOUBLE */

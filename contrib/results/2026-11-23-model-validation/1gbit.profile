@@ -1,0 +1,58 @@
+# rsag cost-model profile written by rsag-calibrate.sh on 2026-11-23 12:53 UTC
+# from 2026-11-23-model-validation/shm-raw.txt and 2026-11-23-model-validation/net-1gbit-raw.txt
+#   rsag_calibrate np 2 btl self,vader 2026-11-23 10:32 UTC vm, best of 3 runs
+#   rsag_calibrate 2 hosts x 1 rank, rate 1gbit, 2026-11-23 12:10 UTC, load 3.92 4.07 4.26
+#   rsag_calibrate 2 hosts x 1 rank, rate 1gbit, 2026-11-23 12:12 UTC, load 3.43 3.81 4.13
+name = 1gbit
+shm_alpha = 1.825e-07
+shm_beta = 1.414e-10
+shm_beta_cache = 4.733e-11
+shm_beta_eager = 1.022e-10
+shm_eager = 4096
+shm_rndv = 2.914e-06
+shm_o = 5.062e-08
+shm_overlap = 0
+net_alpha = 1.554e-05
+net_beta = 8.93e-09
+net_beta_cache = 8.904e-09
+net_beta_eager = 9.418e-09
+net_eager = 65536
+net_rndv = 4.749e-05
+net_o = 9e-06
+net_burst = 49152
+net_beta_burst = 7.164e-10
+net_rndv_pipe = 0.000543
+net_exchange = 1
+net_overlap = 1
+nic_share = 1
+fabric_bw = 0
+node_bw = 0
+cache_bytes = 4194304
+cma_alpha = 1.758e-07
+cma_beta = 8.2e-11
+gamma = 7.083e-11
+gamma.BAND.INT64 = 6.133e-11
+gamma.LAND.INT32 = 1.515e-10
+gamma.MAX.DOUBLE = 7.529e-11
+gamma.MAXLOC.PAIR_DOUBLE_INT = 4.26e-10
+gamma.MIN.INT32 = 1.391e-10
+gamma.PROD.DOUBLE = 7.187e-11
+gamma.SUM.CDOUBLE = 4.996e-11
+gamma.SUM.DOUBLE = 7.083e-11
+gamma.SUM.FLOAT = 1.187e-10
+gamma.SUM.INT32 = 1.036e-10
+gamma.SUM.INT64 = 6.225e-11
+gamma_cache = 5.433e-11
+gamma_cache.BAND.INT64 = 4.854e-11
+gamma_cache.LAND.INT32 = 1.491e-10
+gamma_cache.MAX.DOUBLE = 5.42e-11
+gamma_cache.MAXLOC.PAIR_DOUBLE_INT = 4.652e-11
+gamma_cache.MIN.INT32 = 1.26e-10
+gamma_cache.PROD.DOUBLE = 5.389e-11
+gamma_cache.SUM.CDOUBLE = 2.853e-11
+gamma_cache.SUM.DOUBLE = 5.433e-11
+gamma_cache.SUM.FLOAT = 1.044e-10
+gamma_cache.SUM.INT32 = 9.013e-11
+gamma_cache.SUM.INT64 = 4.833e-11
+memcpy_beta = 2.888e-11
+memcpy_cache = 9.116e-12
