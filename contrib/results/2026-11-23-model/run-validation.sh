@@ -6,10 +6,10 @@
 # emulated cluster, every rsag algorithm, 64 KB .. 16 MB, at 1 Gbit/s links:
 # 4 hosts x 1 rank and 2 hosts x 1 rank.  Run from the top of a built tree
 # (component in ./.inst) as root; each run under flock -x LOCK.
-#   contrib/results/2026-11-23-model/run-validation.sh LOCK [4x1|2x1]...
+#   [RSAG_VALIDATION_OUT=DIR] contrib/results/2026-11-23-model/run-validation.sh LOCK [4x1|2x1]...
 set -u
 lock=$1; shift
-out=contrib/results/2026-11-23-model
+out=${RSAG_VALIDATION_OUT:-contrib/results/2026-11-23-model}   # where the runs go
 for cfg in "$@"; do
     case "$cfg" in
     4x1) n=4; hosts=rsag-h1:1,rsag-h2:1,rsag-h3:1,rsag-h4:1 ;;
