@@ -39,6 +39,7 @@
  * Rank 0 prints the result lines and "rsag_alloc: ... failed=0"; exit 1 on
  * any failure.
  */
+#include <limits.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,29 +122,6 @@ static int call(int coll, size_t n, int inplace, MPI_Comm comm, int *sbuf, int *
     return rc;
 }
 
-/* Whether rsag's algorithm `alg` can run on a communicator of all the
- * job's ranks: `direct` needs them on one node, `hierarchical` on several
- * (forced elsewhere they fall back to another row, which is tested under
- * its own name). */
-static int applies_here(const char *alg)
-{
-    MPI_Comm node;
-    int node_size, one_node;
-
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    MPI_Comm_size(node, &node_size);
-    MPI_Comm_free(&node);
-    MPI_Allreduce(MPI_IN_PLACE, &node_size, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    one_node = node_size == size;
-    if (0 == strcmp(alg, "direct")) {
-        return one_node;
-    }
-    if (0 == strcmp(alg, "hierarchical")) {
-        return !one_node;
-    }
-    return 1;
-}
-
 static int run_fail(size_t n)
 {
     MPI_T_pvar_handle allocs = rt_pvar("coll_rsag_allocations", MPI_T_PVAR_CLASS_COUNTER);
@@ -153,8 +131,11 @@ static int run_fail(size_t n)
     int zero = 0, *sbuf = malloc(room * sizeof(int)), *rbuf = malloc(room * sizeof(int));
     MPI_Comm comm;
 
+    rt_placement_t where;
+
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    where = rt_placement(comm);
     for (int coll = 0; coll < NCOLL; ++coll) {
         char name[128], alg[64];
         int nitems, elen = sizeof name;
@@ -170,7 +151,12 @@ static int run_fail(size_t n)
             if (0 == strcmp(alg, "auto")) {
                 continue;
             }
-            if (!applies_here(alg)) {
+            /* the rows that cannot run on this job's nodes (direct on several,
+             * hierarchical on one) fall back to a row tested under its own
+             * name; only the placement decides here (a commutative op on
+             * contiguous ints, and no count rule: a count too small for a
+             * row is a failure below, not a skip) */
+            if (!rt_applies(alg, LONG_MAX, 1, 1, 1, where)) {
                 if (0 == rank) {
                     printf("skip %-20s %-18s (does not apply to this job's nodes)\n",
                            coll_names[coll], alg);

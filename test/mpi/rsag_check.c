@@ -409,23 +409,10 @@ static void make_rcounts(const casedesc *cd, int *rc)
 
 static int forced_applies(const casedesc *cd, long n_items)
 {
-    const char *a = colls[cd->coll].alg[cd->ai].name;
-    if (strstr(a, "rabenseifner") != NULL)
-        return ops[cd->op].commute && n_items >= cd->pp;
-    if (strstr(a, "ring") != NULL || strstr(a, "priority") != NULL
-        || strstr(a, "recursive_halving") != NULL)
-        return ops[cd->op].commute;
-    if (strstr(a, "hierarchical") != NULL)
-        return ops[cd->op].commute && cd->multi_node;
-    if (strstr(a, "direct") != NULL) {
-        /* the node path: a communicator on one node and a contiguous
-         * datatype (size == extent == true extent, any lower bound) */
-        int sz;
-        MPI_Type_size(cd->t->dt, &sz);
-        return cd->single_node && sz > 0 && (MPI_Aint)sz == cd->t->ext
-               && cd->t->text == cd->t->ext;
-    }
-    return 1;
+    rt_placement_t where = { cd->single_node, cd->multi_node };
+
+    return rt_applies(colls[cd->coll].alg[cd->ai].name, n_items, cd->pp, ops[cd->op].commute,
+                      rt_contiguous(cd->t->dt), where);
 }
 
 typedef struct {

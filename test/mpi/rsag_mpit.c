@@ -409,15 +409,21 @@ int rt_contiguous(MPI_Datatype dt)
     return sz > 0 && (MPI_Aint) sz == ext && text == ext;
 }
 
+int rt_applies(const char *alg, long count, int pof2, int commutative, int contiguous,
+               rt_placement_t where)
+{
+    return (commutative || !needs_commutative(alg))
+           && (NULL == strstr(alg, "rabenseifner") || count >= pof2)
+           && (NULL == strstr(alg, "direct") || (contiguous && where.single_node))
+           && (NULL == strstr(alg, "hierarchical") || where.multi_node_even);
+}
+
 int rt_check_ran(int coll, int k, long count, int pof2, int commutative, int contiguous,
                  rt_placement_t where, const rt_snap_t *a, const rt_snap_t *b, char *why,
                  size_t len)
 {
     const char *alg = rt_alg(coll, k), *ran = rt_ran(coll, a, b);
-    int applies = k > 0 && (commutative || !needs_commutative(alg))
-                  && (NULL == strstr(alg, "rabenseifner") || count >= pof2)
-                  && (NULL == strstr(alg, "direct") || (contiguous && where.single_node))
-                  && (NULL == strstr(alg, "hierarchical") || where.multi_node_even);
+    int applies = k > 0 && rt_applies(alg, count, pof2, commutative, contiguous, where);
 
     if (0 == strcmp(ran, "none") || 0 == strcmp(ran, "several")) {
         snprintf(why, len, "the counters say %s ran", ran);

@@ -102,12 +102,18 @@ typedef struct {
 } rt_placement_t;
 rt_placement_t rt_placement(MPI_Comm comm);
 
+/* Whether rsag's algorithm `alg`, forced, runs a call of `count`
+ * elements (whole vector) on a communicator whose p' is pof2 and whose
+ * ranks are placed as `where`: rabenseifner needs count >= p';
+ * rabenseifner, ring, priority, recursive_halving and hierarchical a
+ * commutative op; direct a contiguous datatype (rt_contiguous) and one
+ * node; hierarchical where.multi_node_even.  Else it falls back. */
+int rt_applies(const char *alg, long count, int pof2, int commutative, int contiguous,
+               rt_placement_t where);
+
 /* Check which algorithm ran a call of `count` elements (whole vector) on a
  * communicator whose p' is pof2 and whose ranks are placed as `where`,
- * forced to algorithm k: when k applies (rabenseifner needs count >= p';
- * rabenseifner, ring, priority, recursive_halving and hierarchical need a
- * commutative op; direct a contiguous datatype, rt_contiguous, and one
- * node; hierarchical where->multi_node_even) it must be k; a commutative
+ * forced to algorithm k: when k applies (rt_applies) it must be k; a commutative
  * op must never be delegated; exactly one counter moves.  0 when right,
  * else 1 with the reason in why. */
 int rt_check_ran(int coll, int k, long count, int pof2, int commutative, int contiguous,
