@@ -199,27 +199,6 @@ static int mca_coll_rsag_prio_book(mca_coll_rsag_prio_t *c)
     return OMPI_SUCCESS;
 }
 
-/* Step 0: every receive of K0 is posted into `next` (area A), then G0
- * leaves from `src` (the input, or work on a rank that folded). */
-static int mca_coll_rsag_prio_first_step(mca_coll_rsag_prio_t *c,
-                                         mca_coll_rsag_prio_recvs_t *next, const char *src)
-{
-    mca_coll_rsag_vstep_t s = mca_coll_rsag_halving_step(c->vrank, c->pof2, 0,
-                                                         MCA_COLL_RSAG_DISTANCE_HALVING);
-    int nruns, err = OMPI_SUCCESS;
-
-    mca_coll_rsag_prio_recvs_init(c, next, 0, s, src);
-    nruns = mca_coll_rsag_priority_order(c->vrank, s.keep_lo, s.half, c->unit, c->order);
-    for (int i = 0; OMPI_SUCCESS == err && i < nruns; ++i) {
-        err = mca_coll_rsag_prio_post(c, next, c->order[i], s.peer);
-    }
-    nruns = mca_coll_rsag_priority_order(s.peer, s.give_lo, s.half, c->unit, c->order);
-    for (int i = 0; OMPI_SUCCESS == err && i < nruns; ++i) {
-        err = mca_coll_rsag_prio_send(c, src, c->order[i], s.peer);
-    }
-    return err;
-}
-
 /* Post the receives of the kept half of step s into `next`, in this
  * vrank's order. */
 static int mca_coll_rsag_prio_post_all(mca_coll_rsag_prio_t *c, mca_coll_rsag_vstep_t s,
@@ -230,6 +209,24 @@ static int mca_coll_rsag_prio_post_all(mca_coll_rsag_prio_t *c, mca_coll_rsag_vs
 
     for (int i = 0; OMPI_SUCCESS == err && i < nruns; ++i) {
         err = mca_coll_rsag_prio_post(c, next, c->order[i], s.peer);
+    }
+    return err;
+}
+
+/* Step 0: every receive of K0 is posted into `next` (area A), then G0
+ * leaves from `src` (the input, or work on a rank that folded). */
+static int mca_coll_rsag_prio_first_step(mca_coll_rsag_prio_t *c,
+                                         mca_coll_rsag_prio_recvs_t *next, const char *src)
+{
+    mca_coll_rsag_vstep_t s = mca_coll_rsag_halving_step(c->vrank, c->pof2, 0,
+                                                         MCA_COLL_RSAG_DISTANCE_HALVING);
+    int nruns, err;
+
+    mca_coll_rsag_prio_recvs_init(c, next, 0, s, src);
+    err = mca_coll_rsag_prio_post_all(c, s, next);
+    nruns = mca_coll_rsag_priority_order(s.peer, s.give_lo, s.half, c->unit, c->order);
+    for (int i = 0; OMPI_SUCCESS == err && i < nruns; ++i) {
+        err = mca_coll_rsag_prio_send(c, src, c->order[i], s.peer);
     }
     return err;
 }
