@@ -52,8 +52,23 @@
  * for a commutative op.  No counter at all: rsag is not loaded, every case
  * fails.
  *
+ * Forms (--form): every case is one call of the blocking collective
+ * (default), of the nonblocking one (MPI_Iallreduce ... completed by MPI_Wait,
+ * or by an MPI_Test loop for every third case), or of the persistent one
+ * (MPI_Allreduce_init ... once, then MPI_Start + MPI_Wait twice with fresh
+ * input written into the same buffers before each start, both results
+ * checked: a restart must read its input again; then MPI_Request_free).  The
+ * algorithm counter must move by one per case in every form (a persistent
+ * request decides once, at init); besides, rsag's counters
+ * coll_rsag_nonblocking_requests and coll_rsag_persistent_starts must move by
+ * one per nonblocking call and by one per MPI_Start of a call rsag ran itself
+ * (not delegated), and not at all in the other forms.  `direct` runs only in
+ * the blocking form: in the others its counter must never move (forced
+ * direct falls back to auto).
+ *
  * Usage: mpirun -np N rsag_check [--quick] [--seed N] [--group G[,G]]
  *                               [--algorithms all|current] [--coll LIST]
+ *                               [--form blocking|nonblocking|persistent]
  *                               [--timeout SEC] [--verbose]
  *   --group main (default) | smallint | ulong | all: smallint and ulong hold
  *     the cases broken in Open MPI 4.1.4 itself (see case_group()).
@@ -89,6 +104,7 @@
 #include <unistd.h>
 
 #include "rsag_check_data.h"
+#include "rsag_forms.h"
 #include "rsag_mpit.h"
 
 #define GUARD     64      /* sentinel bytes before and after every buffer */
@@ -118,6 +134,7 @@ static struct {
     int norsag;
     int timeout;
     int max_print;
+    int form;            /* RT_FORM_* */
     char cvar_prefix[128];
 } opt;
 
@@ -162,6 +179,19 @@ static int mpit_ok;
 static int rsag_loaded;
 static int world_rank, world_size;
 static unsigned long long ctr_before[MAXCTR], ctr_after[MAXCTR];
+
+/* rsag's counters of the nonblocking calls it ran and of the starts of its
+ * persistent requests: -1 when missing (rt_counter) */
+enum { FC_NBREQ, FC_STARTS, NFC };
+static const char *form_ctr_names[NFC] = { "coll_rsag_nonblocking_requests",
+                                           "coll_rsag_persistent_starts" };
+static long long fctr_before[NFC], fctr_after[NFC];
+
+static void read_form_counters(long long *v)
+{
+    for (int i = 0; i < NFC; i++)
+        v[i] = rt_counter(form_ctr_names[i]);
+}
 
 static void r0printf(const char *fmt, ...)
 {
@@ -294,9 +324,9 @@ static void describe(const casedesc *cd, char *s, size_t n)
     } else if (cd->coll == COLL_RS) {
         snprintf(extra, sizeof extra, " recvcounts=%s", rspat_names[cd->rspat]);
     }
-    snprintf(s, n, "comm=%s(np=%d) coll=%s alg=%s type=%s op=%s count=%d root=%s "
-             "inplace=%d%s", cd->cname, cd->p, coll_names[cd->coll], cd->aname,
-             cd->t->name, ops[cd->op].name, cd->count, root, cd->inplace, extra);
+    snprintf(s, n, "comm=%s(np=%d) form=%s coll=%s alg=%s type=%s op=%s count=%d root=%s "
+             "inplace=%d%s", cd->cname, cd->p, rt_form_names[opt.form], coll_names[cd->coll],
+             cd->aname, cd->t->name, ops[cd->op].name, cd->count, root, cd->inplace, extra);
 }
 
 static void on_alarm(int sig)
@@ -484,6 +514,9 @@ static int check_counters(const casedesc *cd, long n_items, verdict *v)
             fail(v, "counter mismatch: delegated a commutative op (%s)", ctrs[moved].name);
         return moved;
     }
+    if (opt.form != RT_FORM_BLOCKING && strstr(c->alg[ctrs[moved].alg].name, "direct") != NULL)
+        fail(v, "counter mismatch: %s moved in the %s form (direct is blocking only)",
+             ctrs[moved].name, rt_form_names[opt.form]);
     if (cd->ai >= 0 && c->alg[cd->ai].ctr >= 0) {
         int want = c->alg[cd->ai].ctr;
         if (forced_applies(cd, n_items) && moved != want)
@@ -491,6 +524,35 @@ static int check_counters(const casedesc *cd, long n_items, verdict *v)
                  c->alg[cd->ai].name, ctrs[moved].name, ctrs[want].name);
     }
     return moved;
+}
+
+/* The counters of the forms: a call rsag ran itself (an algorithm counter
+ * moved, not the delegated one) counts one nonblocking request in the
+ * nonblocking form, `starts` starts in the persistent form, nothing in the
+ * blocking form; a delegated call (or none) counts nothing. */
+static void check_form_counters(int moved, int starts, verdict *v)
+{
+    int ours = moved >= 0 && ctrs[moved].alg >= 0;
+    long long want[NFC] = { 0, 0 };
+
+    if (ours && opt.form == RT_FORM_NONBLOCKING)
+        want[FC_NBREQ] = 1;
+    if (ours && opt.form == RT_FORM_PERSISTENT)
+        want[FC_STARTS] = starts;
+    for (int i = 0; i < NFC; i++) {
+        if (fctr_before[i] < 0 || fctr_after[i] < 0) {
+            /* before the nonblocking engine these counters do not exist:
+             * only the blocking form can do without them */
+            if (opt.form != RT_FORM_BLOCKING)
+                fail(v, "counter mismatch: no MPI_T counter %s", form_ctr_names[i]);
+            continue;
+        }
+        if (fctr_after[i] - fctr_before[i] != want[i])
+            fail(v, "counter mismatch: %s moved by %lld, expected %lld (%s form, %s)",
+                 form_ctr_names[i], fctr_after[i] - fctr_before[i], want[i],
+                 rt_form_names[opt.form], moved < 0 ? "no algorithm counter moved" :
+                 ctrs[moved].name);
+    }
 }
 
 static void record(const casedesc *cd, const verdict *v, int moved, int quiet)
@@ -564,15 +626,88 @@ static const uint64_t *expected_cached(const casedesc *cd, long nin, const uint6
     return xcache[i].v;
 }
 
-static void run_case(casedesc *cd)
+/* Complete the request of a nonblocking or started persistent call: MPI_Wait,
+ * or for every third case an MPI_Test loop. */
+static int complete(MPI_Request *req)
+{
+    int flag = 0, rc;
+
+    if (blk_n % 3 != 2)
+        return MPI_Wait(req, MPI_STATUS_IGNORE);
+    do {
+        rc = MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+    } while (rc == MPI_SUCCESS && !flag);
+    return rc;
+}
+
+/* The hash bases of every rank's input for run `it` of a case (a persistent
+ * case runs twice with different inputs; run 0 is every form's data). */
+static void hash_bases(const casedesc *cd, int it, uint64_t *hb)
+{
+    uint64_t s0 = mix64(opt.seed ^ mix64(cd->salt));
+    if (it > 0)
+        s0 = mix64(s0 ^ (0x9e3779b97f4a7c15ULL * (uint64_t)it));
+    for (int r = 0; r < cd->p; r++)
+        hb[r] = mix64(s0 + 0x632be59bd9b4e019ULL * (uint64_t)(r + 1));
+}
+
+/* The values of recvbuf (at the root) after a call: every element the
+ * exact reduction of every rank's input. */
+static void check_values(const casedesc *cd, const buf_t *rb, long nin, long nout, long outoff,
+                         const uint64_t *hb, const char *pfx, verdict *v)
 {
     const ttype *t = cd->t;
     const edesc *el = t->el;
+    int p = cd->p;
+    long bad = -1, nbad = 0;
+    val_t got_bad, exp_bad;
+    const uint64_t *xc = expected_cached(cd, nin, hb);
+    for (long i = 0; i < nout; i++) {
+        for (int j = 0; j < t->nel; j++) {
+            uint64_t e = (uint64_t)(outoff + i) * t->nel + j;
+            val_t exp;
+            if (xc != NULL) {
+                memset(&exp, 0, sizeof exp);
+                if (el->cat == CAT_INT)
+                    exp.u = xc[e];
+                else
+                    memcpy(&exp.re, &xc[e], sizeof(double));
+            } else {
+                exp = gen_val(el, cd->op, hb[0], e, p);
+                for (int r = 1; r < p; r++) {
+                    val_t x = gen_val(el, cd->op, hb[r], e, p);
+                    combine(el, cd->op, &exp, &x);
+                }
+            }
+            val_t got = load_elem(el, rb->origin + i * t->ext + t->off[j]);
+            if (!val_eq(el, &got, &exp)) {
+                if (nbad++ == 0) {
+                    bad = i * t->nel + j;
+                    got_bad = got;
+                    exp_bad = exp;
+                }
+            }
+        }
+    }
+    if (nbad) {
+        char gs[128], xs[128];
+        val_fmt(el, &got_bad, gs, sizeof gs);
+        val_fmt(el, &exp_bad, xs, sizeof xs);
+        fail(v, "%swrong result: %ld of %ld elements differ, first at element %ld "
+             "(item %ld): got %s expected %s", pfx, nbad, nout * t->nel, bad,
+             bad / t->nel, gs, xs);
+    }
+}
+
+static void run_case(casedesc *cd)
+{
+    const ttype *t = cd->t;
     int p = cd->p, me = cd->me, coll = cd->coll;
     verdict v = { 0, "" };
     int *rcounts = NULL;
     long nin, nout, outoff = 0;
     int is_root = (coll != COLL_REDUCE) || me == cd->root;
+    int niter = opt.form == RT_FORM_PERSISTENT ? 2 : 1;
 
     describe(cd, cur_desc, sizeof cur_desc);
     if (!opt.norsag && !rsag_loaded) {
@@ -605,126 +740,109 @@ static void run_case(casedesc *cd)
 
     /* hash bases of every rank's input */
     uint64_t *hb = malloc(sizeof(uint64_t) * (size_t)p);
-    uint64_t s0 = mix64(opt.seed ^ mix64(cd->salt));
-    for (int r = 0; r < p; r++)
-        hb[r] = mix64(s0 + 0x632be59bd9b4e019ULL * (uint64_t)(r + 1));
 
     int use_send = !(cd->inplace && is_root);
     buf_t sb = { 0 }, rb = { 0 };
     unsigned char *scopy = NULL;
     int have_rb = 0;
+    if (hb == NULL)
+        goto oom;
     if (use_send) {
         if (buf_alloc(&sb, t, nin) != 0)
             goto oom;
-        buf_fill(&sb, cd, hb[me]);
         scopy = malloc(sb.total);
         if (scopy == NULL)
             goto oom;
-        memcpy(scopy, sb.base, sb.total);
     }
     if (is_root) {
         if (buf_alloc(&rb, t, cd->inplace ? nin : nout) != 0)
             goto oom;
         have_rb = 1;
-        if (cd->inplace)
-            buf_fill(&rb, cd, hb[me]);
     } else if (!cd->nullrecv) {
         if (buf_alloc(&rb, t, nout) != 0)
             goto oom;
         have_rb = 1;
     }
 
-    void *sendp = use_send ? (void *)sb.origin : MPI_IN_PLACE;
-    void *recvp = have_rb ? (void *)rb.origin : NULL;
+    rt_call_t call = { coll, use_send ? (void *)sb.origin : MPI_IN_PLACE,
+                       have_rb ? (void *)rb.origin : NULL,
+                       cd->count, rcounts, t->dt,
+                       ops[cd->op].op, cd->root, cd->comm };
     int check_ctr = !opt.norsag;
     if (check_ctr && read_counters(ctr_before) != 0)
         fail(&v, "MPI_T_pvar_read failed");
+    if (check_ctr)
+        read_form_counters(fctr_before);
 
-    int rc = MPI_SUCCESS;
-    MPI_Op mop = ops[cd->op].op;
-    switch (coll) {
-    case COLL_ALLREDUCE:
-        rc = MPI_Allreduce(sendp, recvp, cd->count, t->dt, mop, cd->comm);
-        break;
-    case COLL_REDUCE:
-        rc = MPI_Reduce(sendp, recvp, cd->count, t->dt, mop, cd->root, cd->comm);
-        break;
-    case COLL_RSB:
-        rc = MPI_Reduce_scatter_block(sendp, recvp, cd->count, t->dt, mop, cd->comm);
-        break;
-    case COLL_RS:
-        rc = MPI_Reduce_scatter(sendp, recvp, rcounts, t->dt, mop, cd->comm);
-        break;
+    int rc = MPI_SUCCESS, starts = 0;
+    MPI_Request req = MPI_REQUEST_NULL;
+    for (int it = 0; it < niter && rc == MPI_SUCCESS; it++) {
+        char pfx[32] = "";
+        if (niter > 1)
+            snprintf(pfx, sizeof pfx, "start %d: ", it + 1);
+        /* fresh input in the same buffers */
+        hash_bases(cd, it, hb);
+        if (use_send) {
+            buf_fill(&sb, cd, hb[me]);
+            memcpy(scopy, sb.base, sb.total);
+        }
+        if (is_root && cd->inplace)
+            buf_fill(&rb, cd, hb[me]);
+
+        const char *what = "the call";
+        if (it == 0)
+            rc = rt_post(opt.form, &call, &req);
+        if (rc == MPI_SUCCESS && opt.form == RT_FORM_PERSISTENT) {
+            what = "MPI_Start";
+            rc = MPI_Start(&req);
+            starts += rc == MPI_SUCCESS;
+        }
+        if (rc == MPI_SUCCESS && opt.form != RT_FORM_BLOCKING) {
+            what = "the completion";
+            rc = complete(&req);
+        }
+        if (rc != MPI_SUCCESS) {
+            char es[MPI_MAX_ERROR_STRING];
+            int len = 0;
+            MPI_Error_string(rc, es, &len);
+            fail(&v, "%s%s returned error %d (%s)", pfx, what, rc, es);
+            break;
+        }
+        if (opt.form == RT_FORM_NONBLOCKING && req != MPI_REQUEST_NULL)
+            fail(&v, "the completed request is not MPI_REQUEST_NULL");
+
+        /* results */
+        if (is_root)
+            check_values(cd, &rb, nin, nout, outoff, hb, pfx, &v);
+        if (is_root) {
+            long off;
+            if (check_holes(&rb, t, &off))
+                fail(&v, "%srecvbuf byte at offset %ld outside the type map was overwritten "
+                     "(holes/guards)", pfx, off);
+        }
+        if (use_send && memcmp(scopy, sb.base, sb.total) != 0) {
+            size_t i = 0;
+            while (scopy[i] == sb.base[i])
+                i++;
+            fail(&v, "%ssendbuf modified (byte offset %ld from origin)", pfx,
+                 (long)((char *)sb.base + i - sb.origin));
+        }
+    }
+    if (opt.form == RT_FORM_PERSISTENT && req != MPI_REQUEST_NULL) {
+        int frc = MPI_Request_free(&req);
+        if (frc != MPI_SUCCESS || req != MPI_REQUEST_NULL)
+            fail(&v, "MPI_Request_free of the persistent request returned %d", frc);
     }
 
     int moved = -1;
     if (check_ctr) {
-        if (read_counters(ctr_after) != 0)
+        if (read_counters(ctr_after) != 0) {
             fail(&v, "MPI_T_pvar_read failed");
-        else
+        } else {
             moved = check_counters(cd, coll == COLL_RSB ? nin : cd->count, &v);
-    }
-
-    if (rc != MPI_SUCCESS) {
-        char es[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(rc, es, &len);
-        fail(&v, "returned error %d (%s)", rc, es);
-    }
-
-    /* results */
-    if (is_root && rc == MPI_SUCCESS) {
-        long bad = -1, nbad = 0;
-        val_t got_bad, exp_bad;
-        const uint64_t *xc = expected_cached(cd, nin, hb);
-        for (long i = 0; i < nout; i++) {
-            for (int j = 0; j < t->nel; j++) {
-                uint64_t e = (uint64_t)(outoff + i) * t->nel + j;
-                val_t exp;
-                if (xc != NULL) {
-                    memset(&exp, 0, sizeof exp);
-                    if (el->cat == CAT_INT)
-                        exp.u = xc[e];
-                    else
-                        memcpy(&exp.re, &xc[e], sizeof(double));
-                } else {
-                    exp = gen_val(el, cd->op, hb[0], e, p);
-                    for (int r = 1; r < p; r++) {
-                        val_t x = gen_val(el, cd->op, hb[r], e, p);
-                        combine(el, cd->op, &exp, &x);
-                    }
-                }
-                val_t got = load_elem(el, rb.origin + i * t->ext + t->off[j]);
-                if (!val_eq(el, &got, &exp)) {
-                    if (nbad++ == 0) {
-                        bad = i * t->nel + j;
-                        got_bad = got;
-                        exp_bad = exp;
-                    }
-                }
-            }
+            read_form_counters(fctr_after);
+            check_form_counters(moved, starts, &v);
         }
-        if (nbad) {
-            char gs[128], xs[128];
-            val_fmt(el, &got_bad, gs, sizeof gs);
-            val_fmt(el, &exp_bad, xs, sizeof xs);
-            fail(&v, "wrong result: %ld of %ld elements differ, first at element %ld "
-                 "(item %ld): got %s expected %s", nbad, nout * t->nel, bad,
-                 bad / t->nel, gs, xs);
-        }
-    }
-    if (is_root) {
-        long off;
-        if (check_holes(&rb, t, &off))
-            fail(&v, "recvbuf byte at offset %ld outside the type map was overwritten "
-                 "(holes/guards)", off);
-    }
-    if (use_send && memcmp(scopy, sb.base, sb.total) != 0) {
-        size_t i = 0;
-        while (scopy[i] == sb.base[i])
-            i++;
-        fail(&v, "sendbuf modified (byte offset %ld from origin)",
-             (long)((char *)sb.base + i - sb.origin));
     }
 
     record(cd, &v, moved, 0);
@@ -1028,14 +1146,10 @@ static int comm_setup(commctx *cx, MPI_Comm comm, const char *name)
 static int rsag_owns(commctx *cx, int ci)
 {
     int in = 1, out = 0, one = 1;
+    rt_call_t call = { ci, &in, &out, 1, &one, MPI_INT, MPI_SUM, 0, cx->comm };
     if (read_counters(ctr_before) != 0)
         return 1;
-    switch (ci) {
-    case COLL_ALLREDUCE: MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_SUM, cx->comm); break;
-    case COLL_REDUCE: MPI_Reduce(&in, &out, 1, MPI_INT, MPI_SUM, 0, cx->comm); break;
-    case COLL_RSB: MPI_Reduce_scatter_block(&in, &out, 1, MPI_INT, MPI_SUM, cx->comm); break;
-    default: MPI_Reduce_scatter(&in, &out, &one, MPI_INT, MPI_SUM, cx->comm); break;
-    }
+    rt_run(opt.form, &call);
     if (read_counters(ctr_after) != 0)
         return 1;
     for (int k = 0; k < nctr; k++)
@@ -1051,6 +1165,7 @@ static void usage(void)
     r0printf("usage: rsag_check [--quick] [--seed N] [--group main|smallint|ulong|all]\n"
              "                  [--algorithms all|current] [--coll allreduce,reduce,"
              "reduce_scatter_block,reduce_scatter]\n"
+             "                  [--form blocking|nonblocking|persistent]\n"
              "                  [--timeout SEC] [--verbose]\n");
 }
 
@@ -1076,7 +1191,7 @@ static int parse_args(int argc, char **argv)
         int needs = !strcmp(key, "--seed") || !strcmp(key, "--group") ||
                     !strcmp(key, "--algorithms") || !strcmp(key, "--coll") ||
                     !strcmp(key, "--timeout") || !strcmp(key, "--cvar-prefix") ||
-                    !strcmp(key, "--max-print");
+                    !strcmp(key, "--max-print") || !strcmp(key, "--form");
         if (needs && val == NULL) {
             if (i + 1 >= argc) {
                 r0printf("rsag_check: %s needs a value\n", key);
@@ -1099,6 +1214,17 @@ static int parse_args(int argc, char **argv)
             }
         } else if (!strcmp(key, "--timeout")) {
             opt.timeout = atoi(val);
+        } else if (!strcmp(key, "--form")) {
+            opt.form = rt_form_index(val);
+            if (opt.form < 0) {
+                r0printf("rsag_check: bad --form '%s'\n", val);
+                return -1;
+            }
+            if (opt.form == RT_FORM_PERSISTENT && !RT_HAVE_PERSISTENT) {
+                r0printf("rsag_check: --form persistent: this MPI has no persistent "
+                         "collectives (MPI_Allreduce_init, MPIX_Allreduce_init)\n");
+                return -1;
+            }
         } else if (!strcmp(key, "--max-print")) {
             opt.max_print = atoi(val);
         } else if (!strcmp(key, "--cvar-prefix")) {
@@ -1196,8 +1322,10 @@ int main(int argc, char **argv)
     char groups[64];
     snprintf(groups, sizeof groups, "%s%s%s", opt.group_main ? ",main" : "",
              opt.group_small ? ",smallint" : "", opt.group_ulong ? ",ulong" : "");
-    r0printf("rsag_check: seed=%llu np=%d mode=%s group=%s algorithms=%s%s\n",
-             opt.seed, world_size, opt.quick ? "quick" : "full", groups + 1,
+    rt_set_form(opt.form);
+    r0printf("rsag_check: seed=%llu np=%d mode=%s form=%s group=%s algorithms=%s%s\n",
+             opt.seed, world_size, opt.quick ? "quick" : "full", rt_form_names[opt.form],
+             groups + 1,
              opt.alg_current ? "current" : "all",
              opt.norsag ? " (--no-rsag: counters NOT checked)" : "");
     if (!opt.norsag && !rsag_loaded) {

@@ -22,6 +22,15 @@ const char *rt_coll_names[RT_NCOLL] = {
 
 static MPI_T_pvar_session session;
 static int mpit_started;
+static int form = RT_FORM_BLOCKING;
+/* the counters rt_counter found so far (or found missing: found 0) */
+#define RT_MAXNAMED 16
+static struct {
+    char name[2 * RT_NAMELEN];
+    int found;
+    MPI_T_pvar_handle h;
+} named[RT_MAXNAMED];
+static int nnamed;
 static char cvar_prefix[RT_NAMELEN] = "coll_rsag";
 static void (*report_fn)(const char *line);
 static struct {
@@ -216,9 +225,52 @@ void rt_mpit_finalize(void)
             }
         }
     }
+    for (int i = 0; i < nnamed; i++) {
+        if (named[i].found) {
+            MPI_T_pvar_handle_free(session, &named[i].h);
+        }
+    }
+    nnamed = 0;
     MPI_T_pvar_session_free(&session);
     MPI_T_finalize();
     mpit_started = 0;
+}
+
+long long rt_counter(const char *name)
+{
+    unsigned long long v = 0;
+    int i;
+
+    if (!mpit_started) {
+        return -1;
+    }
+    for (i = 0; i < nnamed; i++) {
+        if (0 == strcmp(named[i].name, name)) {
+            break;
+        }
+    }
+    if (i == nnamed) {
+        if (RT_MAXNAMED == nnamed) {
+            return -1;
+        }
+        snprintf(named[i].name, sizeof named[i].name, "%s", name);
+        named[i].found = 0 == counter_handle(name, &named[i].h);
+        nnamed++;
+    }
+    if (!named[i].found || MPI_SUCCESS != MPI_T_pvar_read(session, named[i].h, &v)) {
+        return -1;
+    }
+    return (long long) v;
+}
+
+void rt_set_form(int f)
+{
+    form = f;
+}
+
+int rt_form(void)
+{
+    return form;
 }
 
 int rt_have_cvar(int coll)
@@ -414,7 +466,8 @@ int rt_applies(const char *alg, long count, int pof2, int commutative, int conti
 {
     return (commutative || !needs_commutative(alg))
            && (NULL == strstr(alg, "rabenseifner") || count >= pof2)
-           && (NULL == strstr(alg, "direct") || (contiguous && where.single_node))
+           && (NULL == strstr(alg, "direct")
+               || (contiguous && where.single_node && RT_FORM_BLOCKING == form))
            && (NULL == strstr(alg, "hierarchical") || where.multi_node_even);
 }
 

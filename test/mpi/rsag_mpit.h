@@ -93,6 +93,14 @@ int rt_snapshot(int coll, rt_snap_t *s);
  * several). */
 const char *rt_ran(int coll, const rt_snap_t *a, const rt_snap_t *b);
 
+/* The form of the calls the counters are read around (rt_applies):
+ * blocking, nonblocking (MPI_Iallreduce ...) or persistent
+ * (MPI_Allreduce_init ...); rsag_forms.h makes the calls.  Default
+ * blocking. */
+enum { RT_FORM_BLOCKING, RT_FORM_NONBLOCKING, RT_FORM_PERSISTENT, RT_NFORM };
+void rt_set_form(int form);
+int rt_form(void);
+
 /* Where a communicator's ranks are, for rt_check_ran: all on one node
  * (rt_single_node), or on several with the same number >= 2 on each
  * (rt_multi_node_even).  rt_placement is collective over comm. */
@@ -106,8 +114,10 @@ rt_placement_t rt_placement(MPI_Comm comm);
  * elements (whole vector) on a communicator whose p' is pof2 and whose
  * ranks are placed as `where`: rabenseifner needs count >= p';
  * rabenseifner, ring, priority, recursive_halving and hierarchical a
- * commutative op; direct a contiguous datatype (rt_contiguous) and one
- * node; hierarchical where.multi_node_even.  Else it falls back. */
+ * commutative op; direct a contiguous datatype (rt_contiguous), one
+ * node and the blocking form (rt_form: in the nonblocking and persistent
+ * forms forced direct falls back to auto); hierarchical
+ * where.multi_node_even.  Else it falls back. */
 int rt_applies(const char *alg, long count, int pof2, int commutative, int contiguous,
                rt_placement_t where);
 
@@ -122,6 +132,12 @@ int rt_check_ran(int coll, int k, long count, int pof2, int commutative, int con
 /* 1 when dt's bytes leave no gap: size == extent == true extent (what the
  * node path, `direct`, needs; any lower bound). */
 int rt_contiguous(MPI_Datatype dt);
+
+/* Any counter of rsag by name (an unsigned long long counter bound to no
+ * object, e.g. coll_rsag_nonblocking_requests): its value, or -1 when it
+ * does not exist (or MPI_T is not started).  The handle is made on the
+ * first call and kept until rt_mpit_finalize. */
+long long rt_counter(const char *name);
 
 /* Any other variable of rsag, by name.  These abort the job with a message
  * naming the variable when it is missing or a call fails: a test cannot go
