@@ -52,9 +52,10 @@
  * for a commutative op.  No counter at all: rsag is not loaded, every case
  * fails.
  *
- * Forms (--form): every case is one call of the blocking collective
- * (default), of the nonblocking one (MPI_Iallreduce ... completed by MPI_Wait,
- * or by an MPI_Test loop for every third case), or of the persistent one
+ * Forms (--form, a list: the matrix once per form): every case is one call
+ * of the blocking collective (default), of the nonblocking one
+ * (MPI_Iallreduce ... completed by MPI_Wait, or by an MPI_Test loop for every
+ * third case), or of the persistent one
  * (MPI_Allreduce_init ... once, then MPI_Start + MPI_Wait twice with fresh
  * input written into the same buffers before each start, both results
  * checked: a restart must read its input again; then MPI_Request_free).  The
@@ -68,7 +69,7 @@
  *
  * Usage: mpirun -np N rsag_check [--quick] [--seed N] [--group G[,G]]
  *                               [--algorithms all|current] [--coll LIST]
- *                               [--form blocking|nonblocking|persistent]
+ *                               [--form blocking|nonblocking|persistent[,...]]
  *                               [--timeout SEC] [--verbose]
  *   --group main (default) | smallint | ulong | all: smallint and ulong hold
  *     the cases broken in Open MPI 4.1.4 itself (see case_group()).
@@ -134,7 +135,8 @@ static struct {
     int norsag;
     int timeout;
     int max_print;
-    int form;            /* RT_FORM_* */
+    int forms;           /* the forms to run, 1 << RT_FORM_* */
+    int form;            /* the one running */
     char cvar_prefix[128];
 } opt;
 
@@ -341,6 +343,36 @@ static void on_alarm(int sig)
         (void)w;
     }
     _exit(3);
+}
+
+/* A crash names the case it happened in, then goes on to the handler that
+ * was there (Open MPI's backtrace). */
+static struct sigaction crash_prev[3];
+static const int crash_sigs[3] = { SIGSEGV, SIGBUS, SIGABRT };
+
+static void on_crash(int sig)
+{
+    char msg[1400];
+    int n = snprintf(msg, sizeof msg, "rsag_check: rank %d: signal %d%s%s\n", world_rank, sig,
+                     in_case ? " in case " : "", in_case ? cur_desc : "");
+    if (n > 0) {
+        ssize_t w = write(2, msg, (size_t)(n < (int)sizeof msg ? n : (int)sizeof msg - 1));
+        (void)w;
+    }
+    for (int i = 0; i < 3; i++)
+        if (crash_sigs[i] == sig)
+            sigaction(sig, &crash_prev[i], NULL);
+    raise(sig);
+}
+
+static void catch_crashes(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < 3; i++)
+        sigaction(crash_sigs[i], &sa, &crash_prev[i]);
 }
 
 typedef struct {
@@ -1038,9 +1070,11 @@ static void run_block(commctx *cx, int coll, int ai)
                             cd.salt = 0x4c41524745ULL;
                         /* stock Open MPI 4.1.4 (coll/tuned ring allreduce) frees an
                          * invalid pointer for a datatype with a negative true lower
-                         * bound; only --no-rsag runs against it on purpose */
-                        if (opt.norsag && coll == COLL_ALLREDUCE && t->tlb < 0 &&
-                            (long)count * (long)t->ext >= 4096) {
+                         * bound, and so does coll/libnbc's MPI_Ireduce (every size,
+                         * np 4); only --no-rsag runs against them on purpose */
+                        if (opt.norsag && t->tlb < 0 &&
+                            ((coll == COLL_ALLREDUCE && (long)count * (long)t->ext >= 4096)
+                             || (opt.form != RT_FORM_BLOCKING && coll == COLL_REDUCE))) {
                             skipped_stock++;
                             rot++;
                             continue;
@@ -1165,7 +1199,7 @@ static void usage(void)
     r0printf("usage: rsag_check [--quick] [--seed N] [--group main|smallint|ulong|all]\n"
              "                  [--algorithms all|current] [--coll allreduce,reduce,"
              "reduce_scatter_block,reduce_scatter]\n"
-             "                  [--form blocking|nonblocking|persistent]\n"
+             "                  [--form blocking|nonblocking|persistent[,...]]\n"
              "                  [--timeout SEC] [--verbose]\n");
 }
 
@@ -1173,6 +1207,7 @@ static int parse_args(int argc, char **argv)
 {
     opt.seed = 1;
     opt.max_print = MAXPRINT;
+    opt.forms = 1 << RT_FORM_BLOCKING;
     opt.group_main = 1;
     snprintf(opt.cvar_prefix, sizeof opt.cvar_prefix, "coll_rsag");
     for (int i = 0; i < NCOLL; i++)
@@ -1215,14 +1250,24 @@ static int parse_args(int argc, char **argv)
         } else if (!strcmp(key, "--timeout")) {
             opt.timeout = atoi(val);
         } else if (!strcmp(key, "--form")) {
-            opt.form = rt_form_index(val);
-            if (opt.form < 0) {
-                r0printf("rsag_check: bad --form '%s'\n", val);
-                return -1;
+            char buf[128];
+            snprintf(buf, sizeof buf, "%s", val);
+            opt.forms = 0;
+            for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+                int f = rt_form_index(tok);
+                if (f < 0) {
+                    r0printf("rsag_check: bad --form '%s'\n", tok);
+                    return -1;
+                }
+                if (f == RT_FORM_PERSISTENT && !RT_HAVE_PERSISTENT) {
+                    r0printf("rsag_check: --form persistent: this MPI has no persistent "
+                             "collectives (MPI_Allreduce_init, MPIX_Allreduce_init)\n");
+                    return -1;
+                }
+                opt.forms |= 1 << f;
             }
-            if (opt.form == RT_FORM_PERSISTENT && !RT_HAVE_PERSISTENT) {
-                r0printf("rsag_check: --form persistent: this MPI has no persistent "
-                         "collectives (MPI_Allreduce_init, MPIX_Allreduce_init)\n");
+            if (opt.forms == 0) {
+                r0printf("rsag_check: --form needs a form\n");
                 return -1;
             }
         } else if (!strcmp(key, "--max-print")) {
@@ -1290,6 +1335,7 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return pa > 0 ? 0 : 2;
     }
+    catch_crashes();
     if (opt.timeout > 0) {
         signal(SIGALRM, on_alarm);
         alarm((unsigned)opt.timeout);
@@ -1322,10 +1368,14 @@ int main(int argc, char **argv)
     char groups[64];
     snprintf(groups, sizeof groups, "%s%s%s", opt.group_main ? ",main" : "",
              opt.group_small ? ",smallint" : "", opt.group_ulong ? ",ulong" : "");
-    rt_set_form(opt.form);
+    char forms[64] = "";
+    for (int f = 0; f < RT_NFORM; f++)
+        if (opt.forms & (1 << f)) {
+            size_t l = strlen(forms);
+            snprintf(forms + l, sizeof forms - l, "%s%s", l ? "," : "", rt_form_names[f]);
+        }
     r0printf("rsag_check: seed=%llu np=%d mode=%s form=%s group=%s algorithms=%s%s\n",
-             opt.seed, world_size, opt.quick ? "quick" : "full", rt_form_names[opt.form],
-             groups + 1,
+             opt.seed, world_size, opt.quick ? "quick" : "full", forms, groups + 1,
              opt.alg_current ? "current" : "all",
              opt.norsag ? " (--no-rsag: counters NOT checked)" : "");
     if (!opt.norsag && !rsag_loaded) {
@@ -1396,52 +1446,58 @@ int main(int argc, char **argv)
     comm_setup(&cxs[3], rsplit, "split(reversed)");
 
     unsigned long long setup_failures = 0;
-    for (int x = 0; x < 4; x++) {
-        commctx *cx = &cxs[x];
-        char skipped[256] = "";
-        for (int ci = 0; ci < NCOLL; ci++) {
-            collinfo *c = &colls[ci];
-            if (!c->run)
-                continue;
-            if (cx->p == 1 && !opt.norsag && rsag_loaded && !rsag_owns(cx, ci)) {
-                /* coll/self (priority 75) owns size-1 communicators unless it is
-                 * left out (--mca coll ^self): nothing of rsag to test there */
-                size_t l = strlen(skipped);
-                snprintf(skipped + l, sizeof skipped - l, " %s", coll_names[ci]);
-                skipped_self = 1;
-                continue;
-            }
-            for (int ri = 0; ri < c->nrun; ri++) {
-                int ai = c->run_alg[ri];
-                if (ai >= 0 && !opt.alg_current) {
-                    int rc = write_cvar(ci, c->alg[ai].value);
-                    if (rc != MPI_SUCCESS) {
-                        if (cx->me == 0 && world_rank == 0)
-                            printf("rsag_check: FAIL: MPI_T_cvar_write(%s_%s_algorithm=%s) "
-                                   "failed: %s (needs MCA_BASE_VAR_FLAG_SETTABLE and a "
-                                   "writable scope); skipping its cases\n",
-                                   opt.cvar_prefix, coll_names[ci], c->alg[ai].name,
-                                   rt_mpit_err(rc));
-                        if (cx->me == 0)
-                            setup_failures++;
-                        continue;
-                    }
+    for (int f = 0; f < RT_NFORM; f++) {
+        if (!(opt.forms & (1 << f)))
+            continue;
+        opt.form = f;
+        rt_set_form(f);
+        for (int x = 0; x < 4; x++) {
+            commctx *cx = &cxs[x];
+            char skipped[256] = "";
+            for (int ci = 0; ci < NCOLL; ci++) {
+                collinfo *c = &colls[ci];
+                if (!c->run)
+                    continue;
+                if (cx->p == 1 && !opt.norsag && rsag_loaded && !rsag_owns(cx, ci)) {
+                    /* coll/self (priority 75) owns size-1 communicators unless it is
+                     * left out (--mca coll ^self): nothing of rsag to test there */
+                    size_t l = strlen(skipped);
+                    snprintf(skipped + l, sizeof skipped - l, " %s", coll_names[ci]);
+                    skipped_self = 1;
+                    continue;
                 }
-                double tb = MPI_Wtime();
-                blk_n = 0;
-                run_block(cx, ci, ai);
-                finish_block(cx, ci, ai);
-                if (opt.verbose && cx->me == 0)
-                    printf("rsag_check: [world rank %d] %s %s alg=%s: %zu cases, %.2f s\n",
-                           world_rank, cx->name, coll_names[ci], alg_label(ci, ai), blk_n,
-                           MPI_Wtime() - tb);
-                fflush(stdout);
+                for (int ri = 0; ri < c->nrun; ri++) {
+                    int ai = c->run_alg[ri];
+                    if (ai >= 0 && !opt.alg_current) {
+                        int rc = write_cvar(ci, c->alg[ai].value);
+                        if (rc != MPI_SUCCESS) {
+                            if (cx->me == 0 && world_rank == 0)
+                                printf("rsag_check: FAIL: MPI_T_cvar_write(%s_%s_algorithm=%s) "
+                                       "failed: %s (needs MCA_BASE_VAR_FLAG_SETTABLE and a "
+                                       "writable scope); skipping its cases\n",
+                                       opt.cvar_prefix, coll_names[ci], c->alg[ai].name,
+                                       rt_mpit_err(rc));
+                            if (cx->me == 0)
+                                setup_failures++;
+                            continue;
+                        }
+                    }
+                    double tb = MPI_Wtime();
+                    blk_n = 0;
+                    run_block(cx, ci, ai);
+                    finish_block(cx, ci, ai);
+                    if (opt.verbose && cx->me == 0)
+                        printf("rsag_check: [world rank %d] %s %s %s alg=%s: %zu cases, "
+                               "%.2f s\n", world_rank, rt_form_names[f], cx->name,
+                               coll_names[ci], alg_label(ci, ai), blk_n, MPI_Wtime() - tb);
+                    fflush(stdout);
+                }
             }
+            if (skipped[0] && (opt.verbose || world_rank == 0))
+                printf("rsag_check: [world rank %d] %s (size 1): rsag is not the module for%s "
+                       "(coll/self owns size-1 communicators; --mca coll ^self to include "
+                       "them): skipped\n", world_rank, cx->name, skipped);
         }
-        if (skipped[0] && (opt.verbose || world_rank == 0))
-            printf("rsag_check: [world rank %d] %s (size 1): rsag is not the module for%s "
-                   "(coll/self owns size-1 communicators; --mca coll ^self to include "
-                   "them): skipped\n", world_rank, cx->name, skipped);
     }
 
     /* restore the control variables */
@@ -1496,9 +1552,10 @@ int main(int argc, char **argv)
                    opt.norsag ? " (--no-rsag)" : " (rsag not loaded)");
         }
         if (all[5])
-            printf("rsag_check: --no-rsag: skipped %llu allreduce calls (counted per rank) "
-                   "with a negative true lower bound >= 4 KB: stock Open MPI 4.1.4 "
-                   "(tuned ring allreduce) crashes on them\n", all[5]);
+            printf("rsag_check: --no-rsag: skipped %llu calls (counted per rank) with a "
+                   "negative true lower bound: allreduce >= 4 KB, on which stock Open MPI "
+                   "4.1.4 (tuned ring allreduce) crashes, and in the nonblocking and "
+                   "persistent forms reduce (libnbc's crashes)\n", all[5]);
         if (all[4])
             printf("rsag_check: %llu algorithm settings could not be forced (counted as "
                    "failed)\n", all[4]);
