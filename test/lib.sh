@@ -25,6 +25,10 @@
 #   exits_nonzero CMD...         a command that must fail (use with run_test)
 #   enum_values COLL             the values of coll_rsag_COLL_algorithm
 #   makevar DIR VAR              VAR of the configured $top/DIR/Makefile
+#   valgrind_job NAME NP PROG... PROG under valgrind memcheck, rsag's records
+#                                fail it (use with run_test NAME)
+#   assert_transport LOG NP T    the job of LOG (run with "${transport_verbose[@]}")
+#                                used transport T: ob1-tcp, ob1-vader or ucx
 #
 # Variables set by run_tests.sh: $here (test/), $top (the tree), $results
 # (test/results), $check (rsag_check), $demo (rsag_demo), $timeout_s and
@@ -163,6 +167,92 @@ enum_values() {
 
 # makevar DIR VAR: the value of VAR in the configured $top/DIR/Makefile.
 makevar() { sed -n "s|^$2 = ||p" "$top/$1/Makefile" 2>/dev/null | head -n 1; }
+
+# --- shared by several suites -------------------------------------------------
+
+# valgrind_job NAME NP PROGRAM ARGS...: the job under valgrind memcheck (Open
+# MPI's suppression file, RSAG_VALGRIND_SUPP to override; one XML report per
+# process in $results/NAME.vg/), then test/valgrind-filter.awk: fails on any
+# error or definite leak with a frame in mca_coll_rsag.so; valgrind's findings
+# elsewhere go to $results/NAME.others.log.  Twice the usual mpirun time limit.
+valgrind_job() {
+    local name="$1" np="$2"; shift 2
+    local dir="$results/$name.vg" supp
+    supp=${RSAG_VALGRIND_SUPP:-$(ls /usr/share/openmpi/openmpi-valgrind.supp \
+        /usr/share/openmpi*/openmpi-valgrind.supp 2>/dev/null | head -n 1)}
+    if ! command -v valgrind >/dev/null; then
+        echo "valgrind is not installed (contrib/install-deps.sh installs it)"
+        return 1
+    fi
+    if [ ! -r "$supp" ]; then
+        echo "Open MPI's openmpi-valgrind.supp was not found (set RSAG_VALGRIND_SUPP)"
+        return 1
+    fi
+    rm -rf "$dir" && mkdir -p "$dir" || return 1
+    # --keep-debuginfo: Open MPI dlcloses components before the leak check,
+    # frames in them would lose the object name the filter looks for.
+    local TIMEFORMAT="valgrind job: %R s wall, %U s user, %S s system CPU"
+    time timeout -k 10 "$(( timeout_s * 2 ))" "${mpirun_cmd[@]:4}" -np "$np" valgrind -q \
+        --keep-debuginfo=yes --num-callers=40 \
+        --suppressions="$supp" --leak-check=full --show-leak-kinds=definite \
+        --errors-for-leak-kinds=definite --xml=yes --xml-file="$dir/vg.%p.xml" "$@"
+    local rc=$?
+    awk -v others="$results/$name.others.log" -f "$here/valgrind-filter.awk" \
+        "$dir"/vg.*.xml || return 1
+    [ "$(ls "$dir"/vg.*.xml | wc -l)" -eq "$np" ] || { echo "expected $np reports"; return 1; }
+    return $rc
+}
+
+# mpirun arguments that make the transport selection visible in a job's log,
+# for assert_transport.
+transport_verbose=(--mca pml_base_verbose 10 --mca btl_base_verbose 30 --mca pml_ucx_verbose 10)
+
+# assert_transport LOG NP ob1-tcp|ob1-vader|ucx: every rank selected the
+# intended PML; for ob1, every rank reached every other rank through the
+# intended BTL (tcp or vader) and no pair used the other one; for UCX, every
+# rank connected to every rank through it.
+assert_transport() {
+    local log="$1" np="$2" want="$3" pml n expect_pairs=$(( $2 * ($2 - 1) ))
+    [ -r "$log" ] || { echo "transport check: no log $log"; return 2; }
+    local btl="" other=""
+    case "$want" in
+        ob1-tcp) pml=ob1 btl=tcp other="vader|sm|smcuda" ;;
+        # Open MPI 5.0 renamed the shared-memory btl vader to sm.
+        ob1-vader) pml=ob1 btl=vader other="tcp|openib|uct"
+                   ompi_info | grep -q "MCA btl: vader" || btl=sm ;;
+        ucx) pml=ucx ;;
+        *) echo "assert_transport: unknown transport $want"; return 2 ;;
+    esac
+    n=$(grep -c "select: component $pml selected" "$log")
+    if [ "$n" -ne "$np" ]; then
+        echo "transport check: $n of $np ranks selected pml $pml"
+        return 1
+    fi
+    if grep -qE "select: component [a-z0-9]+ selected" "$log" &&
+       grep -E "select: component [a-z0-9]+ selected" "$log" | grep -qv "component $pml "; then
+        echo "transport check: another PML was selected"
+        return 1
+    fi
+    case "$want" in
+        ob1-*)
+            n=$(grep -c "bml: Using $btl btl for send to" "$log")
+            if [ "$n" -ne "$expect_pairs" ]; then
+                echo "transport check: $n of $expect_pairs rank pairs use the $btl btl"
+                return 1
+            fi
+            if grep -qE "bml: Using ($other) btl for send" "$log"; then
+                echo "transport check: another btl ($other) was used"
+                return 1
+            fi ;;
+        ucx)
+            n=$(grep -c "pml_ucx.c:[0-9]* connecting to proc" "$log")
+            if [ "$n" -lt "$expect_pairs" ]; then
+                echo "transport check: $n UCX connections for $expect_pairs rank pairs"
+                return 1
+            fi ;;
+    esac
+    echo "transport check: $want used by all $np ranks"
+}
 
 # The summary at the end of a run: the slowest tests, the failed ones and
 # the last line "N passed, N failed".  Returns 0 iff none failed.

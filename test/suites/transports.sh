@@ -12,54 +12,7 @@
 # carried the traffic: a job that silently ran over ob1 + vader fails the
 # assertion (transports-assertion-rejects-vader shows that it does).
 
-transport_verbose=(--mca pml_base_verbose 10 --mca btl_base_verbose 30 --mca pml_ucx_verbose 10)
-
-# assert_transport LOG NP ob1-tcp|ob1-vader|ucx: every rank selected the
-# intended PML; for ob1, every rank reached every other rank through the
-# intended BTL (tcp or vader) and no pair used the other one; for UCX, every
-# rank connected to every rank through it.
-assert_transport() {
-    local log="$1" np="$2" want="$3" pml n expect_pairs=$(( $2 * ($2 - 1) ))
-    [ -r "$log" ] || { echo "transport check: no log $log"; return 2; }
-    local btl="" other=""
-    case "$want" in
-        ob1-tcp) pml=ob1 btl=tcp other="vader|sm|smcuda" ;;
-        # Open MPI 5.0 renamed the shared-memory btl vader to sm.
-        ob1-vader) pml=ob1 btl=vader other="tcp|openib|uct"
-                   ompi_info | grep -q "MCA btl: vader" || btl=sm ;;
-        ucx) pml=ucx ;;
-        *) echo "assert_transport: unknown transport $want"; return 2 ;;
-    esac
-    n=$(grep -c "select: component $pml selected" "$log")
-    if [ "$n" -ne "$np" ]; then
-        echo "transport check: $n of $np ranks selected pml $pml"
-        return 1
-    fi
-    if grep -qE "select: component [a-z0-9]+ selected" "$log" &&
-       grep -E "select: component [a-z0-9]+ selected" "$log" | grep -qv "component $pml "; then
-        echo "transport check: another PML was selected"
-        return 1
-    fi
-    case "$want" in
-        ob1-*)
-            n=$(grep -c "bml: Using $btl btl for send to" "$log")
-            if [ "$n" -ne "$expect_pairs" ]; then
-                echo "transport check: $n of $expect_pairs rank pairs use the $btl btl"
-                return 1
-            fi
-            if grep -qE "bml: Using ($other) btl for send" "$log"; then
-                echo "transport check: another btl ($other) was used"
-                return 1
-            fi ;;
-        ucx)
-            n=$(grep -c "pml_ucx.c:[0-9]* connecting to proc" "$log")
-            if [ "$n" -lt "$expect_pairs" ]; then
-                echo "transport check: $n UCX connections for $expect_pairs rank pairs"
-                return 1
-            fi ;;
-    esac
-    echo "transport check: $want used by all $np ranks"
-}
+# transport_verbose and assert_transport: test/lib.sh.
 
 # The transport the core matrix runs over, with no transport arguments.
 run_test transport-default-is-ob1-vader-np3 "${mpirun_cmd[@]}" "${transport_verbose[@]}" \

@@ -11,36 +11,7 @@
 # programs) is listed in test/results/<test>.others.log and does not fail the test.
 # About 4 minutes of CPU time in all (wall time grows with the machine's load).
 
-vg_supp=${RSAG_VALGRIND_SUPP:-$(ls /usr/share/openmpi/openmpi-valgrind.supp \
-    /usr/share/openmpi*/openmpi-valgrind.supp 2>/dev/null | head -n 1)}
-vg_filter="$here/valgrind-filter.awk"
-# valgrind slows a job down many times: twice the usual mpirun time limit.
-vg_mpirun=(timeout -k 10 "$(( timeout_s * 2 ))" "${mpirun_cmd[@]:4}")
-
-# valgrind_job NAME NP PROGRAM ARGS...: the job under memcheck, then the filter.
-valgrind_job() {
-    local name="$1" np="$2"; shift 2
-    local dir="$results/$name.vg"
-    if ! command -v valgrind >/dev/null; then
-        echo "valgrind is not installed (contrib/install-deps.sh installs it)"
-        return 1
-    fi
-    if [ ! -r "$vg_supp" ]; then
-        echo "Open MPI's openmpi-valgrind.supp was not found (set RSAG_VALGRIND_SUPP)"
-        return 1
-    fi
-    rm -rf "$dir" && mkdir -p "$dir" || return 1
-    # --keep-debuginfo: Open MPI dlcloses components before the leak check,
-    # frames in them would lose the object name the filter looks for.
-    local TIMEFORMAT="valgrind job: %R s wall, %U s user, %S s system CPU"
-    time "${vg_mpirun[@]}" -np "$np" valgrind -q --keep-debuginfo=yes --num-callers=40 \
-        --suppressions="$vg_supp" --leak-check=full --show-leak-kinds=definite \
-        --errors-for-leak-kinds=definite --xml=yes --xml-file="$dir/vg.%p.xml" "$@"
-    local rc=$?
-    awk -v others="$results/$name.others.log" -f "$vg_filter" "$dir"/vg.*.xml || return 1
-    [ "$(ls "$dir"/vg.*.xml | wc -l)" -eq "$np" ] || { echo "expected $np reports"; return 1; }
-    return $rc
-}
+# valgrind_job (test/lib.sh) runs a job under memcheck and the filter.
 
 # The quick matrix: every algorithm of every collective (switched through MPI_T),
 # power-of-two and not.
@@ -90,7 +61,7 @@ EOF
 }
 vg_filter_on() {   # vg_filter_on KIND OBJ STATE
     local f="$results/valgrind-filter-fixture.xml"
-    vg_fixture "$@" >"$f" && awk -f "$vg_filter" "$f"
+    vg_fixture "$@" >"$f" && awk -f "$here/valgrind-filter.awk" "$f"
 }
 run_test valgrind-filter-flags-rsag-leak exits_nonzero \
     vg_filter_on Leak_DefinitelyLost /tmp/x/mca_coll_rsag.so FINISHED
