@@ -70,7 +70,10 @@
  * Usage: mpirun -np N rsag_check [--quick] [--seed N] [--group G[,G]]
  *                               [--algorithms all|current] [--coll LIST]
  *                               [--form blocking|nonblocking|persistent[,...]]
- *                               [--timeout SEC] [--verbose]
+ *                               [--every K] [--timeout SEC] [--verbose]
+ *   --every K: only one case in K of each (collective, algorithm, communicator)
+ *     block, the same on every rank (valgrind runs, where every case costs
+ *     ~1 ms).
  *   --group main (default) | smallint | ulong | all: smallint and ulong hold
  *     the cases broken in Open MPI 4.1.4 itself (see case_group()).
  * Hidden, for testing the checker itself:
@@ -137,6 +140,7 @@ static struct {
     int max_print;
     int forms;           /* the forms to run, 1 << RT_FORM_* */
     int form;            /* the one running */
+    int every;           /* run one case in `every` of each block */
     char cvar_prefix[128];
 } opt;
 
@@ -950,7 +954,7 @@ typedef struct {
 static void run_block(commctx *cx, int coll, int ai)
 {
     const collinfo *c = &colls[coll];
-    unsigned long rot = 0, k = 0;
+    unsigned long rot = 0, k = 0, nseen = 0;
     casedesc cd;
     memset(&cd, 0, sizeof cd);
     cd.cname = cx->name;
@@ -1079,6 +1083,11 @@ static void run_block(commctx *cx, int coll, int ai)
                             rot++;
                             continue;
                         }
+                        /* --every K: one case in K (the same ones on every rank) */
+                        if (opt.every > 1 && (nseen++ % (unsigned long)opt.every) != 0) {
+                            rot++;
+                            continue;
+                        }
                         run_case(&cd);
                         rot++;
                     }
@@ -1200,7 +1209,7 @@ static void usage(void)
              "                  [--algorithms all|current] [--coll allreduce,reduce,"
              "reduce_scatter_block,reduce_scatter]\n"
              "                  [--form blocking|nonblocking|persistent[,...]]\n"
-             "                  [--timeout SEC] [--verbose]\n");
+             "                  [--every K] [--timeout SEC] [--verbose]\n");
 }
 
 static int parse_args(int argc, char **argv)
@@ -1226,7 +1235,8 @@ static int parse_args(int argc, char **argv)
         int needs = !strcmp(key, "--seed") || !strcmp(key, "--group") ||
                     !strcmp(key, "--algorithms") || !strcmp(key, "--coll") ||
                     !strcmp(key, "--timeout") || !strcmp(key, "--cvar-prefix") ||
-                    !strcmp(key, "--max-print") || !strcmp(key, "--form");
+                    !strcmp(key, "--max-print") || !strcmp(key, "--form") ||
+                    !strcmp(key, "--every");
         if (needs && val == NULL) {
             if (i + 1 >= argc) {
                 r0printf("rsag_check: %s needs a value\n", key);
@@ -1268,6 +1278,12 @@ static int parse_args(int argc, char **argv)
             }
             if (opt.forms == 0) {
                 r0printf("rsag_check: --form needs a form\n");
+                return -1;
+            }
+        } else if (!strcmp(key, "--every")) {
+            opt.every = atoi(val);
+            if (opt.every < 1) {
+                r0printf("rsag_check: bad --every '%s'\n", val);
                 return -1;
             }
         } else if (!strcmp(key, "--max-print")) {
@@ -1374,8 +1390,11 @@ int main(int argc, char **argv)
             size_t l = strlen(forms);
             snprintf(forms + l, sizeof forms - l, "%s%s", l ? "," : "", rt_form_names[f]);
         }
-    r0printf("rsag_check: seed=%llu np=%d mode=%s form=%s group=%s algorithms=%s%s\n",
-             opt.seed, world_size, opt.quick ? "quick" : "full", forms, groups + 1,
+    char every[32] = "";
+    if (opt.every > 1)
+        snprintf(every, sizeof every, " every=%d", opt.every);
+    r0printf("rsag_check: seed=%llu np=%d mode=%s%s form=%s group=%s algorithms=%s%s\n",
+             opt.seed, world_size, opt.quick ? "quick" : "full", every, forms, groups + 1,
              opt.alg_current ? "current" : "all",
              opt.norsag ? " (--no-rsag: counters NOT checked)" : "");
     if (!opt.norsag && !rsag_loaded) {
