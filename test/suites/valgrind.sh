@@ -75,3 +75,24 @@ expect_in_log '1 files \(0 finished\), 0 rsag records'
 run_test valgrind-filter-passes-open-mpi-leak \
     vg_filter_on Leak_DefinitelyLost /usr/lib/libmpi.so.40 FINISHED
 expect_in_log '1 files \(1 finished\), 0 rsag records, 1 other records'
+# libnbc's own leak (its frame first below malloc, rsag's below it: a
+# persistent call rsag delegated) is libnbc's; rsag's own allocation, with
+# libnbc below it, stays rsag's.
+vg_fixture2() {   # vg_fixture2 OBJ1 OBJ2: malloc <- OBJ1 <- OBJ2
+    vg_fixture Leak_DefinitelyLost "$1" FINISHED | sed "s|<obj>$1</obj>|<obj>$1</obj>\\
+      <fn>x</fn>\\
+    </frame>\\
+    <frame>\\
+      <obj>$2</obj>|"
+}
+vg_filter_on2() {
+    local f="$results/valgrind-filter-fixture.xml"
+    vg_fixture2 "$@" >"$f" && awk -f "$here/valgrind-filter.awk" "$f"
+}
+run_test valgrind-filter-passes-libnbc-leak-under-rsag \
+    vg_filter_on2 /x/mca_coll_libnbc.so /x/mca_coll_rsag.so
+expect_in_log '1 files \(1 finished\), 0 rsag records, 1 other records'
+run_test valgrind-filter-flags-rsag-leak-above-libnbc exits_nonzero \
+    vg_filter_on2 /x/mca_coll_rsag.so /x/mca_coll_libnbc.so
+expect_in_log '1 files \(1 finished\), 1 rsag records'
+
