@@ -33,7 +33,7 @@
 #include "coll_rsag_halving.h"
 #include "coll_rsag_priority_schedule.h"
 
-int mca_coll_rsag_allreduce_priority(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_allreduce_priority_blocking(const mca_coll_rsag_args_t *a)
 {
     const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_HALVING;
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
@@ -60,4 +60,11 @@ int mca_coll_rsag_allreduce_priority(const mca_coll_rsag_args_t *a)
 cleanup:
     mca_coll_rsag_tmp_free(&tmp);
     return err;
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_allreduce_priority(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_allreduce_priority_blocking, a);
+    return s->err;
 }

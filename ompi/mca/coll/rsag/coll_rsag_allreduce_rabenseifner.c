@@ -37,7 +37,7 @@
 
 #include "coll_rsag_halving.h"
 
-int mca_coll_rsag_allreduce_rabenseifner(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_allreduce_rabenseifner_blocking(const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
     mca_coll_rsag_tmp_t none = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
@@ -60,4 +60,11 @@ int mca_coll_rsag_allreduce_rabenseifner(const mca_coll_rsag_args_t *a)
 cleanup:
     mca_coll_rsag_tmp_free(&tmp);
     return err;
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_allreduce_rabenseifner(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_allreduce_rabenseifner_blocking, a);
+    return s->err;
 }

@@ -111,7 +111,7 @@ static bool mca_coll_rsag_rd_needs_tmp(int vrank, int pof2, bool folds, bool in_
     return in_place || steps > 1 || (first_peer_lower && !commutative);
 }
 
-int mca_coll_rsag_allreduce_recursive_doubling(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_allreduce_recursive_doubling_blocking(const mca_coll_rsag_args_t *a)
 {
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
     int extra = a->size - pof2;
@@ -169,4 +169,11 @@ int mca_coll_rsag_allreduce_recursive_doubling(const mca_coll_rsag_args_t *a)
 cleanup:
     mca_coll_rsag_tmp_free(&s.tmp);
     return err;
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_allreduce_recursive_doubling(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_allreduce_recursive_doubling_blocking, a);
+    return s->err;
 }

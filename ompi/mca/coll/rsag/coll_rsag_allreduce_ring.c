@@ -37,7 +37,7 @@
 
 #include "coll_rsag_ring.h"
 
-int mca_coll_rsag_allreduce_ring(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_allreduce_ring_blocking(const mca_coll_rsag_args_t *a)
 {
     /* (1) block r, reduced, lands in place in recvbuf */
     int err = mca_coll_rsag_ring_rs(a, a->input, a->rbuf,
@@ -47,4 +47,11 @@ int mca_coll_rsag_allreduce_ring(const mca_coll_rsag_args_t *a)
     }
     /* (2) every block to every rank */
     return mca_coll_rsag_ring_allgather(a, a->rbuf);
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_allreduce_ring(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_allreduce_ring_blocking, a);
+    return s->err;
 }

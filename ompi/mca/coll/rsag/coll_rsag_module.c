@@ -86,6 +86,8 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->ranks_per_node = 0;
     m->hier = NULL;
     m->in_setup = false;
+    mca_coll_rsag_sched_init(&m->sched, NULL, NULL);
+    m->next_tag = MCA_COLL_RSAG_TAG_FIRST;
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
@@ -98,6 +100,7 @@ static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
     m->segment = NULL;
     mca_coll_rsag_hier_free(m->hier);
     m->hier = NULL;
+    mca_coll_rsag_sched_fini(&m->sched);
 }
 
 /* The module's layout cache: p + 1 rank-block offsets, then p' + 1
@@ -436,19 +439,22 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     return d.alg;
 }
 
-/* The prologue every algorithm shares, then the algorithm. */
-static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, int alg,
-                             mca_coll_rsag_args_t *a)
+/* The prologue every algorithm shares, then the algorithm's steps,
+ * appended to s after a fence (what came before is complete first). */
+static int mca_coll_rsag_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t *m,
+                               mca_coll_rsag_coll_t coll, int alg, mca_coll_rsag_args_t *a)
 {
     int layout = mca_coll_rsag_alg(coll, alg)->layout;
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
     size_t *layouts;
 
+    mca_coll_rsag_sched_fence(s);
     if (1 == a->size) {
-        return mca_coll_rsag_copy(a->dtype, a->count, a->rbuf, a->input);
+        (void) mca_coll_rsag_sched_copy(s, a->input, a->rbuf, a->count);
+        return s->err;
     }
     if (0 == a->count) {
-        return OMPI_SUCCESS;
+        return s->err;
     }
     if (MCA_COLL_RSAG_LAYOUT_NONE != layout) {
         layouts = mca_coll_rsag_module_layouts(m, a->size);
@@ -466,7 +472,22 @@ static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t col
             mca_coll_rsag_displs_fold(layouts, a->size, layouts + a->size + 1);
         }
     }
-    return mca_coll_rsag_fns[coll][alg](a);
+    return mca_coll_rsag_fns[coll][alg](s, a);
+}
+
+/* A blocking call: describe it into the module's schedule and run it. */
+static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, int alg,
+                             mca_coll_rsag_args_t *a)
+{
+    int err;
+
+    mca_coll_rsag_sched_reset(&m->sched, a->dtype, a->op);
+    err = mca_coll_rsag_build(&m->sched, m, coll, alg, a);
+    if (OMPI_SUCCESS == err) {
+        err = mca_coll_rsag_sched_run(&m->sched, a->tag);
+    }
+    mca_coll_rsag_sched_reset(&m->sched, NULL, NULL);     /* the temporaries, in the call */
+    return err;
 }
 
 /* A call of rsag's own on a sub-communicator of hierarchical: no slot, no

@@ -64,7 +64,7 @@ static int mca_coll_rsag_binomial_buffers(char *bufs[2], mca_coll_rsag_tmp_t tmp
     return err;
 }
 
-int mca_coll_rsag_reduce_binomial(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_reduce_binomial_blocking(const mca_coll_rsag_args_t *a)
 {
     int tree_root = ompi_op_is_commute(a->op) ? a->root : 0;
     int vrank = mca_coll_rsag_rotate(a->rank, tree_root, a->size);
@@ -121,4 +121,11 @@ cleanup:
     mca_coll_rsag_tmp_free(&tmps[0]);
     mca_coll_rsag_tmp_free(&tmps[1]);
     return err;
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_reduce_binomial(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_reduce_binomial_blocking, a);
+    return s->err;
 }

@@ -72,7 +72,7 @@ static int mca_coll_rsag_reduce_take_root(const mca_coll_rsag_args_t *a, char *w
     return err;
 }
 
-int mca_coll_rsag_reduce_rabenseifner(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_reduce_rabenseifner_blocking(const mca_coll_rsag_args_t *a)
 {
     int extra = a->size - mca_coll_rsag_pof2_floor(a->size);
     int vrank = mca_coll_rsag_fold_vrank(a->rank, a->size);
@@ -124,4 +124,11 @@ cleanup:
     mca_coll_rsag_tmp_free(&tmp);
     mca_coll_rsag_tmp_free(&work_tmp);
     return err;
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_reduce_rabenseifner(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_reduce_rabenseifner_blocking, a);
+    return s->err;
 }

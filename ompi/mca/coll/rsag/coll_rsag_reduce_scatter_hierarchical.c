@@ -45,7 +45,7 @@
 
 #include "coll_rsag_hier.h"
 
-int mca_coll_rsag_reduce_scatter_hierarchical(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_reduce_scatter_hierarchical_blocking(const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_hier_t *h = a->module->hier;
     /* both reduce-scatters share this function: the sub-steps take
@@ -134,4 +134,11 @@ cleanup:
     free(qof);
     free(nd);
     return err;
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_reduce_scatter_hierarchical_blocking, a);
+    return s->err;
 }

@@ -77,7 +77,7 @@
 #include "coll_rsag_halving.h"
 #include "coll_rsag_priority_schedule.h"
 
-int mca_coll_rsag_reduce_scatter_priority(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_reduce_scatter_priority_blocking(const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_tmp_t work = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
     int err;
@@ -96,4 +96,11 @@ cleanup:
     mca_coll_rsag_tmp_free(&tmp);
     mca_coll_rsag_tmp_free(&work);
     return err;
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_reduce_scatter_priority(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_reduce_scatter_priority_blocking, a);
+    return s->err;
 }

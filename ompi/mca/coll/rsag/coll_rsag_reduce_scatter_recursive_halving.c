@@ -42,7 +42,7 @@
 
 #include "coll_rsag_halving.h"
 
-int mca_coll_rsag_reduce_scatter_recursive_halving(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_reduce_scatter_recursive_halving_blocking(const mca_coll_rsag_args_t *a)
 {
     const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_HALVING;
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
@@ -77,4 +77,11 @@ cleanup:
     mca_coll_rsag_tmp_free(&tmp);
     mca_coll_rsag_tmp_free(&work);
     return err;
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_reduce_scatter_recursive_halving(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_reduce_scatter_recursive_halving_blocking, a);
+    return s->err;
 }

@@ -51,7 +51,7 @@
 
 #include "coll_rsag_ring.h"
 
-int mca_coll_rsag_reduce_scatter_ring(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_reduce_scatter_ring_blocking(const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_range_t mine = mca_coll_rsag_block(a->displ, a->rank);
     mca_coll_rsag_tmp_t work = MCA_COLL_RSAG_TMP_INIT;
@@ -76,4 +76,11 @@ int mca_coll_rsag_reduce_scatter_ring(const mca_coll_rsag_args_t *a)
 cleanup:
     mca_coll_rsag_tmp_free(&work);
     return err;
+}
+
+/* TRANSITION: one blocking step until written as a schedule. */
+int mca_coll_rsag_reduce_scatter_ring(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_reduce_scatter_ring_blocking, a);
+    return s->err;
 }
