@@ -36,6 +36,7 @@
 #include "coll_rsag_colllist.h"
 #include "coll_rsag_hier.h"
 #include "coll_rsag_op.h"
+#include "coll_rsag_request.h"
 
 /* The dispatch table, generated from the algorithm tables: [coll][id]. */
 #define MCA_COLL_RSAG_FN_ENTRY(coll, ALG, id, name, desc, restr, layout, min, fn) [id] = fn,
@@ -187,6 +188,14 @@ mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *com
     m->super.coll_reduce = mca_coll_rsag_reduce_intra;
     m->super.coll_reduce_scatter_block = mca_coll_rsag_reduce_scatter_block_intra;
     m->super.coll_reduce_scatter = mca_coll_rsag_reduce_scatter_intra;
+    m->super.coll_iallreduce = mca_coll_rsag_iallreduce_intra;
+    m->super.coll_ireduce = mca_coll_rsag_ireduce_intra;
+    m->super.coll_ireduce_scatter_block = mca_coll_rsag_ireduce_scatter_block_intra;
+    m->super.coll_ireduce_scatter = mca_coll_rsag_ireduce_scatter_intra;
+    m->super.coll_allreduce_init = mca_coll_rsag_allreduce_init_intra;
+    m->super.coll_reduce_init = mca_coll_rsag_reduce_init_intra;
+    m->super.coll_reduce_scatter_block_init = mca_coll_rsag_reduce_scatter_block_init_intra;
+    m->super.coll_reduce_scatter_init = mca_coll_rsag_reduce_scatter_init_intra;
     return &m->super;
 }
 
@@ -334,9 +343,10 @@ static void mca_coll_rsag_nodes(mca_coll_rsag_module_t *m, const mca_coll_rsag_a
                                ? 0 : m->ranks_per_node;
 }
 
-/* What the selector needs to know about the call `a`. */
+/* What the selector needs to know about the call `a` (`nonblocking`: an
+ * MPI_I* or persistent call). */
 static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a,
-                                   mca_coll_rsag_call_t *call)
+                                   bool nonblocking, mca_coll_rsag_call_t *call)
 {
     ptrdiff_t true_lb, true_extent;
     size_t type_size;
@@ -352,6 +362,7 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
     call->contiguous = type_size > 0 && (ptrdiff_t) type_size == a->extent
                        && true_extent == a->extent;
     call->single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
+    call->nonblocking = nonblocking;
     mca_coll_rsag_nodes(m, a, call);
 }
 
@@ -407,14 +418,14 @@ static mca_coll_rsag_decision_t mca_coll_rsag_select_and_prepare(
 /* Describe the call to the selector and select (or reuse the last answer
  * for a call of the same shape), count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                const mca_coll_rsag_args_t *a)
+                                const mca_coll_rsag_args_t *a, bool nonblocking)
 {
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     mca_coll_rsag_last_decision_t *last = NULL;
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
 
-    mca_coll_rsag_describe(m, a, &call);
+    mca_coll_rsag_describe(m, a, nonblocking, &call);
     if (tuning->forced >= 0 && tuning->forced <= MCA_COLL_RSAG_MAX_ALGS) {
         last = &m->last[coll][tuning->forced];
     }
@@ -512,7 +523,7 @@ int mca_coll_rsag_sub_run(mca_coll_rsag_module_t *sub, mca_coll_rsag_coll_t coll
         s->displ = layouts;
     }
     tuning.forced = forced;
-    mca_coll_rsag_describe(sub, s, &call);
+    mca_coll_rsag_describe(sub, s, false, &call);
     d = mca_coll_rsag_select_and_prepare(sub, coll, s, &call, &tuning);
     if (MCA_COLL_RSAG_DELEGATE == d.alg) {
         /* Only thresholds set to leave this size uncovered get here (the
@@ -534,9 +545,50 @@ static int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
     int alg;
 
     mca_coll_rsag_call_begin(&m->scratch);
-    alg = mca_coll_rsag_decide(m, coll, a);
+    alg = mca_coll_rsag_decide(m, coll, a, false);
     *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
     return mca_coll_rsag_call_end(*delegate ? OMPI_SUCCESS : mca_coll_rsag_run(m, coll, alg, a));
+}
+
+/* A nonblocking (persistent: false) or persistent call: the selection of
+ * the blocking call for a call that cannot wait inside (no `direct`), the
+ * schedule built into the request, started at once (nonblocking) or left
+ * inactive for MPI_Start (persistent).  *delegate when the previous module
+ * takes the call instead. */
+static int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                          mca_coll_rsag_args_t *a, bool persistent,
+                                          ompi_request_t **request, bool *delegate)
+{
+    mca_coll_rsag_request_t *r = NULL;
+    int alg, err;
+
+    mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
+    alg = mca_coll_rsag_decide(m, coll, a, true);
+    *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
+    if (*delegate) {
+        return mca_coll_rsag_call_end(OMPI_SUCCESS);
+    }
+    a->tag = mca_coll_rsag_request_tag(m);
+    r = mca_coll_rsag_request_new(a->comm, a->dtype, a->op, a->tag, persistent);
+    err = (NULL == r) ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_rsag_build(&r->sched, m, coll, alg, a);
+    if (OMPI_SUCCESS == err && mca_coll_rsag_sched_blocking_only(&r->sched)) {
+        /* A step that waits inside (the selector keeps such rows out of
+         * these calls; a sub-communicator's choice may still be one): the
+         * previous module runs the call, and is counted for it. */
+        __atomic_fetch_sub(&mca_coll_rsag_component.calls[coll][alg], 1ULL, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][MCA_COLL_RSAG_DELEGATE], 1ULL,
+                           __ATOMIC_RELAXED);
+        mca_coll_rsag_request_release(r);
+        *delegate = true;
+        return mca_coll_rsag_call_end(OMPI_SUCCESS);
+    }
+    err = mca_coll_rsag_call_end(err);
+    if (OMPI_SUCCESS != err) {
+        mca_coll_rsag_request_release(r);
+        return err;
+    }
+    *request = &r->super;
+    return persistent ? OMPI_SUCCESS : mca_coll_rsag_request_start_nonblocking(r);
 }
 
 /* The description of a call; MPI_IN_PLACE means the input is in rbuf. */
@@ -563,6 +615,26 @@ static void mca_coll_rsag_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *
     a->tag = mca_coll_rsag_tags[coll];
     a->comm = comm;
     a->module = m;
+}
+
+/* The description of an MPI_Reduce_scatter: MPI's blocks give its size
+ * (their layout is kept in the module's layout cache). */
+static int mca_coll_rsag_rs_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *m,
+                                 const void *sbuf, void *rbuf, const int *rcounts,
+                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                 struct ompi_communicator_t *comm)
+{
+    int p = ompi_comm_size(comm);
+    size_t *displ = mca_coll_rsag_module_layouts(m, p);
+
+    if (NULL == displ) {
+        return MPI_ERR_NO_MEM;
+    }
+    mca_coll_rsag_displs_counts(rcounts, p, displ);
+    mca_coll_rsag_args(a, m, MCA_COLL_RSAG_REDUCE_SCATTER, sbuf, rbuf, displ[p], dtype, op, -1,
+                       comm);
+    a->displ = displ;
+    return OMPI_SUCCESS;
 }
 
 /* While hierarchical makes its sub-communicators, the collectives that
@@ -649,8 +721,6 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
                                        mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    int p = ompi_comm_size(comm);
-    size_t *displ;
     mca_coll_rsag_args_t a;
     bool delegate;
     int err;
@@ -659,20 +729,217 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
         return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                           m->previous.reduce_scatter_module);
     }
-    displ = mca_coll_rsag_module_layouts(m, p);
-
-    /* The layout of MPI's blocks gives the size of the call. */
-    if (NULL == displ) {
-        return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
+    err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
+    if (OMPI_SUCCESS != err) {
+        return err;
     }
-    mca_coll_rsag_displs_counts(rcounts, p, displ);
-    mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER, sbuf, rbuf, displ[p], dtype, op, -1,
-                       comm);
-    a.displ = displ;
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, &delegate);
     if (!delegate || NULL == m->previous.reduce_scatter) {
         return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
     }
     return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                       m->previous.reduce_scatter_module);
+}
+
+/* ---- nonblocking and persistent slots ------------------------------------
+ * As the blocking slots, with a request: mca_coll_rsag_dispatch_request. */
+
+int mca_coll_rsag_iallreduce_intra(const void *sbuf, void *rbuf, int count,
+                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                   struct ompi_communicator_t *comm, ompi_request_t **request,
+                                   mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, iallreduce)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op,
+                           -1, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_ALLREDUCE, &a, false, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.iallreduce) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.iallreduce(sbuf, rbuf, count, dtype, op, comm, request,
+                                  m->previous.iallreduce_module);
+}
+
+int mca_coll_rsag_ireduce_intra(const void *sbuf, void *rbuf, int count,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                                struct ompi_communicator_t *comm, ompi_request_t **request,
+                                mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, ireduce)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op,
+                           root, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE, &a, false, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.ireduce) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.ireduce(sbuf, rbuf, count, dtype, op, root, comm, request,
+                               m->previous.ireduce_module);
+}
+
+int mca_coll_rsag_ireduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
+                                              struct ompi_datatype_t *dtype,
+                                              struct ompi_op_t *op,
+                                              struct ompi_communicator_t *comm,
+                                              ompi_request_t **request,
+                                              mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, ireduce_scatter_block)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
+                           (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, false,
+                                             request, &delegate);
+    }
+    if (!delegate || NULL == m->previous.ireduce_scatter_block) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.ireduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm, request,
+                                             m->previous.ireduce_scatter_block_module);
+}
+
+int mca_coll_rsag_ireduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                        struct ompi_communicator_t *comm,
+                                        ompi_request_t **request,
+                                        mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, ireduce_scatter)) {
+        err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
+        if (OMPI_SUCCESS != err) {
+            return err;
+        }
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, false, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.ireduce_scatter) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.ireduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm, request,
+                                       m->previous.ireduce_scatter_module);
+}
+
+int mca_coll_rsag_allreduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                       struct ompi_communicator_t *comm,
+                                       struct ompi_info_t *info, ompi_request_t **request,
+                                       mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, allreduce_init)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op,
+                           -1, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_ALLREDUCE, &a, true, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.allreduce_init) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.allreduce_init(sbuf, rbuf, count, dtype, op, comm, info, request,
+                                      m->previous.allreduce_init_module);
+}
+
+int mca_coll_rsag_reduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                    int root, struct ompi_communicator_t *comm,
+                                    struct ompi_info_t *info, ompi_request_t **request,
+                                    mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, reduce_init)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op,
+                           root, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE, &a, true, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.reduce_init) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.reduce_init(sbuf, rbuf, count, dtype, op, root, comm, info, request,
+                                   m->previous.reduce_init_module);
+}
+
+int mca_coll_rsag_reduce_scatter_block_init_intra(const void *sbuf, void *rbuf, int rcount,
+                                                  struct ompi_datatype_t *dtype,
+                                                  struct ompi_op_t *op,
+                                                  struct ompi_communicator_t *comm,
+                                                  struct ompi_info_t *info,
+                                                  ompi_request_t **request,
+                                                  mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter_block_init)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
+                           (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, true,
+                                             request, &delegate);
+    }
+    if (!delegate || NULL == m->previous.reduce_scatter_block_init) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.reduce_scatter_block_init(sbuf, rbuf, rcount, dtype, op, comm, info,
+                                                 request,
+                                                 m->previous.reduce_scatter_block_init_module);
+}
+
+int mca_coll_rsag_reduce_scatter_init_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                            struct ompi_datatype_t *dtype,
+                                            struct ompi_op_t *op,
+                                            struct ompi_communicator_t *comm,
+                                            struct ompi_info_t *info,
+                                            ompi_request_t **request,
+                                            mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter_init)) {
+        err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
+        if (OMPI_SUCCESS != err) {
+            return err;
+        }
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, true, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.reduce_scatter_init) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.reduce_scatter_init(sbuf, rbuf, rcounts, dtype, op, comm, info, request,
+                                           m->previous.reduce_scatter_init_module);
 }
