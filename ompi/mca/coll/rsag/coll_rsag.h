@@ -124,8 +124,9 @@ typedef struct mca_coll_rsag_module_t {
      * communicator. */
     size_t *layouts;
     /* Decisions already printed at MCA_COLL_RSAG_VERBOSE_DECISIONS: one bit
-     * per message size class (log2 of bytes) for each (coll, alg, reason). */
-    uint64_t reported[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
+     * per message size class (log2 of bytes) for each (blocking or not,
+     * coll, alg, reason). */
+    uint64_t reported[2][MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
                      [MCA_COLL_RSAG_NUM_REASONS];
     mca_coll_rsag_last_decision_t last[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1];
     /* The node path (direct): whether every rank is on this node (-1: not

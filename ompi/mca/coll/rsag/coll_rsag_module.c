@@ -263,7 +263,7 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
                                  struct ompi_communicator_t *comm)
 {
     int size_class = mca_coll_rsag_size_class(call->bytes);
-    uint64_t *reported = &m->reported[coll][d->alg][d->reason];
+    uint64_t *reported = &m->reported[call->nonblocking ? 1 : 0][coll][d->alg][d->reason];
     char why[160], thr[160];
 
     if (0 != ompi_comm_rank(comm) || 0 != (*reported & (1ULL << size_class))) {
@@ -271,9 +271,10 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
     }
     *reported |= 1ULL << size_class;
     opal_output(mca_coll_rsag_component.output,
-                "coll:rsag: %s on %s (cid %d, size %d): %zu bytes (size class %d), "
+                "coll:rsag: %s%s on %s (cid %d, size %d): %zu bytes (size class %d), "
                 "%s op -> %s (%s)%s",
-                mca_coll_rsag_colls[coll].name, comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
+                mca_coll_rsag_colls[coll].name,
+                call->nonblocking ? " (nonblocking or persistent)" : "", comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
                 call->comm_size, call->bytes, size_class,
                 call->commutative ? "commutative" : "non-commutative",
                 MCA_COLL_RSAG_DELEGATE == d->alg ? "delegated to the previous module"
@@ -363,6 +364,15 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
                        && true_extent == a->extent;
     call->single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
     call->nonblocking = nonblocking;
+    if (nonblocking && m->nodes < 0) {
+        /* Finding the node structure is a collective exchange: a
+         * nonblocking call must not wait for its peers, so until a
+         * blocking call has found it, the structure is "not known" (the
+         * same on every rank: the calls on a communicator are ordered). */
+        call->nodes = 0;
+        call->ranks_per_node = 0;
+        return;
+    }
     mca_coll_rsag_nodes(m, a, call);
 }
 
@@ -406,7 +416,11 @@ static mca_coll_rsag_decision_t mca_coll_rsag_select_and_prepare(
         }
     } else if ((needs & MCA_COLL_RSAG_NEEDS_MULTI_NODE) && NULL != m->hier
                && MCA_COLL_RSAG_HIER_UNKNOWN == m->hier->state) {
-        mca_coll_rsag_hier_make(m, a);
+        /* making the sub-communicators waits for every rank: not in a
+         * nonblocking call (a flat algorithm until a blocking call made them) */
+        if (!call->nonblocking) {
+            mca_coll_rsag_hier_make(m, a);
+        }
         if (MCA_COLL_RSAG_HIER_READY != m->hier->state) {
             call->ranks_per_node = 0;
             d = mca_coll_rsag_select(coll, call, tuning);
@@ -501,30 +515,31 @@ static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t col
     return err;
 }
 
-/* A call of rsag's own on a sub-communicator of hierarchical: no slot, no
- * MPI_T counter, no call bracket (the parent's call holds it: its scratch
- * area serves the temporaries). */
-int mca_coll_rsag_sub_run(mca_coll_rsag_module_t *sub, mca_coll_rsag_coll_t coll, int forced,
-                          mca_coll_rsag_args_t *s, const size_t *displ)
+/* A step of rsag's own on a sub-communicator of hierarchical, appended to
+ * the parent's schedule: no slot, no MPI_T counter, no call bracket (the
+ * parent's call holds it: its scratch area serves the temporaries). */
+int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t *sub,
+                            mca_coll_rsag_coll_t coll, int forced, mca_coll_rsag_args_t *sa,
+                            const size_t *displ)
 {
     mca_coll_rsag_tuning_t tuning = mca_coll_rsag_component.tuning[coll];
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
 
-    s->tag = mca_coll_rsag_tags[coll];
-    s->module = sub;
-    s->displ = s->vdispl = NULL;
+    sa->tag = mca_coll_rsag_tags[coll];
+    sa->module = sub;
+    sa->displ = sa->vdispl = NULL;
     if (NULL != displ) {
-        size_t *layouts = mca_coll_rsag_module_layouts(sub, s->size);
+        size_t *layouts = mca_coll_rsag_module_layouts(sub, sa->size);
         if (NULL == layouts) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
-        memcpy(layouts, displ, ((size_t) s->size + 1) * sizeof(size_t));
-        s->displ = layouts;
+        memcpy(layouts, displ, ((size_t) sa->size + 1) * sizeof(size_t));
+        sa->displ = layouts;
     }
     tuning.forced = forced;
-    mca_coll_rsag_describe(sub, s, false, &call);
-    d = mca_coll_rsag_select_and_prepare(sub, coll, s, &call, &tuning);
+    mca_coll_rsag_describe(sub, sa, s->nonblocking, &call);
+    d = mca_coll_rsag_select_and_prepare(sub, coll, sa, &call, &tuning);
     if (MCA_COLL_RSAG_DELEGATE == d.alg) {
         /* Only thresholds set to leave this size uncovered get here (the
          * parent call is commutative, of a positive extent): the first row
@@ -532,9 +547,9 @@ int mca_coll_rsag_sub_run(mca_coll_rsag_module_t *sub, mca_coll_rsag_coll_t coll
         d.alg = 1;
     }
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
-        mca_coll_rsag_report(sub, coll, forced, &call, &d, s->comm);
+        mca_coll_rsag_report(sub, coll, forced, &call, &d, sa->comm);
     }
-    return mca_coll_rsag_run(sub, coll, d.alg, s);
+    return mca_coll_rsag_build(s, sub, coll, d.alg, sa);
 }
 
 /* Select and run; *delegate when the call goes to the previous module
@@ -570,6 +585,9 @@ static int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rs
     }
     a->tag = mca_coll_rsag_request_tag(m);
     r = mca_coll_rsag_request_new(a->comm, a->dtype, a->op, a->tag, persistent);
+    if (NULL != r) {
+        r->sched.nonblocking = true;
+    }
     err = (NULL == r) ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_rsag_build(&r->sched, m, coll, alg, a);
     if (OMPI_SUCCESS == err && mca_coll_rsag_sched_blocking_only(&r->sched)) {
         /* A step that waits inside (the selector keeps such rows out of

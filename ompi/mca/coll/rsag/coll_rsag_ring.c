@@ -246,3 +246,25 @@ int mca_coll_rsag_ring_allgather(const mca_coll_rsag_args_t *a, char *buf)
 {
     return mca_coll_rsag_ring_pass(a, NULL, buf, NULL, false);
 }
+
+/* TRANSITION (replaced by the ring's schedule): every rank sends its block
+ * to every other rank. */
+int mca_coll_rsag_ring_allgather_sched(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                       char *buf)
+{
+    for (int q = 0; q < a->size; ++q) {
+        size_t n = a->displ[q + 1] - a->displ[q];
+        if (q == a->rank || 0 == n) {
+            continue;
+        }
+        (void) mca_coll_rsag_sched_recv(s, a, mca_coll_rsag_elem(buf, a->displ[q], a->extent), n, q);
+    }
+    for (int q = 0; q < a->size; ++q) {
+        size_t n = a->displ[a->rank + 1] - a->displ[a->rank];
+        if (q == a->rank || 0 == n) {
+            continue;
+        }
+        (void) mca_coll_rsag_sched_send(s, a, mca_coll_rsag_elem(buf, a->displ[a->rank], a->extent), n, q);
+    }
+    return s->err;
+}

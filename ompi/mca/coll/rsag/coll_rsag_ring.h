@@ -27,5 +27,7 @@ int mca_coll_rsag_ring_rs(const mca_coll_rsag_args_t *a, const char *input, char
 /* Allgather in place: block r of `buf` (this rank's) goes to every rank,
  * the other blocks of `buf` are received.  No temporary memory. */
 int mca_coll_rsag_ring_allgather(const mca_coll_rsag_args_t *a, char *buf);
+int mca_coll_rsag_ring_allgather_sched(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                       char *buf);
 
 #endif /* MCA_COLL_RSAG_RING_H */
