@@ -605,7 +605,7 @@ static int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rs
         mca_coll_rsag_request_release(r);
         return err;
     }
-    *request = &r->super;
+    *request = &r->super.super;
     return persistent ? OMPI_SUCCESS : mca_coll_rsag_request_start_nonblocking(r);
 }
 

@@ -110,7 +110,7 @@ static void mca_coll_rsag_request_destroy(mca_coll_rsag_request_t *r)
     if (NULL != r->comm) {
         OBJ_RELEASE(r->comm);
     }
-    OMPI_REQUEST_FINI(&r->super);
+    OMPI_REQUEST_FINI(&r->super.super);
     OBJ_RELEASE(r);
 }
 
@@ -122,8 +122,8 @@ static void mca_coll_rsag_request_finish(mca_coll_rsag_request_t *r)
         mca_coll_rsag_request_destroy(r);
         return;
     }
-    r->super.req_status.MPI_ERROR = r->sched.err;
-    ompi_request_complete(&r->super, true);
+    r->super.super.req_status.MPI_ERROR = r->sched.err;
+    ompi_request_complete(&r->super.super, true);
 }
 
 /* The progress function: advance every request in flight, complete those
@@ -163,9 +163,9 @@ static void mca_coll_rsag_request_launch(mca_coll_rsag_request_t *r)
     if (0 == __atomic_exchange_n(&mca_coll_rsag_nb.registered, 1, __ATOMIC_ACQ_REL)) {
         opal_progress_register(mca_coll_rsag_request_progress);
     }
-    r->super.req_complete = REQUEST_PENDING;
-    r->super.req_state = OMPI_REQUEST_ACTIVE;
-    r->super.req_status.MPI_ERROR = OMPI_SUCCESS;
+    r->super.super.req_complete = REQUEST_PENDING;
+    r->super.super.req_state = OMPI_REQUEST_ACTIVE;
+    r->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
     r->free_when_done = false;
     mca_coll_rsag_sched_start(&r->sched, r->tag);
     if (mca_coll_rsag_sched_progress(&r->sched)) {
@@ -182,7 +182,7 @@ static int mca_coll_rsag_request_start(size_t count, ompi_request_t **requests)
         mca_coll_rsag_request_t *r = (mca_coll_rsag_request_t *) requests[i];
         bool took;
 
-        if (OMPI_REQUEST_ACTIVE == r->super.req_state && !REQUEST_COMPLETE(&r->super)) {
+        if (OMPI_REQUEST_ACTIVE == r->super.super.req_state && !REQUEST_COMPLETE(&r->super.super)) {
             return OMPI_ERR_REQUEST;    /* started twice without a completion between */
         }
         took = mca_coll_rsag_nb_lock();
@@ -238,8 +238,8 @@ static void mca_coll_rsag_request_construct(mca_coll_rsag_request_t *r)
     mca_coll_rsag_sched_init(&r->sched, NULL, NULL);
 }
 
-OBJ_CLASS_INSTANCE(mca_coll_rsag_request_t, ompi_request_t, mca_coll_rsag_request_construct,
-                   NULL);
+OBJ_CLASS_INSTANCE(mca_coll_rsag_request_t, ompi_coll_base_nbc_request_t,
+                   mca_coll_rsag_request_construct, NULL);
 
 mca_coll_rsag_request_t *mca_coll_rsag_request_new(struct ompi_communicator_t *comm,
                                                    struct ompi_datatype_t *dtype,
@@ -251,13 +251,13 @@ mca_coll_rsag_request_t *mca_coll_rsag_request_new(struct ompi_communicator_t *c
     if (NULL == r) {
         return NULL;
     }
-    OMPI_REQUEST_INIT(&r->super, persistent);
-    r->super.req_type = OMPI_REQUEST_COLL;
-    r->super.req_start = mca_coll_rsag_request_start;
-    r->super.req_free = mca_coll_rsag_request_free;
-    r->super.req_cancel = mca_coll_rsag_request_cancel;
-    r->super.req_mpi_object.comm = comm;
-    r->super.req_status.MPI_ERROR = OMPI_SUCCESS;
+    OMPI_REQUEST_INIT(&r->super.super, persistent);
+    r->super.super.req_type = OMPI_REQUEST_COLL;
+    r->super.super.req_start = mca_coll_rsag_request_start;
+    r->super.super.req_free = mca_coll_rsag_request_free;
+    r->super.super.req_cancel = mca_coll_rsag_request_cancel;
+    r->super.super.req_mpi_object.comm = comm;
+    r->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
     r->tag = tag;
     /* the user may free them while the request lives */
     OBJ_RETAIN(comm);

@@ -34,14 +34,18 @@
 
 #include <stdbool.h>
 
+#include "ompi/mca/coll/base/coll_base_util.h"
 #include "ompi/request/request.h"
 
 #include "coll_rsag.h"
 
 BEGIN_C_DECLS
 
+/* Open MPI's MPI layer takes a nonblocking collective's request for an
+ * ompi_coll_base_nbc_request_t (it parks the user's op and datatype in
+ * it until completion), so ours is one. */
 typedef struct mca_coll_rsag_request_t {
-    ompi_request_t super;
+    ompi_coll_base_nbc_request_t super;
     mca_coll_rsag_sched_t sched;
     int tag;
     /* the component's list of requests in flight (under its lock) */
