@@ -89,7 +89,9 @@ MCA_COLL_RSAG_EXPORT extern mca_coll_rsag_component_t mca_coll_rsag_component;
 #define MCA_COLL_RSAG_TAG_FIRST (MCA_COLL_BASE_TAG_NONBLOCKING_END + (1 << 20) - 1)
 
 /* The slots rsag takes (coll_<name> in Open MPI's module and c_coll). */
-#define MCA_COLL_RSAG_SLOTS(S) S(allreduce) S(reduce) S(reduce_scatter_block) S(reduce_scatter)
+#define MCA_COLL_RSAG_SLOTS(S) S(allreduce) S(reduce) S(reduce_scatter_block) S(reduce_scatter) \
+    S(iallreduce) S(ireduce) S(ireduce_scatter_block) S(ireduce_scatter)                        \
+    S(allreduce_init) S(reduce_init) S(reduce_scatter_block_init) S(reduce_scatter_init)
 
 /* The function and module that held each slot before rsag, kept for
  * delegation. */
@@ -122,8 +124,9 @@ typedef struct mca_coll_rsag_module_t {
      * communicator. */
     size_t *layouts;
     /* Decisions already printed at MCA_COLL_RSAG_VERBOSE_DECISIONS: one bit
-     * per message size class (log2 of bytes) for each (coll, alg, reason). */
-    uint64_t reported[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
+     * per message size class (log2 of bytes) for each (blocking or not,
+     * coll, alg, reason). */
+    uint64_t reported[2][MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
                      [MCA_COLL_RSAG_NUM_REASONS];
     mca_coll_rsag_last_decision_t last[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1];
     /* The node path (direct): whether every rank is on this node (-1: not
@@ -171,6 +174,54 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                        struct ompi_communicator_t *comm,
                                        mca_coll_base_module_t *module);
+
+/* The nonblocking slots: the same selection, a schedule advanced by Open
+ * MPI's progress engine (coll_rsag_request.c). */
+int mca_coll_rsag_iallreduce_intra(const void *sbuf, void *rbuf, int count,
+                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                   struct ompi_communicator_t *comm, ompi_request_t **request,
+                                   mca_coll_base_module_t *module);
+int mca_coll_rsag_ireduce_intra(const void *sbuf, void *rbuf, int count,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                                struct ompi_communicator_t *comm, ompi_request_t **request,
+                                mca_coll_base_module_t *module);
+int mca_coll_rsag_ireduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
+                                              struct ompi_datatype_t *dtype,
+                                              struct ompi_op_t *op,
+                                              struct ompi_communicator_t *comm,
+                                              ompi_request_t **request,
+                                              mca_coll_base_module_t *module);
+int mca_coll_rsag_ireduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                        struct ompi_communicator_t *comm,
+                                        ompi_request_t **request,
+                                        mca_coll_base_module_t *module);
+
+/* The persistent slots: the schedule built once, run by every MPI_Start. */
+int mca_coll_rsag_allreduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                       struct ompi_communicator_t *comm,
+                                       struct ompi_info_t *info, ompi_request_t **request,
+                                       mca_coll_base_module_t *module);
+int mca_coll_rsag_reduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                    int root, struct ompi_communicator_t *comm,
+                                    struct ompi_info_t *info, ompi_request_t **request,
+                                    mca_coll_base_module_t *module);
+int mca_coll_rsag_reduce_scatter_block_init_intra(const void *sbuf, void *rbuf, int rcount,
+                                                  struct ompi_datatype_t *dtype,
+                                                  struct ompi_op_t *op,
+                                                  struct ompi_communicator_t *comm,
+                                                  struct ompi_info_t *info,
+                                                  ompi_request_t **request,
+                                                  mca_coll_base_module_t *module);
+int mca_coll_rsag_reduce_scatter_init_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                            struct ompi_datatype_t *dtype,
+                                            struct ompi_op_t *op,
+                                            struct ompi_communicator_t *comm,
+                                            struct ompi_info_t *info,
+                                            ompi_request_t **request,
+                                            mca_coll_base_module_t *module);
 
 /*
  * The one signature of every algorithm: it describes its steps (sends,

@@ -81,6 +81,7 @@ void mca_coll_rsag_sched_reset(mca_coll_rsag_sched_t *s, struct ompi_datatype_t 
     s->dtype = dtype;
     s->op = op;
     s->err = OMPI_SUCCESS;
+    /* s->nonblocking stays: it is the schedule's, not the call's */
 }
 
 void mca_coll_rsag_sched_fini(mca_coll_rsag_sched_t *s)

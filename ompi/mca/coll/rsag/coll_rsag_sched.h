@@ -103,6 +103,9 @@ typedef struct mca_coll_rsag_sched_t {
     mca_coll_rsag_run_t *runs;
     int nruns, runcap;
     int err;                                /* first build error, then first run error */
+    bool nonblocking;                       /* for a nonblocking or persistent request:
+                                               what is chosen inside (hierarchical's
+                                               sub-steps) must not wait inside */
     /* the run in progress */
     struct ompi_request_t **reqs;           /* [cap]: request of each issued message */
     uint8_t *done;                          /* [cap]: step complete */
