@@ -37,34 +37,19 @@
 
 #include "coll_rsag_halving.h"
 
-static int mca_coll_rsag_allreduce_rabenseifner_blocking(const mca_coll_rsag_args_t *a)
-{
-    mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
-    mca_coll_rsag_tmp_t none = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
-    int nsteps, err;
-
-    err = mca_coll_rsag_halving_buffers(a, &none, &tmp, 0, MCA_COLL_RSAG_DISTANCE_DOUBLING);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
-    /* (1) balanced folding onto p' vranks, (2) reduce-scatter into rbuf */
-    err = mca_coll_rsag_folded_rs(a, a->input, a->rbuf, tmp.buf, MCA_COLL_RSAG_DISTANCE_DOUBLING,
-                                  steps, &nsteps, NULL);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
-    /* (3) allgather among the vranks (nsteps = 0 on folded-away ranks),
-     * (4) the folded odd ranks get the whole result */
-    err = mca_coll_rsag_doubling_allgather(a, a->rbuf, steps, nsteps);
-
-cleanup:
-    mca_coll_rsag_tmp_free(&tmp);
-    return err;
-}
-
-/* TRANSITION: one blocking step until written as a schedule. */
 int mca_coll_rsag_allreduce_rabenseifner(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
-    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_allreduce_rabenseifner_blocking, a);
-    return s->err;
+    const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_DOUBLING;
+    mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
+    char *none, *tmp;
+    int nsteps;
+
+    if (OMPI_SUCCESS != mca_coll_rsag_halving_buffers(s, a, 0, order, &none, &tmp)) {
+        return s->err;
+    }
+    /* (1) balanced folding onto p' vranks, (2) reduce-scatter into rbuf */
+    (void) mca_coll_rsag_folded_rs(s, a, a->input, a->rbuf, tmp, order, steps, &nsteps, NULL);
+    /* (3) allgather among the vranks (nsteps = 0 on folded-away ranks),
+     * (4) the folded odd ranks get the whole result */
+    return mca_coll_rsag_doubling_allgather(s, a, a->rbuf, steps, nsteps);
 }
