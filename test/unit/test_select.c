@@ -481,7 +481,8 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     if (NULL == direct) {
         return;
     }
-    CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS)
+    CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS
+                                   | MCA_COLL_RSAG_NEEDS_BLOCKING)
               && direct->layout == MCA_COLL_RSAG_LAYOUT_RANKS, "%s direct row", desc->name);
     /* auto takes it by default at p <= 2 from 1 KB (measured there), never
      * for larger communicators (nothing measured without oversubscription)
@@ -501,6 +502,13 @@ static void test_direct(mca_coll_rsag_coll_t coll)
             d = mca_coll_rsag_select(coll, &c, &t);
             CHECK((d.alg == direct->id) == want, "%s p=%d bytes=%zu: auto %s direct", desc->name,
                   p, bytes, want ? "did not pick" : "picked");
+            /* a nonblocking or persistent call never gets it, but an rsag
+             * algorithm all the same */
+            c.nonblocking = true;
+            d = mca_coll_rsag_select(coll, &c, &t);
+            CHECK(d.alg != direct->id && d.alg != MCA_COLL_RSAG_DELEGATE,
+                  "%s p=%d bytes=%zu nonblocking", desc->name, p, bytes);
+            c.nonblocking = false;
             /* where it cannot run, auto takes a point-to-point algorithm */
             c.contiguous = false;
             d = mca_coll_rsag_select(coll, &c, &t);
@@ -525,6 +533,14 @@ static void test_direct(mca_coll_rsag_coll_t coll)
           desc->name, d.alg);
     CHECK(0 == strcmp(mca_coll_rsag_restriction_text(d.unmet),
                       "one node with its shared segment"), "single-node text");
+
+    c = call_of(5, 1000, 8, true);
+    c.nonblocking = true;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == fallback && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
+              && d.unmet == MCA_COLL_RSAG_NEEDS_BLOCKING
+              && 0 == strcmp(mca_coll_rsag_restriction_text(d.unmet), "a blocking call"),
+          "%s nonblocking -> %d", desc->name, d.alg);
 
     c = call_of(5, 1000, 8, true);
     c.contiguous = false;

@@ -18,7 +18,10 @@
  *   coll_rsag_select.c      the pure selector
  *   coll_rsag_<coll>_<alg>.c  one file per algorithm, a composition of the
  *                           building blocks: coll_rsag_halving.c,
- *                           coll_rsag_ring.c, coll_rsag_priority_schedule.c
+ *                           coll_rsag_ring.c, coll_rsag_priority_schedule.c;
+ *                           each describes its steps into a schedule
+ *   coll_rsag_sched.c       schedules: run blocking, nonblocking, persistent
+ *   coll_rsag_request.c     the requests of the nonblocking and persistent calls
  *   coll_rsag_mem.h, _p2p.h, _op.h   temporaries, point-to-point, op dispatch
  *   coll_rsag_index.c       pure index arithmetic
  */
@@ -35,11 +38,13 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/coll/coll.h"
+#include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/op/op.h"
 
 #include "coll_rsag_compat.h"
 #include "coll_rsag_index.h"
 #include "coll_rsag_mem.h"
+#include "coll_rsag_sched.h"
 #include "coll_rsag_segment.h"
 #include "coll_rsag_select.h"
 
@@ -73,8 +78,20 @@ typedef struct mca_coll_rsag_component_t {
 
 MCA_COLL_RSAG_EXPORT extern mca_coll_rsag_component_t mca_coll_rsag_component;
 
+/* Tags of nonblocking and persistent requests: each request takes the
+ * next one, downwards, on every rank in the same order (MPI orders the
+ * collective calls of a communicator), so messages of requests in flight at
+ * the same time never match each other's.  The range is the bottom of
+ * Open MPI's nonblocking range: libnbc takes its tags from the top of it
+ * and would have to run some 10^9 nonblocking collectives on one
+ * communicator, with some still in flight, to meet one of ours in use. */
+#define MCA_COLL_RSAG_TAG_LAST  MCA_COLL_BASE_TAG_NONBLOCKING_END
+#define MCA_COLL_RSAG_TAG_FIRST (MCA_COLL_BASE_TAG_NONBLOCKING_END + (1 << 20) - 1)
+
 /* The slots rsag takes (coll_<name> in Open MPI's module and c_coll). */
-#define MCA_COLL_RSAG_SLOTS(S) S(allreduce) S(reduce) S(reduce_scatter_block) S(reduce_scatter)
+#define MCA_COLL_RSAG_SLOTS(S) S(allreduce) S(reduce) S(reduce_scatter_block) S(reduce_scatter) \
+    S(iallreduce) S(ireduce) S(ireduce_scatter_block) S(ireduce_scatter)                        \
+    S(allreduce_init) S(reduce_init) S(reduce_scatter_block_init) S(reduce_scatter_init)
 
 /* The function and module that held each slot before rsag, kept for
  * delegation. */
@@ -107,8 +124,9 @@ typedef struct mca_coll_rsag_module_t {
      * communicator. */
     size_t *layouts;
     /* Decisions already printed at MCA_COLL_RSAG_VERBOSE_DECISIONS: one bit
-     * per message size class (log2 of bytes) for each (coll, alg, reason). */
-    uint64_t reported[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
+     * per message size class (log2 of bytes) for each (blocking or not,
+     * coll, alg, reason). */
+    uint64_t reported[2][MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1]
                      [MCA_COLL_RSAG_NUM_REASONS];
     mca_coll_rsag_last_decision_t last[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_MAX_ALGS + 1];
     /* The node path (direct): whether every rank is on this node (-1: not
@@ -126,6 +144,10 @@ typedef struct mca_coll_rsag_module_t {
     int ranks_per_node;
     struct mca_coll_rsag_hier_t *hier;
     bool in_setup;
+    /* The schedule of the blocking calls, reset and reused by each. */
+    mca_coll_rsag_sched_t sched;
+    /* Tag of the next nonblocking or persistent request (coll_rsag_request.c). */
+    int next_tag;
 } mca_coll_rsag_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);
@@ -153,12 +175,66 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
                                        struct ompi_communicator_t *comm,
                                        mca_coll_base_module_t *module);
 
+/* The nonblocking slots: the same selection, a schedule advanced by Open
+ * MPI's progress engine (coll_rsag_request.c). */
+int mca_coll_rsag_iallreduce_intra(const void *sbuf, void *rbuf, int count,
+                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                   struct ompi_communicator_t *comm, ompi_request_t **request,
+                                   mca_coll_base_module_t *module);
+int mca_coll_rsag_ireduce_intra(const void *sbuf, void *rbuf, int count,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                                struct ompi_communicator_t *comm, ompi_request_t **request,
+                                mca_coll_base_module_t *module);
+int mca_coll_rsag_ireduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
+                                              struct ompi_datatype_t *dtype,
+                                              struct ompi_op_t *op,
+                                              struct ompi_communicator_t *comm,
+                                              ompi_request_t **request,
+                                              mca_coll_base_module_t *module);
+int mca_coll_rsag_ireduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                        struct ompi_communicator_t *comm,
+                                        ompi_request_t **request,
+                                        mca_coll_base_module_t *module);
+
+/* The persistent slots: the schedule built once, run by every MPI_Start. */
+int mca_coll_rsag_allreduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                       struct ompi_communicator_t *comm,
+                                       struct ompi_info_t *info, ompi_request_t **request,
+                                       mca_coll_base_module_t *module);
+int mca_coll_rsag_reduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                    int root, struct ompi_communicator_t *comm,
+                                    struct ompi_info_t *info, ompi_request_t **request,
+                                    mca_coll_base_module_t *module);
+int mca_coll_rsag_reduce_scatter_block_init_intra(const void *sbuf, void *rbuf, int rcount,
+                                                  struct ompi_datatype_t *dtype,
+                                                  struct ompi_op_t *op,
+                                                  struct ompi_communicator_t *comm,
+                                                  struct ompi_info_t *info,
+                                                  ompi_request_t **request,
+                                                  mca_coll_base_module_t *module);
+int mca_coll_rsag_reduce_scatter_init_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                            struct ompi_datatype_t *dtype,
+                                            struct ompi_op_t *op,
+                                            struct ompi_communicator_t *comm,
+                                            struct ompi_info_t *info,
+                                            ompi_request_t **request,
+                                            mca_coll_base_module_t *module);
+
 /*
- * The one signature of every algorithm.  The dispatcher (coll_rsag_module.c)
- * has already handled what is common to all of them: a communicator of
- * one rank (a copy), an empty vector (nothing), MPI_IN_PLACE (input is
- * the receive buffer) and the block layout the table row asks for.  So an
+ * The one signature of every algorithm: it describes its steps (sends,
+ * receives, reductions, copies and the order they need) into a schedule,
+ * which the blocking call runs at once, the nonblocking call hands to Open
+ * MPI's progress engine and the persistent call keeps for every start
+ * (coll_rsag_sched.h).  It returns OMPI_SUCCESS or the error that stopped
+ * the description (s->err).  The dispatcher (coll_rsag_module.c) has
+ * already handled what is common to all of them: a communicator of one
+ * rank (a copy), an empty vector (nothing), MPI_IN_PLACE (input is the
+ * receive buffer) and the block layout the table row asks for.  So an
  * algorithm sees p >= 2, count >= 1, the restrictions of its row met.
+ * The layouts (displ, vdispl) are only read while the schedule is built.
  */
 typedef struct mca_coll_rsag_args_t {
     const char *input;      /* this rank's contribution: sbuf, or rbuf when in place */
@@ -183,11 +259,11 @@ typedef struct mca_coll_rsag_args_t {
     mca_coll_rsag_module_t *module;
 } mca_coll_rsag_args_t;
 
-typedef int (*mca_coll_rsag_alg_fn_t)(const mca_coll_rsag_args_t *a);
+typedef int (*mca_coll_rsag_alg_fn_t)(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a);
 
 /* The algorithms: one file each (the function column of the tables). */
 #define MCA_COLL_RSAG_DECLARE_ALG(coll, ALG, id, name, desc, restr, layout, min, fn) \
-    int fn(const mca_coll_rsag_args_t *a);
+    int fn(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a);
 MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(MCA_COLL_RSAG_DECLARE_ALG)
 MCA_COLL_RSAG_REDUCE_ALGORITHMS(MCA_COLL_RSAG_DECLARE_ALG)
 MCA_COLL_RSAG_REDUCE_SCATTER_ALGORITHMS(MCA_COLL_RSAG_DECLARE_ALG)

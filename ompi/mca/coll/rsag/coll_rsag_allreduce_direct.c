@@ -39,7 +39,16 @@
 
 #include "coll_rsag_direct.h"
 
-int mca_coll_rsag_allreduce_direct(const mca_coll_rsag_args_t *a)
+static int mca_coll_rsag_allreduce_direct_blocking(const mca_coll_rsag_args_t *a)
 {
     return mca_coll_rsag_direct(a, MCA_COLL_RSAG_DIRECT_ALLREDUCE);
+}
+
+/* The waits of the node path are on shared memory, not on requests: the
+ * whole algorithm is one step, so it runs in blocking calls only
+ * (MCA_COLL_RSAG_NEEDS_BLOCKING in its table row). */
+int mca_coll_rsag_allreduce_direct(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_allreduce_direct_blocking, a);
+    return s->err;
 }

@@ -22,8 +22,10 @@
  * communicator, `direct` first (the node path: CMA or the shared segment),
  * else auto; (2) rsag's allreduce selection on the cross communicator
  * (the "several nodes" class of the threshold table), or the algorithm
- * coll_rsag_allreduce_hierarchical_inter_algorithm forces; (3) the node
- * communicator's MPI_Allgatherv (in place).
+ * coll_rsag_allreduce_hierarchical_inter_algorithm forces; (3) the ring
+ * allgather (coll_rsag_ring.c) on the node communicator, in place.  All
+ * three go into the call's one schedule (blocking, nonblocking or
+ * persistent alike; a nonblocking call's node step is never `direct`).
  * Cost (n bytes, N nodes of L ranks, intra-node link alpha_s beta_s,
  *       network alpha_n beta_n; Rabenseifner across nodes):
  *       intra: 2 (L-1)/L n beta_s + (L-1)/L n gamma + O(log L) alpha_s;
@@ -44,35 +46,38 @@
 #include "ompi/constants.h"
 
 #include "coll_rsag_hier.h"
+#include "coll_rsag_ring.h"
 
-int mca_coll_rsag_allreduce_hierarchical(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_allreduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_hier_t *h = a->module->hier;
     mca_coll_rsag_hier_slices_t sl;
-    mca_coll_rsag_args_t s;
+    mca_coll_rsag_args_t sa;
     int l = ompi_comm_rank(h->node_comm);
     int err;
 
     /* (1) reduce-scatter inside the node: my slice of the node's sum */
-    err = mca_coll_rsag_hier_node_reduce_scatter(a, &sl);
+    err = mca_coll_rsag_hier_node_reduce_scatter(s, a, &sl);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
     /* (2) allreduce of my slice across the nodes, into its place in rbuf */
     if (sl.mine > 0) {
-        mca_coll_rsag_hier_args(&s, a, h->cross_comm, sl.slice.buf,
+        mca_coll_rsag_hier_args(&sa, a, h->cross_comm, sl.slice,
                                 mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent), sl.mine, -1);
-        err = mca_coll_rsag_sub_run(h->cross_m, MCA_COLL_RSAG_ALLREDUCE,
-                                    mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_ALLREDUCE],
-                                    &s, NULL);
+        err = mca_coll_rsag_sub_build(s, h->cross_m, MCA_COLL_RSAG_ALLREDUCE,
+                                      mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_ALLREDUCE],
+                                      &sa, NULL);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
     }
-    /* (3) allgather of the slices inside the node */
-    err = h->node_comm->c_coll->coll_allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a->rbuf,
-                                                sl.counts, sl.displs, a->dtype, h->node_comm,
-                                                h->node_comm->c_coll->coll_allgatherv_module);
+    /* (3) allgather of the slices inside the node: the ring, in place */
+    mca_coll_rsag_hier_args(&sa, a, h->node_comm, a->rbuf, a->rbuf, a->count, -1);
+    sa.displ = sl.displ;
+    mca_coll_rsag_sched_fence(s);
+    mca_coll_rsag_ring_allgather(s, &sa, a->rbuf, NULL);
+    err = s->err;
 
 cleanup:
     mca_coll_rsag_hier_slices_free(&sl);

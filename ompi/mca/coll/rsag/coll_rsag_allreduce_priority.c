@@ -33,31 +33,23 @@
 #include "coll_rsag_halving.h"
 #include "coll_rsag_priority_schedule.h"
 
-int mca_coll_rsag_allreduce_priority(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_allreduce_priority(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
     const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_HALVING;
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
     int vrank = mca_coll_rsag_fold_vrank(a->rank, a->size);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
-    mca_coll_rsag_tmp_t none = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
-    int nsteps, err;
+    char *none, *tmp;
+    int nsteps;
 
-    err = mca_coll_rsag_halving_buffers(a, &none, &tmp, 0, order);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
+    if (OMPI_SUCCESS != mca_coll_rsag_halving_buffers(s, a, 0, order, &none, &tmp)) {
+        return s->err;
     }
     /* reduce-scatter into recvbuf: this vrank's vblock is reduced */
-    err = mca_coll_rsag_priority_rs(a, a->input, a->rbuf, tmp.buf);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
+    (void) mca_coll_rsag_priority_rs(s, a, a->input, a->rbuf, tmp);
     /* allgather of the vblocks: the halving steps walked backwards; then
      * the folded odd ranks get the whole result */
     nsteps = (vrank >= 0) ? mca_coll_rsag_halving_schedule(a->vdispl, pof2, vrank, order, steps)
                           : 0;
-    err = mca_coll_rsag_doubling_allgather(a, a->rbuf, steps, nsteps);
-
-cleanup:
-    mca_coll_rsag_tmp_free(&tmp);
-    return err;
+    return mca_coll_rsag_doubling_allgather(s, a, a->rbuf, steps, nsteps);
 }

@@ -37,27 +37,19 @@
 
 #include "coll_rsag_halving.h"
 
-int mca_coll_rsag_allreduce_rabenseifner(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_allreduce_rabenseifner(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
+    const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_DOUBLING;
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
-    mca_coll_rsag_tmp_t none = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
-    int nsteps, err;
+    char *none, *tmp;
+    int nsteps;
 
-    err = mca_coll_rsag_halving_buffers(a, &none, &tmp, 0, MCA_COLL_RSAG_DISTANCE_DOUBLING);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
+    if (OMPI_SUCCESS != mca_coll_rsag_halving_buffers(s, a, 0, order, &none, &tmp)) {
+        return s->err;
     }
     /* (1) balanced folding onto p' vranks, (2) reduce-scatter into rbuf */
-    err = mca_coll_rsag_folded_rs(a, a->input, a->rbuf, tmp.buf, MCA_COLL_RSAG_DISTANCE_DOUBLING,
-                                  steps, &nsteps, NULL);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
+    (void) mca_coll_rsag_folded_rs(s, a, a->input, a->rbuf, tmp, order, steps, &nsteps, NULL);
     /* (3) allgather among the vranks (nsteps = 0 on folded-away ranks),
      * (4) the folded odd ranks get the whole result */
-    err = mca_coll_rsag_doubling_allgather(a, a->rbuf, steps, nsteps);
-
-cleanup:
-    mca_coll_rsag_tmp_free(&tmp);
-    return err;
+    return mca_coll_rsag_doubling_allgather(s, a, a->rbuf, steps, nsteps);
 }

@@ -32,67 +32,75 @@
  *       the first vector received goes straight into the receive buffer
  *       and is combined there with the send buffer.  This keeps malloc,
  *       free and a copy off the path of the small messages this algorithm
- *       is chosen for.
+ *       is chosen for.  Which buffer each vector lands in is decided while
+ *       the schedule is described.
+ * Steps: each round is a receive and a send, a fence (the combine may
+ *       overwrite the vector sent), then the combine; the folded-away rank
+ *       sends, and receives after a fence (in place, into what it sent).
  */
 #include "ompi_config.h"
 
 #include "ompi/constants.h"
 
 #include "coll_rsag.h"
-#include "coll_rsag_op.h"
-#include "coll_rsag_p2p.h"
 
-/* State of one rank's recursive doubling: where the partial result is,
- * and the temporary (allocated up front when a step needs it) that
- * incoming vectors land in when they cannot go to the receive buffer. */
+/* One rank's recursive doubling being described: where the partial result
+ * is, and the free buffer the next incoming vector lands in when it cannot
+ * go to the receive buffer.  Both are decided here, once, so the schedule
+ * only moves data. */
 typedef struct mca_coll_rsag_rd_t {
+    mca_coll_rsag_sched_t *s;
     const mca_coll_rsag_args_t *a;
     char *acc;              /* partial result: a->input until the first combine */
     char *in;               /* free buffer for the next incoming vector */
-    mca_coll_rsag_tmp_t tmp;
 } mca_coll_rsag_rd_t;
 
-/* Receive the vector of `peer` (sending ours to it first when `exchange`)
- * and fold it into the partial result in rank order.
+/* Receive the vector of `peer` (sending ours to it at the same time when
+ * `exchange`), then fold it into the partial result in rank order.
  *
  * While the partial result is still the caller's input (read only) and
  * the receive buffer is a different buffer, the vector is received into
  * the receive buffer and combined there: rbuf = input (op) rbuf, which is
  * rank order when the peer is the upper rank, and allowed either way for
  * a commutative op.  Otherwise it is received into the temporary and
- * combined in rank order. */
-static int mca_coll_rsag_rd_step(mca_coll_rsag_rd_t *s, int peer, bool peer_is_lower,
-                                 bool exchange)
+ * combined in rank order: into the partial result, or (non-commutative op,
+ * vector from the upper rank) into the temporary, the two then swapping
+ * roles. */
+static void mca_coll_rsag_rd_step(mca_coll_rsag_rd_t *rd, int peer, bool peer_is_lower,
+                                  bool exchange)
 {
-    const mca_coll_rsag_args_t *a = s->a;
+    mca_coll_rsag_sched_t *s = rd->s;
+    const mca_coll_rsag_args_t *a = rd->a;
+    bool commutative = ompi_op_is_commute(a->op);
     /* the first combine, while the partial result is still the input */
-    bool first = s->acc == a->input && !a->in_place;
-    bool direct = first && (!peer_is_lower || ompi_op_is_commute(a->op));
-    char *target = direct ? a->rbuf : s->in;     /* s->in: mca_coll_rsag_rd_needs_tmp */
-    int err;
+    bool first = rd->acc == a->input && !a->in_place;
+    bool direct = first && (!peer_is_lower || commutative);
+    char *target = direct ? a->rbuf : rd->in;     /* rd->in: mca_coll_rsag_rd_needs_tmp */
 
-    err = exchange ? mca_coll_rsag_sendrecv(s->acc, a->count, peer, target, a->count, peer,
-                                            a->dtype, a->tag, a->comm)
-                   : mca_coll_rsag_recv(target, a->count, a->dtype, peer, a->tag, a->comm);
-    if (OMPI_SUCCESS != err) {
-        return err;
+    /* the fence: the vector is here and ours is sent (the combine may
+     * overwrite it) */
+    if (exchange) {
+        mca_coll_rsag_sched_sendrecv(s, a, rd->acc, a->count, peer, target, a->count, peer);
+    } else {
+        (void) mca_coll_rsag_sched_recv(s, a, target, a->count, peer);
+        mca_coll_rsag_sched_fence(s);
     }
     if (direct) {
-        mca_coll_rsag_op_reduce(a->op, a->input, a->rbuf, a->count, a->dtype);
-        s->acc = a->rbuf;
+        (void) mca_coll_rsag_sched_reduce(s, a->input, a->rbuf, a->count);
+        rd->acc = a->rbuf;
     } else if (first) {
         /* Upper rank, non-commutative op: rbuf = in (op) input. */
-        mca_coll_rsag_op_reduce3(a->op, s->in, a->input, a->rbuf, a->count, a->dtype);
-        s->acc = a->rbuf;
+        (void) mca_coll_rsag_sched_reduce3(s, rd->in, a->input, a->rbuf, a->count);
+        rd->acc = a->rbuf;
+    } else if (peer_is_lower || commutative) {
+        (void) mca_coll_rsag_sched_reduce(s, rd->in, rd->acc, a->count);  /* acc = in (op) acc */
     } else {
-        char *result = mca_coll_rsag_op_reduce_ordered(a->op, a->dtype, a->count, s->in, s->acc,
-                                                       peer_is_lower);
-        if (result != s->acc) {
-            s->in = s->acc;
-            s->acc = result;
-        }
+        char *result = rd->in;
+
+        (void) mca_coll_rsag_sched_reduce(s, rd->acc, result, a->count);  /* in = acc (op) in */
+        rd->in = rd->acc;
+        rd->acc = result;
     }
-    return OMPI_SUCCESS;
 }
 
 /* Whether some step of a rank (vrank among pof2; `folds`: it receives
@@ -111,62 +119,49 @@ static bool mca_coll_rsag_rd_needs_tmp(int vrank, int pof2, bool folds, bool in_
     return in_place || steps > 1 || (first_peer_lower && !commutative);
 }
 
-int mca_coll_rsag_allreduce_recursive_doubling(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_allreduce_recursive_doubling(mca_coll_rsag_sched_t *s,
+                                               const mca_coll_rsag_args_t *a)
 {
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
     int extra = a->size - pof2;
     int vrank = mca_coll_rsag_fold_vrank(a->rank, a->size);
-    mca_coll_rsag_rd_t s = { a, (char *) a->input, NULL, MCA_COLL_RSAG_TMP_INIT };
+    mca_coll_rsag_rd_t rd = { s, a, (char *) a->input, NULL };
     bool needs_tmp = mca_coll_rsag_rd_needs_tmp(vrank, pof2, a->rank < 2 * extra, a->in_place,
                                                 ompi_op_is_commute(a->op));
-    int err;
 
     /* Every rank asks for the temporary (empty where no step needs it)
      * before its first message: a failed allocation meets every rank at the
      * same request, and no peer is left waiting. */
-    err = mca_coll_rsag_tmp_alloc(&s.tmp, needs_tmp ? a->count : 0, a->dtype);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
+    rd.in = mca_coll_rsag_sched_tmp(s, needs_tmp ? a->count : 0);
+    if (OMPI_SUCCESS != s->err) {
+        return s->err;
     }
-    s.in = s.tmp.buf;
 
     /* Fold: odd ranks below 2r hand their vector to rank - 1 and get the
-     * result back at the end. */
+     * result back at the end (into rbuf, which may be what they sent). */
     if (vrank < 0) {
-        err = mca_coll_rsag_send(a->input, a->count, a->dtype, a->rank - 1, a->tag, a->comm);
-        if (OMPI_SUCCESS == err) {
-            err = mca_coll_rsag_recv(a->rbuf, a->count, a->dtype, a->rank - 1, a->tag, a->comm);
-        }
-        goto cleanup;
+        (void) mca_coll_rsag_sched_send(s, a, a->input, a->count, a->rank - 1);
+        mca_coll_rsag_sched_fence(s);
+        (void) mca_coll_rsag_sched_recv(s, a, a->rbuf, a->count, a->rank - 1);
+        return s->err;
     }
     if (a->rank < 2 * extra) {
-        err = mca_coll_rsag_rd_step(&s, a->rank + 1, false, false);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
+        mca_coll_rsag_rd_step(&rd, a->rank + 1, false, false);
     }
 
-    /* Recursive doubling among the p' vranks. */
+    /* Recursive doubling among the p' vranks: one exchange and combine per
+     * round, each after the fence of the one before. */
     for (int mask = 1; mask < pof2; mask <<= 1) {
         int peer_vrank = vrank ^ mask;
 
-        err = mca_coll_rsag_rd_step(&s, mca_coll_rsag_fold_rank(peer_vrank, a->size),
-                                    peer_vrank < vrank, true);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
+        mca_coll_rsag_rd_step(&rd, mca_coll_rsag_fold_rank(peer_vrank, a->size),
+                              peer_vrank < vrank, true);
     }
-    err = mca_coll_rsag_copy(a->dtype, a->count, a->rbuf, s.acc);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
+    (void) mca_coll_rsag_sched_copy(s, rd.acc, a->rbuf, a->count);
 
     /* Unfold: hand the result back to the odd neighbour. */
     if (a->rank < 2 * extra) {
-        err = mca_coll_rsag_send(a->rbuf, a->count, a->dtype, a->rank + 1, a->tag, a->comm);
+        (void) mca_coll_rsag_sched_send(s, a, a->rbuf, a->count, a->rank + 1);
     }
-
-cleanup:
-    mca_coll_rsag_tmp_free(&s.tmp);
-    return err;
+    return s->err;
 }

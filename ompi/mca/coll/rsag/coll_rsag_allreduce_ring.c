@@ -26,10 +26,14 @@
  *       the same bandwidth term as Rabenseifner, p-1 latencies per phase
  *       instead of log2 p, and no extra step for p != 2^k.
  * Restrictions: commutative op.  None on the count: blocks may be empty.
- * Memory: the receive slots of the reduce-scatter (four segments) and one
- *       request per segment sent.  recvbuf is the work vector; the send
- *       buffer is never copied: the first reduction of each block reads it
- *       and writes recvbuf.
+ * Memory: the receive slots of the reduce-scatter (four segments) and a
+ *       schedule of a few steps per segment.  recvbuf is the work vector;
+ *       the send buffer is never copied: the first reduction of each block
+ *       reads it and writes recvbuf.
+ * Order: the allgather's steps follow the reduce-scatter's in the
+ *       schedule but do not wait for it to finish: its first sends wait
+ *       for the reductions of block r, its receives for the sends that
+ *       read the place they land in (coll_rsag_ring.c).
  */
 #include "ompi_config.h"
 
@@ -37,14 +41,15 @@
 
 #include "coll_rsag_ring.h"
 
-int mca_coll_rsag_allreduce_ring(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_allreduce_ring(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
+    mca_coll_rsag_ring_t rs;
+
     /* (1) block r, reduced, lands in place in recvbuf */
-    int err = mca_coll_rsag_ring_rs(a, a->input, a->rbuf,
-                                    mca_coll_rsag_elem(a->rbuf, a->displ[a->rank], a->extent));
-    if (OMPI_SUCCESS != err) {
-        return err;
-    }
-    /* (2) every block to every rank */
-    return mca_coll_rsag_ring_allgather(a, a->rbuf);
+    mca_coll_rsag_ring_rs(s, a, a->input, a->rbuf,
+                          mca_coll_rsag_elem(a->rbuf, a->displ[a->rank], a->extent), &rs);
+    /* (2) every block to every rank, each segment as soon as it is reduced */
+    mca_coll_rsag_ring_allgather(s, a, a->rbuf, &rs);
+    mca_coll_rsag_ring_release(&rs);
+    return s->err;
 }

@@ -45,6 +45,7 @@
 
 #include "coll_rsag.h"
 #include "coll_rsag_op.h"
+#include "coll_rsag_request.h"
 
 /* Above coll/tuned (30) and coll/han (35 in Open MPI 5.0): installing the
  * component is enough for it to take the reductions. */
@@ -430,6 +431,7 @@ static int mca_coll_rsag_register(void)
     mca_coll_rsag_mem_register(c);
     mca_coll_rsag_op_register(c);
     mca_coll_rsag_segment_register(c);
+    mca_coll_rsag_request_register(c);
 
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         rc = mca_coll_rsag_register_collective((mca_coll_rsag_coll_t) coll);
@@ -450,6 +452,7 @@ static int mca_coll_rsag_open(void)
 
 static int mca_coll_rsag_close(void)
 {
+    mca_coll_rsag_request_close();
     if (mca_coll_rsag_component.output >= 0) {
         opal_output_close(mca_coll_rsag_component.output);
         mca_coll_rsag_component.output = -1;

@@ -199,40 +199,30 @@ void mca_coll_rsag_hier_args(mca_coll_rsag_args_t *s, const mca_coll_rsag_args_t
     s->comm = comm;
 }
 
-int mca_coll_rsag_hier_node_reduce_scatter(const mca_coll_rsag_args_t *a,
+int mca_coll_rsag_hier_node_reduce_scatter(mca_coll_rsag_sched_t *s,
+                                           const mca_coll_rsag_args_t *a,
                                            mca_coll_rsag_hier_slices_t *sl)
 {
     mca_coll_rsag_hier_t *h = a->module->hier;
     int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
-    mca_coll_rsag_args_t s;
-    int err;
+    mca_coll_rsag_args_t sa;
 
     memset(sl, 0, sizeof(*sl));
-    sl->slice = (mca_coll_rsag_tmp_t) MCA_COLL_RSAG_TMP_INIT;
     sl->displ = malloc(((size_t) L + 1) * sizeof(size_t));
-    sl->counts = malloc(2 * (size_t) L * sizeof(int));
-    err = mca_coll_rsag_tmp_alloc(&sl->slice, a->count / (size_t) L + 1, a->dtype);
-    if (NULL == sl->displ || NULL == sl->counts || OMPI_SUCCESS != err) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
+    sl->slice = mca_coll_rsag_sched_tmp(s, a->count / (size_t) L + 1);
+    if (NULL == sl->displ || NULL == sl->slice) {
+        return (OMPI_SUCCESS != s->err) ? s->err : OMPI_ERR_OUT_OF_RESOURCE;
     }
-    sl->displs = sl->counts + L;
     mca_coll_rsag_displs_even(a->count, L, sl->displ);
-    for (int i = 0; i < L; ++i) {
-        sl->counts[i] = (int) (sl->displ[i + 1] - sl->displ[i]);
-        sl->displs[i] = (int) sl->displ[i];
-    }
     sl->mine = sl->displ[l + 1] - sl->displ[l];
 
-    mca_coll_rsag_hier_args(&s, a, h->node_comm, a->input, sl->slice.buf, a->count, -1);
-    return mca_coll_rsag_sub_run(h->node_m, MCA_COLL_RSAG_REDUCE_SCATTER,
-                                 MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &s, sl->displ);
+    mca_coll_rsag_hier_args(&sa, a, h->node_comm, a->input, sl->slice, a->count, -1);
+    return mca_coll_rsag_sub_build(s, h->node_m, MCA_COLL_RSAG_REDUCE_SCATTER,
+                                   MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &sa, sl->displ);
 }
 
 void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl)
 {
-    mca_coll_rsag_tmp_free(&sl->slice);
-    free(sl->counts);
     free(sl->displ);
-    sl->counts = NULL;
     sl->displ = NULL;
 }

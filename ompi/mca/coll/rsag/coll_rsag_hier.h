@@ -68,31 +68,35 @@ void mca_coll_rsag_hier_args(mca_coll_rsag_args_t *s, const mca_coll_rsag_args_t
                              struct ompi_communicator_t *comm, const void *input, void *rbuf,
                              size_t count, int root);
 
-/* Step (1) of hierarchical MPI_Allreduce and MPI_Reduce: the vector cut
- * into L even slices, one per rank of the node (displ: L + 1 element
- * offsets; counts, displs: the same as ints for the node's allgatherv or
- * gatherv), and the reduce-scatter of the input inside the node, `direct`
- * first, leaving my slice of the node's sum (`mine` elements) in `slice`.
+/* Step (1) of hierarchical MPI_Allreduce and MPI_Reduce, appended to s:
+ * the vector cut into L even slices, one per rank of the node (displ: L + 1
+ * element offsets, only while building), and the reduce-scatter of the
+ * input inside the node, `direct` first (blocking calls), leaving my slice
+ * of the node's sum (`mine` elements) in `slice` (a temporary of s).
  * Free with mca_coll_rsag_hier_slices_free, whatever the return. */
 typedef struct mca_coll_rsag_hier_slices_t {
     size_t *displ;
-    int *counts, *displs;
     size_t mine;
-    mca_coll_rsag_tmp_t slice;
+    char *slice;
 } mca_coll_rsag_hier_slices_t;
 
-int mca_coll_rsag_hier_node_reduce_scatter(const mca_coll_rsag_args_t *a,
+int mca_coll_rsag_hier_node_reduce_scatter(mca_coll_rsag_sched_t *s,
+                                           const mca_coll_rsag_args_t *a,
                                            mca_coll_rsag_hier_slices_t *sl);
 void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl);
 
-/* Run collective `coll` on a sub-communicator with rsag's own selection
- * (coll_rsag_module.c): `forced` (an algorithm id, or auto) if it applies,
- * else auto from the thresholds of the sub-communicator's class; `displ`
- * (size + 1 offsets) is the block layout of a reduce-scatter, NULL for
- * the others.  Counts nothing in the MPI_T counters; with coll_rsag_verbose
- * the decision is printed by the sub-communicator's rank 0. */
-int mca_coll_rsag_sub_run(mca_coll_rsag_module_t *sub, mca_coll_rsag_coll_t coll, int forced,
-                          mca_coll_rsag_args_t *s, const size_t *displ);
+/* Append collective `coll` on a sub-communicator to s, with rsag's own
+ * selection (coll_rsag_module.c): `forced` (an algorithm id, or auto) if
+ * it applies, else auto from the thresholds of the sub-communicator's
+ * class, for a call of s's kind (s->nonblocking: no `direct`); `displ`
+ * (size + 1 offsets) is the block layout of a reduce-scatter or an
+ * allgather, NULL for the others.  A fence comes first: the sub-step sees
+ * the steps before it complete.  Counts nothing in the MPI_T counters;
+ * with coll_rsag_verbose the decision is printed by the sub-communicator's
+ * rank 0. */
+int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t *sub,
+                            mca_coll_rsag_coll_t coll, int forced, mca_coll_rsag_args_t *sa,
+                            const size_t *displ);
 
 END_C_DECLS
 

@@ -36,6 +36,7 @@
 #include "coll_rsag_colllist.h"
 #include "coll_rsag_hier.h"
 #include "coll_rsag_op.h"
+#include "coll_rsag_request.h"
 
 /* The dispatch table, generated from the algorithm tables: [coll][id]. */
 #define MCA_COLL_RSAG_FN_ENTRY(coll, ALG, id, name, desc, restr, layout, min, fn) [id] = fn,
@@ -86,6 +87,8 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->ranks_per_node = 0;
     m->hier = NULL;
     m->in_setup = false;
+    mca_coll_rsag_sched_init(&m->sched, NULL, NULL);
+    m->next_tag = MCA_COLL_RSAG_TAG_FIRST;
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
@@ -98,6 +101,7 @@ static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
     m->segment = NULL;
     mca_coll_rsag_hier_free(m->hier);
     m->hier = NULL;
+    mca_coll_rsag_sched_fini(&m->sched);
 }
 
 /* The module's layout cache: p + 1 rank-block offsets, then p' + 1
@@ -184,6 +188,14 @@ mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *com
     m->super.coll_reduce = mca_coll_rsag_reduce_intra;
     m->super.coll_reduce_scatter_block = mca_coll_rsag_reduce_scatter_block_intra;
     m->super.coll_reduce_scatter = mca_coll_rsag_reduce_scatter_intra;
+    m->super.coll_iallreduce = mca_coll_rsag_iallreduce_intra;
+    m->super.coll_ireduce = mca_coll_rsag_ireduce_intra;
+    m->super.coll_ireduce_scatter_block = mca_coll_rsag_ireduce_scatter_block_intra;
+    m->super.coll_ireduce_scatter = mca_coll_rsag_ireduce_scatter_intra;
+    m->super.coll_allreduce_init = mca_coll_rsag_allreduce_init_intra;
+    m->super.coll_reduce_init = mca_coll_rsag_reduce_init_intra;
+    m->super.coll_reduce_scatter_block_init = mca_coll_rsag_reduce_scatter_block_init_intra;
+    m->super.coll_reduce_scatter_init = mca_coll_rsag_reduce_scatter_init_intra;
     return &m->super;
 }
 
@@ -251,7 +263,7 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
                                  struct ompi_communicator_t *comm)
 {
     int size_class = mca_coll_rsag_size_class(call->bytes);
-    uint64_t *reported = &m->reported[coll][d->alg][d->reason];
+    uint64_t *reported = &m->reported[call->nonblocking ? 1 : 0][coll][d->alg][d->reason];
     char why[160], thr[160];
 
     if (0 != ompi_comm_rank(comm) || 0 != (*reported & (1ULL << size_class))) {
@@ -259,9 +271,10 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
     }
     *reported |= 1ULL << size_class;
     opal_output(mca_coll_rsag_component.output,
-                "coll:rsag: %s on %s (cid %d, size %d): %zu bytes (size class %d), "
+                "coll:rsag: %s%s on %s (cid %d, size %d): %zu bytes (size class %d), "
                 "%s op -> %s (%s)%s",
-                mca_coll_rsag_colls[coll].name, comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
+                mca_coll_rsag_colls[coll].name,
+                call->nonblocking ? " (nonblocking or persistent)" : "", comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
                 call->comm_size, call->bytes, size_class,
                 call->commutative ? "commutative" : "non-commutative",
                 MCA_COLL_RSAG_DELEGATE == d->alg ? "delegated to the previous module"
@@ -331,9 +344,10 @@ static void mca_coll_rsag_nodes(mca_coll_rsag_module_t *m, const mca_coll_rsag_a
                                ? 0 : m->ranks_per_node;
 }
 
-/* What the selector needs to know about the call `a`. */
+/* What the selector needs to know about the call `a` (`nonblocking`: an
+ * MPI_I* or persistent call). */
 static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a,
-                                   mca_coll_rsag_call_t *call)
+                                   bool nonblocking, mca_coll_rsag_call_t *call)
 {
     ptrdiff_t true_lb, true_extent;
     size_t type_size;
@@ -349,6 +363,16 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
     call->contiguous = type_size > 0 && (ptrdiff_t) type_size == a->extent
                        && true_extent == a->extent;
     call->single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
+    call->nonblocking = nonblocking;
+    if (nonblocking && m->nodes < 0) {
+        /* Finding the node structure is a collective exchange: a
+         * nonblocking call must not wait for its peers, so until a
+         * blocking call has found it, the structure is "not known" (the
+         * same on every rank: the calls on a communicator are ordered). */
+        call->nodes = 0;
+        call->ranks_per_node = 0;
+        return;
+    }
     mca_coll_rsag_nodes(m, a, call);
 }
 
@@ -392,7 +416,11 @@ static mca_coll_rsag_decision_t mca_coll_rsag_select_and_prepare(
         }
     } else if ((needs & MCA_COLL_RSAG_NEEDS_MULTI_NODE) && NULL != m->hier
                && MCA_COLL_RSAG_HIER_UNKNOWN == m->hier->state) {
-        mca_coll_rsag_hier_make(m, a);
+        /* making the sub-communicators waits for every rank: not in a
+         * nonblocking call (a flat algorithm until a blocking call made them) */
+        if (!call->nonblocking) {
+            mca_coll_rsag_hier_make(m, a);
+        }
         if (MCA_COLL_RSAG_HIER_READY != m->hier->state) {
             call->ranks_per_node = 0;
             d = mca_coll_rsag_select(coll, call, tuning);
@@ -404,14 +432,14 @@ static mca_coll_rsag_decision_t mca_coll_rsag_select_and_prepare(
 /* Describe the call to the selector and select (or reuse the last answer
  * for a call of the same shape), count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                const mca_coll_rsag_args_t *a)
+                                const mca_coll_rsag_args_t *a, bool nonblocking)
 {
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     mca_coll_rsag_last_decision_t *last = NULL;
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
 
-    mca_coll_rsag_describe(m, a, &call);
+    mca_coll_rsag_describe(m, a, nonblocking, &call);
     if (tuning->forced >= 0 && tuning->forced <= MCA_COLL_RSAG_MAX_ALGS) {
         last = &m->last[coll][tuning->forced];
     }
@@ -436,19 +464,22 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     return d.alg;
 }
 
-/* The prologue every algorithm shares, then the algorithm. */
-static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, int alg,
-                             mca_coll_rsag_args_t *a)
+/* The prologue every algorithm shares, then the algorithm's steps,
+ * appended to s after a fence (what came before is complete first). */
+static int mca_coll_rsag_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t *m,
+                               mca_coll_rsag_coll_t coll, int alg, mca_coll_rsag_args_t *a)
 {
     int layout = mca_coll_rsag_alg(coll, alg)->layout;
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
     size_t *layouts;
 
+    mca_coll_rsag_sched_fence(s);
     if (1 == a->size) {
-        return mca_coll_rsag_copy(a->dtype, a->count, a->rbuf, a->input);
+        (void) mca_coll_rsag_sched_copy(s, a->input, a->rbuf, a->count);
+        return s->err;
     }
     if (0 == a->count) {
-        return OMPI_SUCCESS;
+        return s->err;
     }
     if (MCA_COLL_RSAG_LAYOUT_NONE != layout) {
         layouts = mca_coll_rsag_module_layouts(m, a->size);
@@ -466,33 +497,49 @@ static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t col
             mca_coll_rsag_displs_fold(layouts, a->size, layouts + a->size + 1);
         }
     }
-    return mca_coll_rsag_fns[coll][alg](a);
+    return mca_coll_rsag_fns[coll][alg](s, a);
 }
 
-/* A call of rsag's own on a sub-communicator of hierarchical: no slot, no
- * MPI_T counter, no call bracket (the parent's call holds it: its scratch
- * area serves the temporaries). */
-int mca_coll_rsag_sub_run(mca_coll_rsag_module_t *sub, mca_coll_rsag_coll_t coll, int forced,
-                          mca_coll_rsag_args_t *s, const size_t *displ)
+/* A blocking call: describe it into the module's schedule and run it. */
+static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, int alg,
+                             mca_coll_rsag_args_t *a)
+{
+    int err;
+
+    mca_coll_rsag_sched_reset(&m->sched, a->dtype, a->op);
+    err = mca_coll_rsag_build(&m->sched, m, coll, alg, a);
+    if (OMPI_SUCCESS == err) {
+        err = mca_coll_rsag_sched_run(&m->sched, a->tag);
+    }
+    mca_coll_rsag_sched_reset(&m->sched, NULL, NULL);     /* the temporaries, in the call */
+    return err;
+}
+
+/* A step of rsag's own on a sub-communicator of hierarchical, appended to
+ * the parent's schedule: no slot, no MPI_T counter, no call bracket (the
+ * parent's call holds it: its scratch area serves the temporaries). */
+int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t *sub,
+                            mca_coll_rsag_coll_t coll, int forced, mca_coll_rsag_args_t *sa,
+                            const size_t *displ)
 {
     mca_coll_rsag_tuning_t tuning = mca_coll_rsag_component.tuning[coll];
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
 
-    s->tag = mca_coll_rsag_tags[coll];
-    s->module = sub;
-    s->displ = s->vdispl = NULL;
+    sa->tag = mca_coll_rsag_tags[coll];
+    sa->module = sub;
+    sa->displ = sa->vdispl = NULL;
     if (NULL != displ) {
-        size_t *layouts = mca_coll_rsag_module_layouts(sub, s->size);
+        size_t *layouts = mca_coll_rsag_module_layouts(sub, sa->size);
         if (NULL == layouts) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
-        memcpy(layouts, displ, ((size_t) s->size + 1) * sizeof(size_t));
-        s->displ = layouts;
+        memcpy(layouts, displ, ((size_t) sa->size + 1) * sizeof(size_t));
+        sa->displ = layouts;
     }
     tuning.forced = forced;
-    mca_coll_rsag_describe(sub, s, &call);
-    d = mca_coll_rsag_select_and_prepare(sub, coll, s, &call, &tuning);
+    mca_coll_rsag_describe(sub, sa, s->nonblocking, &call);
+    d = mca_coll_rsag_select_and_prepare(sub, coll, sa, &call, &tuning);
     if (MCA_COLL_RSAG_DELEGATE == d.alg) {
         /* Only thresholds set to leave this size uncovered get here (the
          * parent call is commutative, of a positive extent): the first row
@@ -500,9 +547,9 @@ int mca_coll_rsag_sub_run(mca_coll_rsag_module_t *sub, mca_coll_rsag_coll_t coll
         d.alg = 1;
     }
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
-        mca_coll_rsag_report(sub, coll, forced, &call, &d, s->comm);
+        mca_coll_rsag_report(sub, coll, forced, &call, &d, sa->comm);
     }
-    return mca_coll_rsag_run(sub, coll, d.alg, s);
+    return mca_coll_rsag_build(s, sub, coll, d.alg, sa);
 }
 
 /* Select and run; *delegate when the call goes to the previous module
@@ -513,9 +560,53 @@ static int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
     int alg;
 
     mca_coll_rsag_call_begin(&m->scratch);
-    alg = mca_coll_rsag_decide(m, coll, a);
+    alg = mca_coll_rsag_decide(m, coll, a, false);
     *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
     return mca_coll_rsag_call_end(*delegate ? OMPI_SUCCESS : mca_coll_rsag_run(m, coll, alg, a));
+}
+
+/* A nonblocking (persistent: false) or persistent call: the selection of
+ * the blocking call for a call that cannot wait inside (no `direct`), the
+ * schedule built into the request, started at once (nonblocking) or left
+ * inactive for MPI_Start (persistent).  *delegate when the previous module
+ * takes the call instead. */
+static int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                          mca_coll_rsag_args_t *a, bool persistent,
+                                          ompi_request_t **request, bool *delegate)
+{
+    mca_coll_rsag_request_t *r = NULL;
+    int alg, err;
+
+    mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
+    alg = mca_coll_rsag_decide(m, coll, a, true);
+    *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
+    if (*delegate) {
+        return mca_coll_rsag_call_end(OMPI_SUCCESS);
+    }
+    a->tag = mca_coll_rsag_request_tag(m);
+    r = mca_coll_rsag_request_new(a->comm, a->dtype, a->op, a->tag, persistent);
+    if (NULL != r) {
+        r->sched.nonblocking = true;
+    }
+    err = (NULL == r) ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_rsag_build(&r->sched, m, coll, alg, a);
+    if (OMPI_SUCCESS == err && mca_coll_rsag_sched_blocking_only(&r->sched)) {
+        /* A step that waits inside (the selector keeps such rows out of
+         * these calls; a sub-communicator's choice may still be one): the
+         * previous module runs the call, and is counted for it. */
+        __atomic_fetch_sub(&mca_coll_rsag_component.calls[coll][alg], 1ULL, __ATOMIC_RELAXED);
+        __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][MCA_COLL_RSAG_DELEGATE], 1ULL,
+                           __ATOMIC_RELAXED);
+        mca_coll_rsag_request_release(r);
+        *delegate = true;
+        return mca_coll_rsag_call_end(OMPI_SUCCESS);
+    }
+    err = mca_coll_rsag_call_end(err);
+    if (OMPI_SUCCESS != err) {
+        mca_coll_rsag_request_release(r);
+        return err;
+    }
+    *request = &r->super.super;
+    return persistent ? OMPI_SUCCESS : mca_coll_rsag_request_start_nonblocking(r);
 }
 
 /* The description of a call; MPI_IN_PLACE means the input is in rbuf. */
@@ -542,6 +633,26 @@ static void mca_coll_rsag_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *
     a->tag = mca_coll_rsag_tags[coll];
     a->comm = comm;
     a->module = m;
+}
+
+/* The description of an MPI_Reduce_scatter: MPI's blocks give its size
+ * (their layout is kept in the module's layout cache). */
+static int mca_coll_rsag_rs_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *m,
+                                 const void *sbuf, void *rbuf, const int *rcounts,
+                                 struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                 struct ompi_communicator_t *comm)
+{
+    int p = ompi_comm_size(comm);
+    size_t *displ = mca_coll_rsag_module_layouts(m, p);
+
+    if (NULL == displ) {
+        return MPI_ERR_NO_MEM;
+    }
+    mca_coll_rsag_displs_counts(rcounts, p, displ);
+    mca_coll_rsag_args(a, m, MCA_COLL_RSAG_REDUCE_SCATTER, sbuf, rbuf, displ[p], dtype, op, -1,
+                       comm);
+    a->displ = displ;
+    return OMPI_SUCCESS;
 }
 
 /* While hierarchical makes its sub-communicators, the collectives that
@@ -628,8 +739,6 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
                                        mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    int p = ompi_comm_size(comm);
-    size_t *displ;
     mca_coll_rsag_args_t a;
     bool delegate;
     int err;
@@ -638,20 +747,217 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
         return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                           m->previous.reduce_scatter_module);
     }
-    displ = mca_coll_rsag_module_layouts(m, p);
-
-    /* The layout of MPI's blocks gives the size of the call. */
-    if (NULL == displ) {
-        return mca_coll_rsag_call_end(OMPI_ERR_OUT_OF_RESOURCE);
+    err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
+    if (OMPI_SUCCESS != err) {
+        return err;
     }
-    mca_coll_rsag_displs_counts(rcounts, p, displ);
-    mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER, sbuf, rbuf, displ[p], dtype, op, -1,
-                       comm);
-    a.displ = displ;
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, &delegate);
     if (!delegate || NULL == m->previous.reduce_scatter) {
         return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
     }
     return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                       m->previous.reduce_scatter_module);
+}
+
+/* ---- nonblocking and persistent slots ------------------------------------
+ * As the blocking slots, with a request: mca_coll_rsag_dispatch_request. */
+
+int mca_coll_rsag_iallreduce_intra(const void *sbuf, void *rbuf, int count,
+                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                   struct ompi_communicator_t *comm, ompi_request_t **request,
+                                   mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, iallreduce)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op,
+                           -1, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_ALLREDUCE, &a, false, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.iallreduce) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.iallreduce(sbuf, rbuf, count, dtype, op, comm, request,
+                                  m->previous.iallreduce_module);
+}
+
+int mca_coll_rsag_ireduce_intra(const void *sbuf, void *rbuf, int count,
+                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                                struct ompi_communicator_t *comm, ompi_request_t **request,
+                                mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, ireduce)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op,
+                           root, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE, &a, false, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.ireduce) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.ireduce(sbuf, rbuf, count, dtype, op, root, comm, request,
+                               m->previous.ireduce_module);
+}
+
+int mca_coll_rsag_ireduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
+                                              struct ompi_datatype_t *dtype,
+                                              struct ompi_op_t *op,
+                                              struct ompi_communicator_t *comm,
+                                              ompi_request_t **request,
+                                              mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, ireduce_scatter_block)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
+                           (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, false,
+                                             request, &delegate);
+    }
+    if (!delegate || NULL == m->previous.ireduce_scatter_block) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.ireduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm, request,
+                                             m->previous.ireduce_scatter_block_module);
+}
+
+int mca_coll_rsag_ireduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                        struct ompi_communicator_t *comm,
+                                        ompi_request_t **request,
+                                        mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, ireduce_scatter)) {
+        err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
+        if (OMPI_SUCCESS != err) {
+            return err;
+        }
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, false, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.ireduce_scatter) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.ireduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm, request,
+                                       m->previous.ireduce_scatter_module);
+}
+
+int mca_coll_rsag_allreduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                       struct ompi_communicator_t *comm,
+                                       struct ompi_info_t *info, ompi_request_t **request,
+                                       mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, allreduce_init)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op,
+                           -1, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_ALLREDUCE, &a, true, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.allreduce_init) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.allreduce_init(sbuf, rbuf, count, dtype, op, comm, info, request,
+                                      m->previous.allreduce_init_module);
+}
+
+int mca_coll_rsag_reduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                    int root, struct ompi_communicator_t *comm,
+                                    struct ompi_info_t *info, ompi_request_t **request,
+                                    mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, reduce_init)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op,
+                           root, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE, &a, true, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.reduce_init) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.reduce_init(sbuf, rbuf, count, dtype, op, root, comm, info, request,
+                                   m->previous.reduce_init_module);
+}
+
+int mca_coll_rsag_reduce_scatter_block_init_intra(const void *sbuf, void *rbuf, int rcount,
+                                                  struct ompi_datatype_t *dtype,
+                                                  struct ompi_op_t *op,
+                                                  struct ompi_communicator_t *comm,
+                                                  struct ompi_info_t *info,
+                                                  ompi_request_t **request,
+                                                  mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter_block_init)) {
+        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
+                           (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, true,
+                                             request, &delegate);
+    }
+    if (!delegate || NULL == m->previous.reduce_scatter_block_init) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.reduce_scatter_block_init(sbuf, rbuf, rcount, dtype, op, comm, info,
+                                                 request,
+                                                 m->previous.reduce_scatter_block_init_module);
+}
+
+int mca_coll_rsag_reduce_scatter_init_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                            struct ompi_datatype_t *dtype,
+                                            struct ompi_op_t *op,
+                                            struct ompi_communicator_t *comm,
+                                            struct ompi_info_t *info,
+                                            ompi_request_t **request,
+                                            mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    mca_coll_rsag_args_t a;
+    bool delegate = true;
+    int err = OMPI_SUCCESS;
+
+    if (!MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter_init)) {
+        err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
+        if (OMPI_SUCCESS != err) {
+            return err;
+        }
+        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, true, request,
+                                             &delegate);
+    }
+    if (!delegate || NULL == m->previous.reduce_scatter_init) {
+        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
+    }
+    return m->previous.reduce_scatter_init(sbuf, rbuf, rcounts, dtype, op, comm, info, request,
+                                           m->previous.reduce_scatter_init_module);
 }

@@ -100,28 +100,6 @@ static inline void mca_coll_rsag_op_reduce3(struct ompi_op_t *op, const void *lo
     }
 }
 
-/* Combine two partial results in rank order, lower (op) upper, where `in`
- * holds the lower ranks' part when in_is_lower.  The result lands in
- * `inout`, except for a non-commutative op with `in` from higher ranks:
- * then it is computed in place in `in` (saving a copy) and the caller
- * swaps the roles of its buffers.  Returns the buffer holding the result.
- * Each elementary predefined op is commutative bit for bit, so every rank
- * of a symmetric algorithm gets bit-identical results. */
-static inline void *mca_coll_rsag_op_reduce_ordered(struct ompi_op_t *op,
-                                                    struct ompi_datatype_t *dtype, size_t count,
-                                                    void *in, void *inout, bool in_is_lower)
-{
-    if (0 == count) {
-        return inout;
-    }
-    if (in_is_lower || ompi_op_is_commute(op)) {
-        mca_coll_rsag_op_reduce(op, in, inout, count, dtype);     /* inout = in (op) inout */
-        return inout;
-    }
-    mca_coll_rsag_op_reduce(op, inout, in, count, dtype);         /* in = inout (op) in */
-    return in;
-}
-
 END_C_DECLS
 
 #endif /* MCA_COLL_RSAG_OP_H */

@@ -14,13 +14,14 @@
 
 #include "coll_rsag.h"
 
-/* Folds p onto p', then leaves this vrank's vblock of a->vdispl reduced in
- * `work` (a->count elements, user layout; other ranges hold partial
- * sums).  `tmp` holds mca_coll_rsag_halving_recv_count elements (distance
- * halving); `input` may be `work`.  The blocks go out in runs of
- * coll_rsag_priority_chunks vblocks.  Every request is complete on return.
- * Commutative ops. */
-int mca_coll_rsag_priority_rs(const mca_coll_rsag_args_t *a, const char *input, char *work,
-                              char *tmp);
+/* Appends to s: fold p onto p', then leave this vrank's vblock of
+ * a->vdispl reduced in `work` (a->count elements, user layout; other
+ * ranges hold partial sums).  `tmp` holds mca_coll_rsag_halving_recv_count
+ * elements (distance halving); `input` may be `work`.  The blocks go out
+ * in runs of coll_rsag_priority_chunks vblocks.  Ends with a fence: what
+ * follows sees every message complete.  Commutative ops.  Returns
+ * s->err. */
+int mca_coll_rsag_priority_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                              const char *input, char *work, char *tmp);
 
 #endif /* MCA_COLL_RSAG_PRIORITY_SCHEDULE_H */

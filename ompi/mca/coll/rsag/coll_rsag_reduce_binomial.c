@@ -27,98 +27,90 @@
  * Restrictions: none.
  * Memory: leaves none; the root at most one temporary of count elements
  *       (it works in recvbuf); other inner vranks two.
+ * Steps: receive from a child, combine (named after the receive), the
+ *       next child's receive after it in the list (it lands in the buffer
+ *       the combine read), ..., send to the parent; so one child at a
+ *       time, as the two buffers allow.
  */
 #include "ompi_config.h"
 
 #include "ompi/constants.h"
 
 #include "coll_rsag.h"
-#include "coll_rsag_op.h"
-#include "coll_rsag_p2p.h"
 
 /* The pair of buffers a vrank with `nchildren` children accumulates in:
  * bufs[0] (recvbuf on the root) and bufs[1], each combine going into the
  * one that does not hold the partial result `acc`.  The temporaries are
- * taken before the first message, and every rank asks for both (empty
- * when not needed): a failed allocation, met at the same request on every
- * rank, then leaves no peer waiting. */
-static int mca_coll_rsag_binomial_buffers(char *bufs[2], mca_coll_rsag_tmp_t tmps[2],
-                                          const char *acc, int nchildren, size_t count,
-                                          struct ompi_datatype_t *dtype)
+ * taken from the schedule before any message, and every rank asks for
+ * both (empty when not needed): a failed allocation, met at the same
+ * request on every rank, then leaves no peer waiting. */
+static void mca_coll_rsag_binomial_buffers(mca_coll_rsag_sched_t *s, char *bufs[2],
+                                           const char *acc, int nchildren, size_t count)
 {
     bool need[2] = { false, false };
     int holder = (bufs[0] == acc) ? 0 : -1;
-    int err = OMPI_SUCCESS;
 
     /* After two combines the pair alternates between buffers that exist. */
     for (int c = 0; c < nchildren && c < 2; ++c) {
         holder = (0 == holder) ? 1 : 0;
         need[holder] = need[holder] || NULL == bufs[holder];
     }
-    for (int i = 0; i < 2 && OMPI_SUCCESS == err; ++i) {
-        err = mca_coll_rsag_tmp_alloc(&tmps[i], need[i] ? count : 0, dtype);
+    for (int i = 0; i < 2; ++i) {
+        char *tmp = mca_coll_rsag_sched_tmp(s, need[i] ? count : 0);
         if (need[i]) {
-            bufs[i] = tmps[i].buf;
+            bufs[i] = tmp;
         }
     }
-    return err;
 }
 
-int mca_coll_rsag_reduce_binomial(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_reduce_binomial(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
     int tree_root = ompi_op_is_commute(a->op) ? a->root : 0;
     int vrank = mca_coll_rsag_rotate(a->rank, tree_root, a->size);
     int limit = mca_coll_rsag_binomial_child_limit(vrank, a->size);
-    mca_coll_rsag_tmp_t tmps[2] = { MCA_COLL_RSAG_TMP_INIT, MCA_COLL_RSAG_TMP_INIT };
     /* The root accumulates in recvbuf; others in temporaries. */
     char *bufs[2] = { a->rank == a->root ? a->rbuf : NULL, NULL };
     char *acc = (char *) a->input;
-    int err;
+    int send = -1;
 
-    err = mca_coll_rsag_binomial_buffers(bufs, tmps, acc,
-                                         mca_coll_rsag_binomial_children(vrank, a->size),
-                                         a->count, a->dtype);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
+    mca_coll_rsag_binomial_buffers(s, bufs, acc, mca_coll_rsag_binomial_children(vrank, a->size),
+                                   a->count);
+    if (OMPI_SUCCESS != s->err) {
+        return s->err;
     }
 
-    /* Children first (vrank + 2^k below my lowest set bit), then the parent. */
+    /* Children first (vrank + 2^k below my lowest set bit), then the
+     * parent.  Each receive follows the combine before it in the list (it
+     * lands in the buffer that combine read), each combine names its
+     * receive. */
     for (int mask = 1; mask < limit && vrank + mask < a->size; mask <<= 1) {
         int child = mca_coll_rsag_unrotate(vrank + mask, tree_root, a->size);
         char *in = bufs[(bufs[0] == acc) ? 1 : 0];
+        int recv = mca_coll_rsag_sched_recv(s, a, in, a->count, child);
 
-        err = mca_coll_rsag_recv(in, a->count, a->dtype, child, a->tag, a->comm);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
         /* The child's part comes from higher vranks: in = acc (op) in.
          * Always into the receive buffer: acc may be the read-only send
          * buffer. */
-        mca_coll_rsag_op_reduce(a->op, acc, in, a->count, a->dtype);
+        mca_coll_rsag_sched_after(s, mca_coll_rsag_sched_reduce(s, acc, in, a->count), recv);
         acc = in;
     }
     if (vrank > 0) {
         int parent = mca_coll_rsag_unrotate(mca_coll_rsag_binomial_parent(vrank), tree_root,
                                             a->size);
-        err = mca_coll_rsag_send(acc, a->count, a->dtype, parent, a->tag, a->comm);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
+        send = mca_coll_rsag_sched_send(s, a, acc, a->count, parent);
     }
 
     /* Non-commutative op with root != 0: rank 0 forwards the result. */
     if (tree_root != a->root) {
         if (0 == vrank) {
-            err = mca_coll_rsag_send(acc, a->count, a->dtype, a->root, a->tag, a->comm);
+            (void) mca_coll_rsag_sched_send(s, a, acc, a->count, a->root);
         } else if (a->rank == a->root) {
-            err = mca_coll_rsag_recv(a->rbuf, a->count, a->dtype, 0, a->tag, a->comm);
+            /* into recvbuf, which the send to the parent may be reading */
+            mca_coll_rsag_sched_after(s, mca_coll_rsag_sched_recv(s, a, a->rbuf, a->count, 0),
+                                      send);
         }
     } else if (a->rank == a->root) {
-        err = mca_coll_rsag_copy(a->dtype, a->count, a->rbuf, acc);
+        (void) mca_coll_rsag_sched_copy(s, acc, a->rbuf, a->count);
     }
-
-cleanup:
-    mca_coll_rsag_tmp_free(&tmps[0]);
-    mca_coll_rsag_tmp_free(&tmps[1]);
-    return err;
+    return s->err;
 }

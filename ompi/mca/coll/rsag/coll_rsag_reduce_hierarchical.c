@@ -21,7 +21,9 @@
  * communicator, `direct` first, else auto; (2) rsag's reduce selection on
  * the cross communicator (class "several nodes"), or the algorithm
  * coll_rsag_reduce_hierarchical_inter_algorithm forces, rooted at the
- * root's node; (3) the node communicator's MPI_Gatherv.
+ * root's node; (3) each rank of the root's node sends its slice to the
+ * root (a linear gather: L - 1 messages into their places in rbuf).  All
+ * three go into the call's one schedule.
  * Cost (n bytes, N nodes of L ranks; Rabenseifner's reduce across nodes):
  *       intra: (L-1)/L n beta_s + (L-1)/L n gamma (+ the gather on the
  *       root's node, (L-1)/L n beta_s); inter: 2 log2 N alpha_n +
@@ -38,53 +40,60 @@
 
 #include "coll_rsag_hier.h"
 
-int mca_coll_rsag_reduce_hierarchical(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_hier_t *h = a->module->hier;
-    mca_coll_rsag_hier_slices_t sl;
-    mca_coll_rsag_tmp_t sum = MCA_COLL_RSAG_TMP_INIT;
-    mca_coll_rsag_args_t s;
+    mca_coll_rsag_hier_slices_t sl = { 0 };
+    mca_coll_rsag_args_t sa;
     int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
     int root_node = h->node_of[a->root], root_local = h->local_of[a->root];
-    char *out;
+    bool me = (a->rank == a->root);
+    char *sum, *out;
     int err;
 
     /* all memory before the first message: a rank that lacks it fails
      * before any peer waits for it */
-    err = mca_coll_rsag_tmp_alloc(&sum, a->rank == a->root ? 0 : a->count / (size_t) L + 1,
-                                  a->dtype);
-    if (OMPI_SUCCESS != err) {
-        sl = (mca_coll_rsag_hier_slices_t) { 0 };
-        goto cleanup;
+    sum = me ? NULL : mca_coll_rsag_sched_tmp(s, a->count / (size_t) L + 1);
+    if (OMPI_SUCCESS != s->err) {
+        return s->err;
     }
     /* (1) reduce-scatter inside the node: my slice of the node's sum */
-    err = mca_coll_rsag_hier_node_reduce_scatter(a, &sl);
+    err = mca_coll_rsag_hier_node_reduce_scatter(s, a, &sl);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
     /* (2) reduce of my slice to the root's node: the root's own slice
      * straight into its place in rbuf, the others' into `sum` */
-    out = (a->rank == a->root) ? mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent) : sum.buf;
+    out = me ? mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent) : sum;
     if (sl.mine > 0) {
-        mca_coll_rsag_hier_args(&s, a, h->cross_comm, sl.slice.buf, out, sl.mine, root_node);
-        err = mca_coll_rsag_sub_run(h->cross_m, MCA_COLL_RSAG_REDUCE,
-                                    mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_REDUCE],
-                                    &s, NULL);
+        mca_coll_rsag_hier_args(&sa, a, h->cross_comm, sl.slice, out, sl.mine, root_node);
+        err = mca_coll_rsag_sub_build(s, h->cross_m, MCA_COLL_RSAG_REDUCE,
+                                      mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_REDUCE],
+                                      &sa, NULL);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }
     }
-    /* (3) on the root's node, the root gathers the slices */
+    /* (3) on the root's node, the root gathers the slices (empty ones are
+     * not sent) */
     if (h->node_of[a->rank] == root_node) {
-        bool me = (a->rank == a->root);
-        err = h->node_comm->c_coll->coll_gatherv(me ? MPI_IN_PLACE : sum.buf, (int) sl.mine,
-                                                 a->dtype, me ? a->rbuf : NULL, sl.counts,
-                                                 sl.displs, a->dtype, root_local, h->node_comm,
-                                                 h->node_comm->c_coll->coll_gatherv_module);
+        mca_coll_rsag_hier_args(&sa, a, h->node_comm, NULL, NULL, 0, root_local);
+        mca_coll_rsag_sched_fence(s);
+        for (int i = 0; me && i < L; ++i) {
+            size_t n = sl.displ[i + 1] - sl.displ[i];
+            if (i != l && n > 0) {
+                (void) mca_coll_rsag_sched_recv(s, &sa,
+                                                mca_coll_rsag_elem(a->rbuf, sl.displ[i],
+                                                                   a->extent), n, i);
+            }
+        }
+        if (!me && sl.mine > 0) {
+            (void) mca_coll_rsag_sched_send(s, &sa, sum, sl.mine, root_local);
+        }
+        err = s->err;
     }
 
 cleanup:
-    mca_coll_rsag_tmp_free(&sum);
     mca_coll_rsag_hier_slices_free(&sl);
     return err;
 }

@@ -45,83 +45,75 @@
 #include "ompi/constants.h"
 
 #include "coll_rsag_halving.h"
-#include "coll_rsag_p2p.h"
 
 /* A folded-away odd root takes over vrank 0's block and role: rank 0 sends
  * it the block after step 2 and leaves the gather.  Updates *vrank, and on
- * the root its schedule. */
-static int mca_coll_rsag_reduce_take_root(const mca_coll_rsag_args_t *a, char *work, int *vrank,
-                                          mca_coll_rsag_halving_step_t *steps, int *nsteps)
+ * the root its halving steps. */
+static void mca_coll_rsag_reduce_take_root(mca_coll_rsag_sched_t *s,
+                                           const mca_coll_rsag_args_t *a, char *work,
+                                           int *vrank, mca_coll_rsag_halving_step_t *steps,
+                                           int *nsteps)
 {
     const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_DOUBLING;
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
     mca_coll_rsag_range_t block = mca_coll_rsag_vblocks(
         a->vdispl, mca_coll_rsag_halving_position(0, pof2, order), 1);
-    int err = OMPI_SUCCESS;
 
     if (a->rank == a->root) {
-        err = mca_coll_rsag_recv(mca_coll_rsag_elem(work, block.off, a->extent), block.cnt,
-                                 a->dtype, 0, a->tag, a->comm);
+        (void) mca_coll_rsag_sched_recv(s, a, mca_coll_rsag_elem(work, block.off, a->extent),
+                                        block.cnt, 0);
         *vrank = 0;
         *nsteps = mca_coll_rsag_halving_schedule(a->vdispl, pof2, 0, order, steps);
     } else if (0 == *vrank) {
-        err = mca_coll_rsag_send(mca_coll_rsag_elem(work, block.off, a->extent), block.cnt,
-                                 a->dtype, a->root, a->tag, a->comm);
+        (void) mca_coll_rsag_sched_send(s, a, mca_coll_rsag_elem(work, block.off, a->extent),
+                                        block.cnt, a->root);
         *vrank = -1;
     }
-    return err;
 }
 
-int mca_coll_rsag_reduce_rabenseifner(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_reduce_rabenseifner(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
+    const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_DOUBLING;
     int extra = a->size - mca_coll_rsag_pof2_floor(a->size);
     int vrank = mca_coll_rsag_fold_vrank(a->rank, a->size);
     bool root_folded = a->root < 2 * extra && 1 == a->root % 2;
     int vroot = root_folded ? 0 : mca_coll_rsag_fold_vrank(a->root, a->size);
     bool is_root = (a->rank == a->root);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
-    mca_coll_rsag_tmp_t work_tmp = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
-    char *work;
-    int nsteps, err;
+    char *work, *tmp;
+    int nsteps;
 
     /* The root works in its receive buffer, the others in a temporary. */
-    err = mca_coll_rsag_halving_buffers(a, &work_tmp, &tmp, is_root ? 0 : a->count,
-                                        MCA_COLL_RSAG_DISTANCE_DOUBLING);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
+    if (OMPI_SUCCESS != mca_coll_rsag_halving_buffers(s, a, is_root ? 0 : a->count, order,
+                                                      &work, &tmp)) {
+        return s->err;
     }
-    work = is_root ? a->rbuf : work_tmp.buf;
+    work = is_root ? a->rbuf : work;
 
     /* (1) balanced folding onto p' vranks, (2) reduce-scatter */
-    err = mca_coll_rsag_folded_rs(a, a->input, work, tmp.buf, MCA_COLL_RSAG_DISTANCE_DOUBLING,
-                                  steps, &nsteps, NULL);
-    if (OMPI_SUCCESS == err && root_folded) {
-        err = mca_coll_rsag_reduce_take_root(a, work, &vrank, steps, &nsteps);
-    }
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
+    (void) mca_coll_rsag_folded_rs(s, a, a->input, work, tmp, order, steps, &nsteps, NULL);
+    if (root_folded) {
+        mca_coll_rsag_reduce_take_root(s, a, work, &vrank, steps, &nsteps);
     }
 
-    /* (3) binomial gather to vroot: halving steps walked backwards */
+    /* (3) binomial gather to vroot: the halving steps walked backwards.
+     * The windows received at the levels before this rank sends are
+     * disjoint and come from different peers: all are posted at once, and
+     * the send of the window they complete waits for them. */
     for (int k = (vrank >= 0) ? nsteps - 1 : -1; k >= 0; --k) {
-        const mca_coll_rsag_halving_step_t *s = &steps[k];
-        int peer = (root_folded && 0 == s->peer) ? a->root
-                                                 : mca_coll_rsag_fold_rank(s->peer, a->size);
+        const mca_coll_rsag_halving_step_t *st = &steps[k];
+        int peer = (root_folded && 0 == st->peer) ? a->root
+                                                  : mca_coll_rsag_fold_rank(st->peer, a->size);
 
         if (mca_coll_rsag_gather_sends(vrank, vroot, k)) {
-            err = mca_coll_rsag_send(mca_coll_rsag_elem(work, s->keep.off, a->extent),
-                                     s->keep.cnt, a->dtype, peer, a->tag, a->comm);
+            mca_coll_rsag_sched_fence(s);
+            (void) mca_coll_rsag_sched_send(s, a, mca_coll_rsag_elem(work, st->keep.off, a->extent),
+                                            st->keep.cnt, peer);
             break;
         }
-        err = mca_coll_rsag_recv(mca_coll_rsag_elem(work, s->give.off, a->extent), s->give.cnt,
-                                 a->dtype, peer, a->tag, a->comm);
-        if (OMPI_SUCCESS != err) {
-            goto cleanup;
-        }
+        (void) mca_coll_rsag_sched_recv(s, a, mca_coll_rsag_elem(work, st->give.off, a->extent),
+                                        st->give.cnt, peer);
     }
-
-cleanup:
-    mca_coll_rsag_tmp_free(&tmp);
-    mca_coll_rsag_tmp_free(&work_tmp);
-    return err;
+    mca_coll_rsag_sched_fence(s);
+    return s->err;
 }

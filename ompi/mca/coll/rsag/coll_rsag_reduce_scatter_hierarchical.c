@@ -23,6 +23,7 @@
  *   (1) rs   0: slice 0   1: slice 1      2: slice 0   3: slice 1   (node sums)
  *   (2) rs   cross {0,2}: 0 gets b0, 2 gets b2;  {1,3}: 1 gets b1, 3 gets b3
  *
+ * Both steps, and the reordering copies, go into the call's one schedule.
  * Each step is rsag's own reduce-scatter selection: (1) on the node
  * communicator, `direct` first, else auto; (2) on the cross communicator
  * (class "several nodes"), or the algorithm
@@ -45,21 +46,22 @@
 
 #include "coll_rsag_hier.h"
 
-int mca_coll_rsag_reduce_scatter_hierarchical(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
+                                              const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_hier_t *h = a->module->hier;
     /* both reduce-scatters share this function: the sub-steps take
      * MPI_Reduce_scatter's tuning (its thresholds, its inter parameter) */
     const mca_coll_rsag_coll_t coll = MCA_COLL_RSAG_REDUCE_SCATTER;
-    mca_coll_rsag_tmp_t slice = MCA_COLL_RSAG_TMP_INIT, packed = MCA_COLL_RSAG_TMP_INIT;
-    mca_coll_rsag_args_t s;
+    mca_coll_rsag_args_t sa;
     int N = h->nodes, L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
     int p = a->size;
     size_t *nd = NULL, *cd, pos;
     int *qof = NULL;
     bool identity = true;
     const char *input = a->input;
-    int err, err2;
+    char *slice, *packed;
+    int err = OMPI_SUCCESS;
 
     nd = malloc(((size_t) L + 1 + (size_t) N + 1) * sizeof(size_t));
     qof = malloc((size_t) p * sizeof(int));
@@ -93,10 +95,10 @@ int mca_coll_rsag_reduce_scatter_hierarchical(const mca_coll_rsag_args_t *a)
         cd[j + 1] = cd[j] + (a->displ[q + 1] - a->displ[q]);
     }
 
-    err = mca_coll_rsag_tmp_alloc(&slice, nd[l + 1] - nd[l], a->dtype);
-    err2 = mca_coll_rsag_tmp_alloc(&packed, identity ? 0 : a->count, a->dtype);
-    if (OMPI_SUCCESS != err || OMPI_SUCCESS != err2) {
-        err = OMPI_ERR_OUT_OF_RESOURCE;
+    slice = mca_coll_rsag_sched_tmp(s, nd[l + 1] - nd[l]);
+    packed = mca_coll_rsag_sched_tmp(s, identity ? 0 : a->count);
+    if (OMPI_SUCCESS != s->err) {
+        err = s->err;
         goto cleanup;
     }
     if (!identity) {
@@ -105,32 +107,29 @@ int mca_coll_rsag_reduce_scatter_hierarchical(const mca_coll_rsag_args_t *a)
         for (int k = 0; k < p; ++k) {
             int q = qof[k];
             size_t c = a->displ[q + 1] - a->displ[q];
-            err = mca_coll_rsag_copy(a->dtype, c, mca_coll_rsag_elem(packed.buf, pos, a->extent),
-                                     mca_coll_rsag_elem(a->input, a->displ[q], a->extent));
-            if (OMPI_SUCCESS != err) {
-                goto cleanup;
-            }
+            (void) mca_coll_rsag_sched_copy(s, mca_coll_rsag_elem(a->input, a->displ[q],
+                                                                  a->extent),
+                                            mca_coll_rsag_elem(packed, pos, a->extent), c);
             pos += c;
         }
-        input = packed.buf;
+        input = packed;
     }
 
     /* (1) reduce-scatter inside the node: slice l of the node's sum */
-    mca_coll_rsag_hier_args(&s, a, h->node_comm, input, slice.buf, a->count, -1);
-    err = mca_coll_rsag_sub_run(h->node_m, coll, MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &s, nd);
+    mca_coll_rsag_hier_args(&sa, a, h->node_comm, input, slice, a->count, -1);
+    err = mca_coll_rsag_sub_build(s, h->node_m, coll, MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &sa,
+                                  nd);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
     /* (2) reduce-scatter of slice l across the nodes: my block into rbuf */
     if (cd[N] > 0) {
-        mca_coll_rsag_hier_args(&s, a, h->cross_comm, slice.buf, a->rbuf, cd[N], -1);
-        err = mca_coll_rsag_sub_run(h->cross_m, coll, mca_coll_rsag_component.hier_inter[coll],
-                                    &s, cd);
+        mca_coll_rsag_hier_args(&sa, a, h->cross_comm, slice, a->rbuf, cd[N], -1);
+        err = mca_coll_rsag_sub_build(s, h->cross_m, coll,
+                                      mca_coll_rsag_component.hier_inter[coll], &sa, cd);
     }
 
 cleanup:
-    mca_coll_rsag_tmp_free(&packed);
-    mca_coll_rsag_tmp_free(&slice);
     free(qof);
     free(nd);
     return err;

@@ -25,9 +25,11 @@
  *            step k-1 receive holding it (if not yet done), while the step
  *            k messages arrive.  Receives alternate between two areas of
  *            the one receive buffer (coll_rsag_priority_schedule.c), so
- *            none waits for a reduction to free its slot; reductions run
- *            in 1 MiB slices with the progress engine between them.
+ *            none waits for a reduction to free its slot.
  *   end      wait and reduce the last receive (vblock v); unfold_blocks.
+ * As a schedule (coll_rsag_sched.h) this is the list of those steps in
+ * that order with no fence inside: each reduction names the receive it
+ * waits for, so every message posted before it stays in flight.
  * "The order u needs a window" (mca_coll_rsag_priority_order): first the
  * half u forwards next, in the order its next partner needs it, then the
  * half u keeps, in u's own order.  p = 8 (vblock numbers; >w sends to vrank
@@ -67,8 +69,8 @@
  *       ceil(n/2) when larger); even steps land at their own place in it,
  *       odd steps in the part mirroring G1 (when K1 has no more elements
  *       than G1; otherwise a receive is posted once its own slot is
- *       reduced).  Plus O(p') request handles.  The send buffer is never
- *       copied.
+ *       reduced).  Plus the schedule's steps (O(p') of them).  The send
+ *       buffer is never copied.
  */
 #include "ompi_config.h"
 
@@ -77,23 +79,16 @@
 #include "coll_rsag_halving.h"
 #include "coll_rsag_priority_schedule.h"
 
-int mca_coll_rsag_reduce_scatter_priority(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_reduce_scatter_priority(mca_coll_rsag_sched_t *s,
+                                          const mca_coll_rsag_args_t *a)
 {
-    mca_coll_rsag_tmp_t work = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
-    int err;
+    char *work, *tmp;
 
-    err = mca_coll_rsag_halving_buffers(a, &work, &tmp, a->count,
-                                        MCA_COLL_RSAG_DISTANCE_HALVING);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
+    if (OMPI_SUCCESS != mca_coll_rsag_halving_buffers(s, a, a->count,
+                                                      MCA_COLL_RSAG_DISTANCE_HALVING, &work,
+                                                      &tmp)) {
+        return s->err;
     }
-    err = mca_coll_rsag_priority_rs(a, a->input, work.buf, tmp.buf);
-    if (OMPI_SUCCESS == err) {
-        err = mca_coll_rsag_unfold_blocks(a, work.buf);
-    }
-
-cleanup:
-    mca_coll_rsag_tmp_free(&tmp);
-    mca_coll_rsag_tmp_free(&work);
-    return err;
+    (void) mca_coll_rsag_priority_rs(s, a, a->input, work, tmp);
+    return mca_coll_rsag_unfold_blocks(s, a, work);
 }

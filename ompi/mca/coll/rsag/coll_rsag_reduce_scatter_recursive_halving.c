@@ -42,39 +42,31 @@
 
 #include "coll_rsag_halving.h"
 
-int mca_coll_rsag_reduce_scatter_recursive_halving(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_reduce_scatter_recursive_halving(mca_coll_rsag_sched_t *s,
+                                                   const mca_coll_rsag_args_t *a)
 {
     const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_HALVING;
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
     int nsteps = mca_coll_rsag_log2_floor(pof2);
     mca_coll_rsag_halving_step_t steps[MCA_COLL_RSAG_MAX_STEPS];
-    mca_coll_rsag_tmp_t work = MCA_COLL_RSAG_TMP_INIT, tmp = MCA_COLL_RSAG_TMP_INIT;
+    char *work, *tmp;
     /* Last step straight into rbuf: ranks outside the pre-step, unless it
      * is also the first step of an in-place call whose block is not at the
      * start of rbuf (the input would be overwritten while it is read). */
     bool direct = a->rank >= 2 * (a->size - pof2)
                   && !(1 == nsteps && a->in_place && 0 != a->displ[a->rank]);
-    int err;
 
     /* No work vector when the only step goes straight into rbuf. */
-    err = mca_coll_rsag_halving_buffers(a, &work, &tmp, (!direct || nsteps > 1) ? a->count : 0,
-                                        order);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
+    if (OMPI_SUCCESS != mca_coll_rsag_halving_buffers(s, a, (!direct || nsteps > 1) ? a->count : 0,
+                                                      order, &work, &tmp)) {
+        return s->err;
     }
     /* Fold p onto p', then recursive halving over vblocks. */
-    err = mca_coll_rsag_folded_rs(a, a->input, work.buf, tmp.buf, order, steps, &nsteps,
-                                  direct ? a->rbuf : NULL);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
+    (void) mca_coll_rsag_folded_rs(s, a, a->input, work, tmp, order, steps, &nsteps,
+                                   direct ? a->rbuf : NULL);
     /* Each rank's block to its rbuf (already there when direct). */
     if (!direct) {
-        err = mca_coll_rsag_unfold_blocks(a, work.buf);
+        (void) mca_coll_rsag_unfold_blocks(s, a, work);
     }
-
-cleanup:
-    mca_coll_rsag_tmp_free(&tmp);
-    mca_coll_rsag_tmp_free(&work);
-    return err;
+    return s->err;
 }

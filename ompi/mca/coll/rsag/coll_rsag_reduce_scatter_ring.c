@@ -41,9 +41,14 @@
  * Restrictions: commutative op (partial sums are combined in ring order,
  *       not rank order).
  * Memory: four receive slots of one segment (two blocks when whole blocks
- *       are sent), a request array with one entry per segment sent, and
- *       for reduce-scatter a work vector of n elements for the forwarded
+ *       are sent), a schedule of a few steps per segment, and for
+ *       reduce-scatter a work vector of n elements for the forwarded
  *       partial sums.  The send buffer is read, never copied.
+ * Order: the steps of each segment name what they wait for (its receive,
+ *       the slot's previous reduction, the send W before), so many
+ *       segments are in flight; how they are listed so that the ring
+ *       cannot deadlock is at the top of coll_rsag_ring.c.  In place, a
+ *       fence puts the final copy after the whole pass.
  */
 #include "ompi_config.h"
 
@@ -51,29 +56,27 @@
 
 #include "coll_rsag_ring.h"
 
-int mca_coll_rsag_reduce_scatter_ring(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_reduce_scatter_ring(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_range_t mine = mca_coll_rsag_block(a->displ, a->rank);
-    mca_coll_rsag_tmp_t work = MCA_COLL_RSAG_TMP_INIT;
+    char *work = mca_coll_rsag_sched_tmp(s, a->count);
     char *out = a->rbuf;
-    int err;
+    mca_coll_rsag_ring_t rs;
 
-    err = mca_coll_rsag_tmp_alloc(&work, a->count, a->dtype);
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
+    if (NULL == work) {
+        return s->err;
     }
     /* In place, the start of rbuf holds input blocks that are still being
-     * read and sent: block r is reduced in the work vector, copied at the
-     * end. */
+     * read and sent: block r is reduced in the work vector, copied once
+     * the pass is over. */
     if (a->in_place) {
-        out = mca_coll_rsag_elem(work.buf, mine.off, a->extent);
+        out = mca_coll_rsag_elem(work, mine.off, a->extent);
     }
-    err = mca_coll_rsag_ring_rs(a, a->input, work.buf, out);
-    if (OMPI_SUCCESS == err && a->in_place) {
-        err = mca_coll_rsag_copy(a->dtype, mine.cnt, a->rbuf, out);
+    mca_coll_rsag_ring_rs(s, a, a->input, work, out, &rs);
+    mca_coll_rsag_ring_release(&rs);
+    if (a->in_place) {
+        mca_coll_rsag_sched_fence(s);
+        (void) mca_coll_rsag_sched_copy(s, out, a->rbuf, mine.cnt);
     }
-
-cleanup:
-    mca_coll_rsag_tmp_free(&work);
-    return err;
+    return s->err;
 }

@@ -4,10 +4,10 @@
  * See LICENSE at the top of the tree.
  */
 /*
- * The ring phases: one pass of p - 1 steps, pipelined by segments; see
- * coll_rsag_ring.h for what each phase computes.
+ * The ring phases as schedules: one pass of p - 1 steps, pipelined by
+ * segments; see coll_rsag_ring.h for what each phase computes.
  *
- *  reduce-scatter  receive (shift 2) into one of the receive slots, reduce
+ *  reduce-scatter  receive i (shift 2) into slot i mod S, reduce
  *                  work[seg] = slot (op) input[seg] (into `out` for block
  *                  r, the last step), forward from work; the first block
  *                  (shift 1) is sent from the input.
@@ -15,21 +15,41 @@
  *                  there; the first block (shift 0) is sent from work.
  *
  * What r sends is the first block, then the segments it received in the
- * first p - 2 steps (a prefix of its receive stream) once processed.  A
- * rank blocks only when its next receive has not arrived and no send can
- * be posted, and then wakes on that receive or on its oldest send: every
- * send it waits for is one its successor has a receive posted for, so the
- * ring cannot deadlock.  Both ends of a link cut segments with the same
- * cursor (coll_rsag_index.c), so each segment is one message.
+ * first p - 2 steps (a prefix of its receive stream) once processed; both
+ * ends of a link cut segments with the same cursor (coll_rsag_index.c), so
+ * send k of r is receive k of r + 1, one message.  The steps and what
+ * each names (mca_coll_rsag_sched_after):
+ *
+ *   receive i    the step that last used its slot: reduction i - S
+ *                (allgather: receive i - S, so S receives are posted
+ *                ahead); after a reduce-scatter, the allgather's receive i
+ *                lands where that phase's send i read, and names it;
+ *   reduction i  receive i;
+ *   send k       send k - W (at most W sends in flight), and what produced
+ *                its data: reduction (receive) k - nfirst for a forwarded
+ *                segment, the reduce-scatter's reduction of it for the
+ *                allgather's first block.
+ *
+ * Order of the list.  Steps issue in list order, so a step placed too
+ * early holds back the ones after it, and one placed too late starves the
+ * neighbour.  Give every segment a clock (ring step, place in its block):
+ * send k of r and receive k of r + 1 share it.  Each rank lists its steps
+ * by clock: first receives 0 .. S-1, then for each received segment i the
+ * sends that may go before it, reduction i, receive i + S.  Send k may go
+ * before reduction i when its data is ready (first block, or k - nfirst
+ * < i) and the receive that completes send k - W is posted: receive k - W
+ * of r + 1 follows its reduction k - W - S, so send k waits for the clock
+ * to pass send k - W - S (no wait for k < W + S).  Then every step waits
+ * only for steps of an earlier clock, on any rank: the ring cannot
+ * deadlock, for any p, layout and segment size, and each rank keeps up to
+ * W sends and S receives in flight (the first block's sends run W + S
+ * ahead of the reductions).  The allgather's steps follow all of the
+ * reduce-scatter's.
  */
 #include "ompi_config.h"
 
-#include "mpi.h"
 #include "ompi/constants.h"
-#include "ompi/request/request.h"
 
-#include "coll_rsag_op.h"
-#include "coll_rsag_p2p.h"
 #include "coll_rsag_ring.h"
 
 /* Receives posted ahead of the one being processed (one slot each). */
@@ -42,207 +62,220 @@
  * 0.01 s on 2 ranks); a window keeps it linear. */
 #define MCA_COLL_RSAG_RING_SENDS 8
 
-/* One pass in progress. */
-typedef struct mca_coll_rsag_ring_t {
+/* One phase being described. */
+typedef struct mca_coll_rsag_ring_build_t {
+    mca_coll_rsag_sched_t *s;
     const mca_coll_rsag_args_t *a;
     const char *input;          /* reduce-scatter: this rank's contribution */
-    char *work, *out;
+    char *work, *out, *slots;
     bool reduce;                /* reduce-scatter (else allgather) */
     int succ, pred;
-    size_t segcount, nslots;
-    size_t nrecv;               /* segments arriving from r - 1 */
-    size_t nfirst, nsend;       /* segments of the first block; of all sent */
-    size_t processed, sent, retired;
-    struct ompi_request_t *rreq[MCA_COLL_RSAG_RING_SLOTS];
-    struct ompi_request_t *sreq[MCA_COLL_RSAG_RING_SENDS];
-    /* post: next receive to post; cur: next receive to process; first,
-     * fwd: next segment to send of the first block, of the forwarded ones */
-    mca_coll_rsag_ring_cursor_t post, cur, first, fwd;
-    mca_coll_rsag_tmp_t slots;
-} mca_coll_rsag_ring_t;
+    size_t segcount;
+    size_t nslots;              /* S: receive i waits for the use of receive i - S */
+    const mca_coll_rsag_ring_t *rs; /* allgather: the reduce-scatter before it, or NULL */
+    mca_coll_rsag_ring_t *r;
+    /* post: next receive to post; cur: next received segment to process;
+     * send: next send; lag: the send W + S before it */
+    mca_coll_rsag_ring_cursor_t post, cur, send, lag;
+} mca_coll_rsag_ring_build_t;
 
-/* Where segment `seg` is received into: slot j, or its place in work. */
-static char *mca_coll_rsag_ring_landing(mca_coll_rsag_ring_t *r, size_t j,
-                                        mca_coll_rsag_range_t seg)
+/* Whether segment x comes before segment y on the ring's clock. */
+static bool mca_coll_rsag_ring_earlier(const mca_coll_rsag_ring_cursor_t *x,
+                                       const mca_coll_rsag_ring_cursor_t *y)
 {
-    return r->reduce ? mca_coll_rsag_elem(r->slots.buf, j * r->segcount, r->a->extent)
-                     : mca_coll_rsag_elem(r->work, seg.off, r->a->extent);
+    size_t xo = x->seg.off - x->displ[x->block], yo = y->seg.off - y->displ[y->block];
+
+    return x->step < y->step || (x->step == y->step && xo < yo);
 }
 
-/* Post the receive of the `post` cursor's segment into slot j. */
-static int mca_coll_rsag_ring_post_recv(mca_coll_rsag_ring_t *r, size_t j)
+/* Receive i: the `post` cursor's segment, into its slot (reduce-scatter)
+ * or its place in work (allgather). */
+static void mca_coll_rsag_ring_recv(mca_coll_rsag_ring_build_t *b, size_t i)
 {
-    const mca_coll_rsag_args_t *a = r->a;
-    int err = mca_coll_rsag_irecv(mca_coll_rsag_ring_landing(r, j, r->post.seg),
-                                  r->post.seg.cnt, a->dtype, r->pred, a->tag, a->comm,
-                                  &r->rreq[j]);
+    const mca_coll_rsag_args_t *a = b->a;
+    mca_coll_rsag_ring_t *r = b->r;
+    char *dst = b->reduce ? mca_coll_rsag_elem(b->slots, (i % b->nslots) * b->segcount, a->extent)
+                          : mca_coll_rsag_elem(b->work, b->post.seg.off, a->extent);
+    int step = mca_coll_rsag_sched_recv(b->s, a, dst, b->post.seg.cnt, b->pred);
 
-    mca_coll_rsag_ring_cursor_next(&r->post);
-    return err;
+    r->recv[i] = step;
+    if (i >= b->nslots) {
+        mca_coll_rsag_sched_after(b->s, step, r->ready[i - b->nslots]);
+    }
+    /* The reduce-scatter's send i read this place (the input's block
+     * r - 1 for its first block). */
+    if (NULL != b->rs && (i >= b->rs->nfirst || b->rs->first_in_work)) {
+        mca_coll_rsag_sched_after(b->s, step, b->rs->send[i]);
+    }
+    mca_coll_rsag_ring_cursor_next(&b->post);
 }
 
-/* Retire the sends done, in order, and post every send that is ready and
- * fits in the window. */
-static int mca_coll_rsag_ring_sends(mca_coll_rsag_ring_t *r)
+/* Received segment i (the `cur` cursor's) is usable after its reduction,
+ * into out for the last step (reduce-scatter), or as it arrives. */
+static void mca_coll_rsag_ring_process(mca_coll_rsag_ring_build_t *b, size_t i)
 {
-    const mca_coll_rsag_args_t *a = r->a;
+    const mca_coll_rsag_args_t *a = b->a;
+    mca_coll_rsag_ring_t *r = b->r;
+
+    if (b->reduce) {
+        mca_coll_rsag_range_t seg = b->cur.seg;
+        char *dst = (b->cur.step == a->size - 2)
+                        ? mca_coll_rsag_elem(b->out, seg.off - a->displ[a->rank], a->extent)
+                        : mca_coll_rsag_elem(b->work, seg.off, a->extent);
+        int step = mca_coll_rsag_sched_reduce3(
+            b->s, mca_coll_rsag_elem(b->slots, (i % b->nslots) * b->segcount, a->extent),
+            mca_coll_rsag_elem(b->input, seg.off, a->extent), dst, seg.cnt);
+
+        mca_coll_rsag_sched_after(b->s, step, r->recv[i]);
+        r->ready[i] = step;
+    } else {
+        r->ready[i] = r->recv[i];
+    }
+    mca_coll_rsag_ring_cursor_next(&b->cur);
+}
+
+/* Send k: the `send` cursor's segment, from the input (the reduce-scatter's
+ * first block) or work. */
+static void mca_coll_rsag_ring_send(mca_coll_rsag_ring_build_t *b, size_t k)
+{
     const size_t W = MCA_COLL_RSAG_RING_SENDS;
-    int err;
+    const mca_coll_rsag_args_t *a = b->a;
+    mca_coll_rsag_ring_t *r = b->r;
+    bool first = k < r->nfirst;
+    const char *src = (first && b->reduce) ? b->input : b->work;
+    int step = mca_coll_rsag_sched_send(b->s, a, mca_coll_rsag_elem(src, b->send.seg.off, a->extent),
+                                        b->send.seg.cnt, b->succ);
 
-    while (r->retired < r->sent && REQUEST_COMPLETE(r->sreq[r->retired % W])) {
-        err = ompi_request_wait(&r->sreq[r->retired++ % W], MPI_STATUS_IGNORE);
-        if (OMPI_SUCCESS != err) {
-            return err;
-        }
+    r->send[k] = step;
+    if (k >= W) {
+        mca_coll_rsag_sched_after(b->s, step, r->send[k - W]);
     }
-    while (r->sent < r->nsend && r->sent - r->retired < W
-           && (r->sent < r->nfirst || r->sent - r->nfirst < r->processed)) {
-        bool from_first = r->sent < r->nfirst;
-        mca_coll_rsag_ring_cursor_t *c = from_first ? &r->first : &r->fwd;
-        const char *src = (from_first && r->reduce) ? r->input : r->work;
-
-        err = mca_coll_rsag_isend(mca_coll_rsag_elem(src, c->seg.off, a->extent), c->seg.cnt,
-                                  a->dtype, r->succ, a->tag, a->comm, &r->sreq[r->sent % W]);
-        if (OMPI_SUCCESS != err) {
-            return err;
-        }
-        ++r->sent;
-        mca_coll_rsag_ring_cursor_next(c);
+    if (!first) {
+        mca_coll_rsag_sched_after(b->s, step, r->ready[k - r->nfirst]);
+    } else if (NULL != b->rs) {
+        /* block r: the reduce-scatter's last step */
+        mca_coll_rsag_sched_after(b->s, step, b->rs->ready[b->rs->nrecv - r->nfirst + k]);
     }
-    return OMPI_SUCCESS;
+    mca_coll_rsag_ring_cursor_next(&b->send);
+    if (k + 1 > W + b->nslots) {
+        mca_coll_rsag_ring_cursor_next(&b->lag);
+    }
 }
 
-/* Wait for receive slot j, or its oldest send if that completes first
- * (wait_any frees what completed; mirror that).  *ready: slot j arrived. */
-static int mca_coll_rsag_ring_wait(mca_coll_rsag_ring_t *r, size_t j, bool *ready)
+/* Whether send k goes before received segment i is processed (i = nrecv:
+ * after the last one); see the order at the top. */
+static bool mca_coll_rsag_ring_send_goes(const mca_coll_rsag_ring_build_t *b, size_t k,
+                                         size_t i)
 {
-    const size_t W = MCA_COLL_RSAG_RING_SENDS;
-    struct ompi_request_t *pending[2] = { r->rreq[j], MPI_REQUEST_NULL };
-    int n = 1, idx = MPI_UNDEFINED, err;
+    const mca_coll_rsag_ring_t *r = b->r;
 
-    *ready = MPI_REQUEST_NULL == r->rreq[j];
-    if (*ready) {
-        return OMPI_SUCCESS;
+    if (k >= r->nfirst && k - r->nfirst >= i) {
+        return false;                       /* its data is not there yet */
     }
-    if (REQUEST_COMPLETE(r->rreq[j])) {
-        *ready = true;
-        return ompi_request_wait(&r->rreq[j], MPI_STATUS_IGNORE);
+    if (k < MCA_COLL_RSAG_RING_SENDS + b->nslots || i == r->nrecv) {
+        return true;
     }
-    if (r->retired < r->sent) {
-        pending[n++] = r->sreq[r->retired % W];
-    }
-    err = ompi_request_wait_any((size_t) n, pending, &idx, MPI_STATUS_IGNORE);
-    if (0 == idx) {
-        r->rreq[j] = MPI_REQUEST_NULL;
-    } else if (1 == idx) {
-        r->sreq[r->retired++ % W] = MPI_REQUEST_NULL;
-    }
-    return err;
+    return mca_coll_rsag_ring_earlier(&b->lag, &b->cur);
 }
 
-/* Segment `processed` is here in slot j: reduce it (the last step's into
- * out), and receive the one nslots ahead into the freed slot. */
-static int mca_coll_rsag_ring_process(mca_coll_rsag_ring_t *r, size_t j)
-{
-    const mca_coll_rsag_args_t *a = r->a;
-    int err = OMPI_SUCCESS;
-
-    if (r->reduce) {
-        mca_coll_rsag_range_t seg = r->cur.seg;
-        char *dst = (r->cur.step == a->size - 2)
-                        ? mca_coll_rsag_elem(r->out, seg.off - a->displ[a->rank], a->extent)
-                        : mca_coll_rsag_elem(r->work, seg.off, a->extent);
-        mca_coll_rsag_op_reduce3(a->op, mca_coll_rsag_ring_landing(r, j, seg),
-                                 mca_coll_rsag_elem(r->input, seg.off, a->extent), dst, seg.cnt,
-                                 a->dtype);
-    }
-    if (!mca_coll_rsag_ring_cursor_done(&r->post)) {
-        err = mca_coll_rsag_ring_post_recv(r, j);
-    }
-    ++r->processed;
-    mca_coll_rsag_ring_cursor_next(&r->cur);
-    return err;
-}
-
-/* Count the segments, take the receive slots, set the cursors. */
-static int mca_coll_rsag_ring_init(mca_coll_rsag_ring_t *r, const mca_coll_rsag_args_t *a,
-                                   const char *input, char *work, char *out, bool reduce)
+/* Count the segments and set the cursors of a phase. */
+static void mca_coll_rsag_ring_init(mca_coll_rsag_ring_build_t *b, mca_coll_rsag_sched_t *s,
+                                    const mca_coll_rsag_args_t *a, bool reduce,
+                                    mca_coll_rsag_ring_t *r)
 {
     const int shift = reduce ? 2 : 1, p = a->size;
     size_t type_size, seg_bytes = mca_coll_rsag_component.ring_segment_size;
 
-    *r = (mca_coll_rsag_ring_t) { .a = a, .input = input, .work = work, .out = out,
-                                  .reduce = reduce, .succ = (a->rank + 1) % p,
-                                  .pred = (a->rank + p - 1) % p };
-    for (size_t j = 0; j < MCA_COLL_RSAG_RING_SLOTS; ++j) {
-        r->rreq[j] = MPI_REQUEST_NULL;
-    }
-    for (size_t j = 0; j < MCA_COLL_RSAG_RING_SENDS; ++j) {
-        r->sreq[j] = MPI_REQUEST_NULL;
-    }
+    *b = (mca_coll_rsag_ring_build_t) { .s = s, .a = a, .reduce = reduce, .r = r,
+                                        .succ = (a->rank + 1) % p,
+                                        .pred = (a->rank + p - 1) % p };
+    *r = (mca_coll_rsag_ring_t) { .recv = NULL };
     ompi_datatype_type_size(a->dtype, &type_size);
-    r->segcount = mca_coll_rsag_ring_segcount(seg_bytes, type_size,
+    b->segcount = mca_coll_rsag_ring_segcount(seg_bytes, type_size,
                                               mca_coll_rsag_max_block(a->displ, p));
+    b->nslots = (reduce && 0 == seg_bytes) ? MCA_COLL_RSAG_RING_BLOCK_SLOTS
+                                           : MCA_COLL_RSAG_RING_SLOTS;
     /* What arrives from r - 1: p - 1 blocks; what leaves for r + 1: the
      * first block, then each block received but the last one. */
-    r->nrecv = mca_coll_rsag_ring_nsegs(a->displ, p, a->rank, shift, p - 1, r->segcount);
-    r->nfirst = mca_coll_rsag_ring_nsegs(a->displ, p, a->rank, shift - 1, 1, r->segcount);
-    r->nsend = r->nfirst
-               + mca_coll_rsag_ring_nsegs(a->displ, p, a->rank, shift, p - 2, r->segcount);
-    r->nslots = (reduce && 0 == seg_bytes) ? MCA_COLL_RSAG_RING_BLOCK_SLOTS
-                                           : MCA_COLL_RSAG_RING_SLOTS;
-    r->nslots = (r->nrecv < r->nslots) ? r->nrecv : r->nslots;
-    mca_coll_rsag_ring_cursor_init(&r->post, a->displ, p, a->rank, shift, p - 1, r->segcount);
-    mca_coll_rsag_ring_cursor_init(&r->cur, a->displ, p, a->rank, shift, p - 1, r->segcount);
-    mca_coll_rsag_ring_cursor_init(&r->first, a->displ, p, a->rank, shift - 1, 1, r->segcount);
-    mca_coll_rsag_ring_cursor_init(&r->fwd, a->displ, p, a->rank, shift, p - 2, r->segcount);
-    return mca_coll_rsag_tmp_alloc(&r->slots, reduce ? r->nslots * r->segcount : 0, a->dtype);
+    r->nrecv = mca_coll_rsag_ring_nsegs(a->displ, p, a->rank, shift, p - 1, b->segcount);
+    r->nsend = mca_coll_rsag_ring_nsegs(a->displ, p, a->rank, shift - 1, p - 1, b->segcount);
+    r->nfirst = mca_coll_rsag_ring_nsegs(a->displ, p, a->rank, shift - 1, 1, b->segcount);
+    mca_coll_rsag_ring_cursor_init(&b->post, a->displ, p, a->rank, shift, p - 1, b->segcount);
+    b->cur = b->post;
+    mca_coll_rsag_ring_cursor_init(&b->send, a->displ, p, a->rank, shift - 1, p - 1,
+                                   b->segcount);
+    b->lag = b->send;
 }
 
-static int mca_coll_rsag_ring_pass(const mca_coll_rsag_args_t *a, const char *input, char *work,
-                                   char *out, bool reduce)
+/* Append the phase's steps in the order described at the top. */
+static void mca_coll_rsag_ring_describe(mca_coll_rsag_ring_build_t *b)
 {
-    mca_coll_rsag_ring_t r;
-    int err = mca_coll_rsag_ring_init(&r, a, input, work, out, reduce);
+    mca_coll_rsag_ring_t *r = b->r;
+    size_t k = 0;
 
-    /* The first receives: one per slot. */
-    for (size_t j = 0; OMPI_SUCCESS == err && j < r.nslots; ++j) {
-        err = mca_coll_rsag_ring_post_recv(&r, j);
+    r->recv = mca_coll_rsag_malloc((2 * r->nrecv + r->nsend) * sizeof(int));
+    if (NULL == r->recv) {
+        if (OMPI_SUCCESS == b->s->err) {
+            b->s->err = OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        return;
     }
-    while (OMPI_SUCCESS == err && (r.processed < r.nrecv || r.retired < r.nsend)) {
-        size_t j = (r.nslots > 0) ? r.processed % r.nslots : 0;
-        bool ready;
+    r->ready = r->recv + r->nrecv;
+    r->send = r->ready + r->nrecv;
 
-        err = mca_coll_rsag_ring_sends(&r);
-        if (OMPI_SUCCESS != err) {
+    for (size_t i = 0; i < b->nslots && i < r->nrecv; ++i) {
+        mca_coll_rsag_ring_recv(b, i);
+    }
+    for (size_t i = 0;; ++i) {
+        while (k < r->nsend && mca_coll_rsag_ring_send_goes(b, k, i)) {
+            mca_coll_rsag_ring_send(b, k++);
+        }
+        if (i == r->nrecv) {
             break;
         }
-        if (r.processed == r.nrecv) {
-            /* Nothing left to receive: finish the sends. */
-            err = ompi_request_wait(&r.sreq[r.retired++ % MCA_COLL_RSAG_RING_SENDS],
-                                    MPI_STATUS_IGNORE);
-            continue;
-        }
-        err = mca_coll_rsag_ring_wait(&r, j, &ready);
-        if (OMPI_SUCCESS == err && ready) {
-            err = mca_coll_rsag_ring_process(&r, j);
+        mca_coll_rsag_ring_process(b, i);
+        if (i + b->nslots < r->nrecv) {
+            mca_coll_rsag_ring_recv(b, i + b->nslots);
         }
     }
-    if (OMPI_SUCCESS != err) {
-        mca_coll_rsag_requests_drop(r.rreq, MCA_COLL_RSAG_RING_SLOTS, true);
-        mca_coll_rsag_requests_drop(r.sreq, MCA_COLL_RSAG_RING_SENDS, false);
+}
+
+void mca_coll_rsag_ring_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                           const char *input, char *work, char *out, mca_coll_rsag_ring_t *r)
+{
+    mca_coll_rsag_ring_build_t b;
+    size_t slots;
+
+    mca_coll_rsag_ring_init(&b, s, a, true, r);
+    b.input = input;
+    b.work = work;
+    b.out = out;
+    r->first_in_work = input == work;
+    slots = (r->nrecv < b.nslots) ? r->nrecv : b.nslots;
+    b.slots = mca_coll_rsag_sched_tmp(s, slots * b.segcount);
+    if (OMPI_SUCCESS == s->err) {
+        mca_coll_rsag_ring_describe(&b);
     }
-    mca_coll_rsag_tmp_free(&r.slots);
-    return err;
 }
 
-int mca_coll_rsag_ring_rs(const mca_coll_rsag_args_t *a, const char *input, char *work,
-                          char *out)
+void mca_coll_rsag_ring_allgather(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                  char *buf, const mca_coll_rsag_ring_t *rs)
 {
-    return mca_coll_rsag_ring_pass(a, input, work, out, true);
+    mca_coll_rsag_ring_build_t b;
+    mca_coll_rsag_ring_t r;
+
+    mca_coll_rsag_ring_init(&b, s, a, false, &r);
+    b.work = buf;
+    b.rs = rs;
+    r.first_in_work = true;
+    if (OMPI_SUCCESS == s->err) {       /* else rs may be incomplete */
+        mca_coll_rsag_ring_describe(&b);
+    }
+    mca_coll_rsag_ring_release(&r);
 }
 
-int mca_coll_rsag_ring_allgather(const mca_coll_rsag_args_t *a, char *buf)
+void mca_coll_rsag_ring_release(mca_coll_rsag_ring_t *r)
 {
-    return mca_coll_rsag_ring_pass(a, NULL, buf, NULL, false);
+    mca_coll_rsag_free(r->recv);
+    r->recv = r->ready = r->send = NULL;
 }

@@ -87,6 +87,9 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
             || (long) call->nodes * call->ranks_per_node != call->comm_size)) {
         unmet |= MCA_COLL_RSAG_NEEDS_MULTI_NODE;
     }
+    if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_BLOCKING) && call->nonblocking) {
+        unmet |= MCA_COLL_RSAG_NEEDS_BLOCKING;
+    }
     return unmet;
 }
 
@@ -150,8 +153,9 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
 #define MCA_COLL_RSAG_T_NODE "one node with its shared segment"
 #define MCA_COLL_RSAG_T_CONT "contiguous datatype"
 #define MCA_COLL_RSAG_T_MULTI "several nodes with the same number (>= 2) of ranks on each"
+#define MCA_COLL_RSAG_T_BLOCK "a blocking call"
 /* The 16 combinations of the first four bits, each followed by `tail`
- * (the text of the fifth bit, or nothing). */
+ * (the text of the fifth and sixth bits, or nothing). */
 #define MCA_COLL_RSAG_T16(first, tail)                                             \
     first,                                                                         \
     MCA_COLL_RSAG_T_COMM tail,                                                     \
@@ -173,6 +177,9 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
 static const char *const mca_coll_rsag_restriction_texts[1u << MCA_COLL_RSAG_NUM_RESTRICTIONS] = {
     MCA_COLL_RSAG_T16("none", ""),
     MCA_COLL_RSAG_T16(MCA_COLL_RSAG_T_MULTI, ", " MCA_COLL_RSAG_T_MULTI),
+    MCA_COLL_RSAG_T16(MCA_COLL_RSAG_T_BLOCK, ", " MCA_COLL_RSAG_T_BLOCK),
+    MCA_COLL_RSAG_T16(MCA_COLL_RSAG_T_MULTI ", " MCA_COLL_RSAG_T_BLOCK,
+                      ", " MCA_COLL_RSAG_T_MULTI ", " MCA_COLL_RSAG_T_BLOCK),
 };
 
 const char *mca_coll_rsag_restriction_text(unsigned bits)
@@ -305,7 +312,8 @@ size_t mca_coll_rsag_uncovered_below(mca_coll_rsag_coll_t coll,
         if (desc->algs[i].restrictions & (MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2
                                           | MCA_COLL_RSAG_NEEDS_SINGLE_NODE
                                           | MCA_COLL_RSAG_NEEDS_CONTIGUOUS
-                                          | MCA_COLL_RSAG_NEEDS_MULTI_NODE)) {
+                                          | MCA_COLL_RSAG_NEEDS_MULTI_NODE
+                                          | MCA_COLL_RSAG_NEEDS_BLOCKING)) {
             continue;
         }
         min = mca_coll_rsag_threshold(coll, tuning, desc->algs[i].id, k, NULL);

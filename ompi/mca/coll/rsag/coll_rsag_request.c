@@ -1,0 +1,318 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * Requests of the nonblocking and persistent calls; see
+ * coll_rsag_request.h.
+ *
+ * The requests in flight are on one list of the component.  One lock
+ * guards the list and every change of a request's state (start, progress,
+ * completion, free), so that a request freed by one thread while another
+ * completes it is freed once, after its completion.  The lock is a spin
+ * lock taken without waiting by the progress function (a thread that finds
+ * it taken leaves the progress to its holder), and known to its holder:
+ * a request started from inside a completion (a callback of Open MPI's on
+ * the completed request) does not wait for itself.
+ */
+#include "ompi_config.h"
+
+#include <sched.h>
+
+#include "mpi.h"
+#include "opal/mca/base/mca_base_pvar.h"
+#include "opal/runtime/opal_progress.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/constants.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
+
+#include "coll_rsag_request.h"
+
+static struct {
+    mca_coll_rsag_request_t *head;  /* requests in flight */
+    int lock;                       /* 0: free, 1: taken */
+    int in_flight;                  /* length of the list, read without the lock */
+    int registered;                 /* progress function registered */
+    unsigned long long nonblocking_requests, persistent_starts;    /* MPI_T */
+} mca_coll_rsag_nb;
+
+/* This thread holds the lock. */
+static __thread bool mca_coll_rsag_nb_holding;
+
+static bool mca_coll_rsag_nb_trylock(void)
+{
+    if (mca_coll_rsag_nb_holding
+        || 0 != __atomic_exchange_n(&mca_coll_rsag_nb.lock, 1, __ATOMIC_ACQUIRE)) {
+        return false;
+    }
+    mca_coll_rsag_nb_holding = true;
+    return true;
+}
+
+/* Take the lock unless this thread holds it; returns whether it took it. */
+static bool mca_coll_rsag_nb_lock(void)
+{
+    if (mca_coll_rsag_nb_holding) {
+        return false;
+    }
+    while (!mca_coll_rsag_nb_trylock()) {
+        sched_yield();      /* the holder is moving schedules on */
+    }
+    return true;
+}
+
+static void mca_coll_rsag_nb_unlock(bool took)
+{
+    if (took) {
+        mca_coll_rsag_nb_holding = false;
+        __atomic_store_n(&mca_coll_rsag_nb.lock, 0, __ATOMIC_RELEASE);
+    }
+}
+
+static void mca_coll_rsag_nb_link(mca_coll_rsag_request_t *r)
+{
+    r->prev = NULL;
+    r->next = mca_coll_rsag_nb.head;
+    if (NULL != r->next) {
+        r->next->prev = r;
+    }
+    mca_coll_rsag_nb.head = r;
+    r->in_flight = true;
+    __atomic_fetch_add(&mca_coll_rsag_nb.in_flight, 1, __ATOMIC_RELAXED);
+}
+
+static void mca_coll_rsag_nb_unlink(mca_coll_rsag_request_t *r)
+{
+    if (NULL != r->prev) {
+        r->prev->next = r->next;
+    } else {
+        mca_coll_rsag_nb.head = r->next;
+    }
+    if (NULL != r->next) {
+        r->next->prev = r->prev;
+    }
+    r->prev = r->next = NULL;
+    r->in_flight = false;
+    __atomic_fetch_sub(&mca_coll_rsag_nb.in_flight, 1, __ATOMIC_RELAXED);
+}
+
+static void mca_coll_rsag_request_destroy(mca_coll_rsag_request_t *r)
+{
+    mca_coll_rsag_sched_fini(&r->sched);
+    if (NULL != r->sched_dtype) {
+        OBJ_RELEASE(r->sched_dtype);
+    }
+    if (NULL != r->sched_op) {
+        OBJ_RELEASE(r->sched_op);
+    }
+    if (NULL != r->comm) {
+        OBJ_RELEASE(r->comm);
+    }
+    OMPI_REQUEST_FINI(&r->super.super);
+    OBJ_RELEASE(r);
+}
+
+/* The schedule ended (under the lock): complete the request, or free it
+ * when MPI_Request_free came first. */
+static void mca_coll_rsag_request_finish(mca_coll_rsag_request_t *r)
+{
+    if (r->free_when_done) {
+        mca_coll_rsag_request_destroy(r);
+        return;
+    }
+    r->super.super.req_status.MPI_ERROR = r->sched.err;
+    ompi_request_complete(&r->super.super, true);
+}
+
+/* The progress function: advance every request in flight, complete those
+ * whose schedule ended.  Returns how many completed. */
+static int mca_coll_rsag_request_progress(void)
+{
+    mca_coll_rsag_request_t *r, *next, *ended = NULL;
+    int completed = 0;
+
+    if (0 == __atomic_load_n(&mca_coll_rsag_nb.in_flight, __ATOMIC_RELAXED)
+        || !mca_coll_rsag_nb_trylock()) {
+        return 0;
+    }
+    for (r = mca_coll_rsag_nb.head; NULL != r; r = next) {
+        next = r->next;
+        if (mca_coll_rsag_sched_progress(&r->sched)) {
+            mca_coll_rsag_nb_unlink(r);
+            r->next = ended;
+            ended = r;
+        }
+    }
+    /* completions after the walk: a completion may start another request */
+    for (r = ended; NULL != r; r = next) {
+        next = r->next;
+        r->next = NULL;
+        mca_coll_rsag_request_finish(r);
+        ++completed;
+    }
+    mca_coll_rsag_nb_unlock(true);
+    return completed;
+}
+
+/* Start (under the lock): the first steps go out now; what is left is
+ * the progress function's. */
+static void mca_coll_rsag_request_launch(mca_coll_rsag_request_t *r)
+{
+    if (0 == __atomic_exchange_n(&mca_coll_rsag_nb.registered, 1, __ATOMIC_ACQ_REL)) {
+        opal_progress_register(mca_coll_rsag_request_progress);
+    }
+    r->super.super.req_complete = REQUEST_PENDING;
+    r->super.super.req_state = OMPI_REQUEST_ACTIVE;
+    r->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
+    r->free_when_done = false;
+    mca_coll_rsag_sched_start(&r->sched, r->tag);
+    if (mca_coll_rsag_sched_progress(&r->sched)) {
+        mca_coll_rsag_request_finish(r);
+    } else {
+        mca_coll_rsag_nb_link(r);
+    }
+}
+
+/* MPI_Start / MPI_Startall on persistent requests. */
+static int mca_coll_rsag_request_start(size_t count, ompi_request_t **requests)
+{
+    for (size_t i = 0; i < count; ++i) {
+        mca_coll_rsag_request_t *r = (mca_coll_rsag_request_t *) requests[i];
+        bool took;
+
+        if (OMPI_REQUEST_ACTIVE == r->super.super.req_state && !REQUEST_COMPLETE(&r->super.super)) {
+            return OMPI_ERR_REQUEST;    /* started twice without a completion between */
+        }
+        took = mca_coll_rsag_nb_lock();
+        mca_coll_rsag_request_launch(r);
+        mca_coll_rsag_nb_unlock(took);
+        __atomic_fetch_add(&mca_coll_rsag_nb.persistent_starts, 1ULL, __ATOMIC_RELAXED);
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_coll_rsag_request_start_nonblocking(mca_coll_rsag_request_t *r)
+{
+    bool took = mca_coll_rsag_nb_lock();
+
+    mca_coll_rsag_request_launch(r);
+    mca_coll_rsag_nb_unlock(took);
+    __atomic_fetch_add(&mca_coll_rsag_nb.nonblocking_requests, 1ULL, __ATOMIC_RELAXED);
+    return OMPI_SUCCESS;
+}
+
+/* MPI_Request_free, and the free of a completed nonblocking request by
+ * its wait or test. */
+static int mca_coll_rsag_request_free(ompi_request_t **request)
+{
+    mca_coll_rsag_request_t *r = (mca_coll_rsag_request_t *) *request;
+    bool took = mca_coll_rsag_nb_lock();
+
+    if (r->in_flight) {
+        r->free_when_done = true;
+    } else {
+        mca_coll_rsag_request_destroy(r);
+    }
+    mca_coll_rsag_nb_unlock(took);
+    *request = MPI_REQUEST_NULL;
+    return OMPI_SUCCESS;
+}
+
+/* Cancelling a collective is erroneous (MPI 4.0, 3.8.4). */
+static int mca_coll_rsag_request_cancel(ompi_request_t *request, int complete)
+{
+    (void) request;
+    (void) complete;
+    return MPI_ERR_REQUEST;
+}
+
+static void mca_coll_rsag_request_construct(mca_coll_rsag_request_t *r)
+{
+    r->prev = r->next = NULL;
+    r->in_flight = r->free_when_done = false;
+    r->comm = NULL;
+    r->sched_dtype = NULL;
+    r->sched_op = NULL;
+    mca_coll_rsag_sched_init(&r->sched, NULL, NULL);
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_rsag_request_t, ompi_coll_base_nbc_request_t,
+                   mca_coll_rsag_request_construct, NULL);
+
+mca_coll_rsag_request_t *mca_coll_rsag_request_new(struct ompi_communicator_t *comm,
+                                                   struct ompi_datatype_t *dtype,
+                                                   struct ompi_op_t *op, int tag,
+                                                   bool persistent)
+{
+    mca_coll_rsag_request_t *r = OBJ_NEW(mca_coll_rsag_request_t);
+
+    if (NULL == r) {
+        return NULL;
+    }
+    OMPI_REQUEST_INIT(&r->super.super, persistent);
+    r->super.super.req_type = OMPI_REQUEST_COLL;
+    r->super.super.req_start = mca_coll_rsag_request_start;
+    r->super.super.req_free = mca_coll_rsag_request_free;
+    r->super.super.req_cancel = mca_coll_rsag_request_cancel;
+    r->super.super.req_mpi_object.comm = comm;
+    r->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
+    r->tag = tag;
+    /* the user may free them while the request lives */
+    OBJ_RETAIN(comm);
+    OBJ_RETAIN(dtype);
+    OBJ_RETAIN(op);
+    r->comm = comm;
+    r->sched_dtype = dtype;
+    r->sched_op = op;
+    mca_coll_rsag_sched_init(&r->sched, dtype, op);
+    return r;
+}
+
+void mca_coll_rsag_request_release(mca_coll_rsag_request_t *r)
+{
+    if (NULL != r) {
+        mca_coll_rsag_request_destroy(r);
+    }
+}
+
+int mca_coll_rsag_request_tag(mca_coll_rsag_module_t *m)
+{
+    int tag = m->next_tag;
+
+    m->next_tag = (tag == MCA_COLL_RSAG_TAG_LAST) ? MCA_COLL_RSAG_TAG_FIRST : tag - 1;
+    return tag;
+}
+
+static void mca_coll_rsag_request_counter(const mca_base_component_t *c, const char *name,
+                                          const char *help, unsigned long long *value)
+{
+    (void) mca_base_component_pvar_register(c, name, help, OPAL_INFO_LVL_4,
+                                            MCA_BASE_PVAR_CLASS_COUNTER,
+                                            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
+                                            MCA_BASE_VAR_BIND_NO_OBJECT,
+                                            MCA_BASE_PVAR_FLAG_READONLY
+                                                | MCA_BASE_PVAR_FLAG_CONTINUOUS,
+                                            NULL, NULL, NULL, value);
+}
+
+void mca_coll_rsag_request_register(const mca_base_component_t *c)
+{
+    mca_coll_rsag_request_counter(c, "nonblocking_requests",
+                                  "Nonblocking reductions (MPI_Iallreduce, MPI_Ireduce, "
+                                  "MPI_Ireduce_scatter_block, MPI_Ireduce_scatter) rsag ran "
+                                  "itself",
+                                  &mca_coll_rsag_nb.nonblocking_requests);
+    mca_coll_rsag_request_counter(c, "persistent_starts",
+                                  "Starts (MPI_Start, MPI_Startall) of rsag's persistent "
+                                  "reductions (MPI_Allreduce_init ...)",
+                                  &mca_coll_rsag_nb.persistent_starts);
+}
+
+void mca_coll_rsag_request_close(void)
+{
+    if (0 != __atomic_exchange_n(&mca_coll_rsag_nb.registered, 0, __ATOMIC_ACQ_REL)) {
+        opal_progress_unregister(mca_coll_rsag_request_progress);
+    }
+}

@@ -1,0 +1,450 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * Schedules: building and running; see coll_rsag_sched.h.
+ *
+ * Running keeps two cursors: `next`, the first step not issued yet, and
+ * `oldest`, the first step not complete.  Messages issued and not complete
+ * lie between them; a progress pass retires those that completed, then
+ * issues steps in order for as long as the next one may go.  The blocking
+ * run waits, when nothing moves, for the message that holds the next step
+ * back (ompi_request_wait: Open MPI's progress engine spins meanwhile, and
+ * with it every nonblocking schedule of this process).
+ *
+ * After an error nothing more is issued: receives in flight are cancelled
+ * and waited for (no buffer is freed under a pending receive), sends are
+ * released to complete in the background, as Open MPI's own collectives
+ * do, since waiting for a peer that gave up would hang.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "ompi/constants.h"
+#include "ompi/mca/pml/pml.h"
+
+#include "coll_rsag.h"
+#include "coll_rsag_op.h"
+#include "coll_rsag_sched.h"
+
+static void mca_coll_rsag_sched_fail(mca_coll_rsag_sched_t *s, int err)
+{
+    if (OMPI_SUCCESS == s->err) {
+        s->err = err;
+    }
+}
+
+/* Grow an array of `*cap` elements of `size` bytes to hold one more. */
+static bool mca_coll_rsag_sched_grow(void **array, int *cap, int used, size_t size)
+{
+    int want = (*cap < 16) ? 16 : 2 * *cap;
+    void *bigger;
+
+    if (used < *cap) {
+        return true;
+    }
+    bigger = realloc(*array, (size_t) want * size);
+    if (NULL == bigger) {
+        return false;
+    }
+    *array = bigger;
+    *cap = want;
+    return true;
+}
+
+void mca_coll_rsag_sched_init(mca_coll_rsag_sched_t *s, struct ompi_datatype_t *dtype,
+                              struct ompi_op_t *op)
+{
+    memset(s, 0, sizeof(*s));
+    s->dtype = dtype;
+    s->op = op;
+    s->err = OMPI_SUCCESS;
+}
+
+void mca_coll_rsag_sched_reset(mca_coll_rsag_sched_t *s, struct ompi_datatype_t *dtype,
+                               struct ompi_op_t *op)
+{
+    for (int i = s->ntmps - 1; i >= 0; --i) {
+        mca_coll_rsag_tmp_free(&s->tmps[i]);
+    }
+    for (int i = 0; i < s->nruns; ++i) {
+        free(s->runs[i].args);
+    }
+    s->nsteps = s->fence = s->ncomms = s->ntmps = s->nruns = 0;
+    s->next = s->oldest = 0;
+    s->draining = false;
+    s->dtype = dtype;
+    s->op = op;
+    s->err = OMPI_SUCCESS;
+    /* s->nonblocking stays: it is the schedule's, not the call's */
+}
+
+void mca_coll_rsag_sched_fini(mca_coll_rsag_sched_t *s)
+{
+    mca_coll_rsag_sched_reset(s, NULL, NULL);
+    free(s->steps);
+    free(s->reqs);
+    free(s->done);
+    free(s->tmps);
+    free(s->runs);
+    memset(s, 0, sizeof(*s));
+}
+
+/* Index of `comm` among the schedule's communicators (added if new). */
+static int mca_coll_rsag_sched_comm(mca_coll_rsag_sched_t *s, struct ompi_communicator_t *comm)
+{
+    for (int i = 0; i < s->ncomms; ++i) {
+        if (s->comms[i] == comm) {
+            return i;
+        }
+    }
+    if (s->ncomms == MCA_COLL_RSAG_SCHED_COMMS) {
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_NOT_SUPPORTED);
+        return 0;
+    }
+    s->comms[s->ncomms] = comm;
+    return s->ncomms++;
+}
+
+static int mca_coll_rsag_sched_append(mca_coll_rsag_sched_t *s, mca_coll_rsag_step_kind_t kind,
+                                      int comm, int peer, size_t count, const void *a,
+                                      const void *b, void *dst)
+{
+    mca_coll_rsag_step_t *st;
+    int cap = s->cap;
+
+    if (OMPI_SUCCESS != s->err) {
+        return -1;
+    }
+    if (s->nsteps == s->cap) {
+        /* the three arrays grow together */
+        void *reqs = realloc(s->reqs, (size_t) (cap < 16 ? 16 : 2 * cap) * sizeof(*s->reqs));
+        void *done = (NULL == reqs) ? NULL
+                     : realloc(s->done, (size_t) (cap < 16 ? 16 : 2 * cap) * sizeof(*s->done));
+        if (NULL != reqs) {
+            s->reqs = reqs;
+        }
+        if (NULL != done) {
+            s->done = done;
+        }
+        if (NULL == reqs || NULL == done
+            || !mca_coll_rsag_sched_grow((void **) &s->steps, &cap, s->nsteps, sizeof(*st))) {
+            mca_coll_rsag_sched_fail(s, OMPI_ERR_OUT_OF_RESOURCE);
+            return -1;
+        }
+        s->cap = cap;
+    }
+    st = &s->steps[s->nsteps];
+    *st = (mca_coll_rsag_step_t) { .kind = (uint8_t) kind, .comm = (uint8_t) comm,
+                                   .peer = peer, .fence = s->fence, .after = { -1, -1, -1 },
+                                   .count = count, .a = a, .b = b, .dst = dst };
+    return s->nsteps++;
+}
+
+int mca_coll_rsag_sched_send(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
+                             const void *buf, size_t count, int peer)
+{
+    return mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_SEND,
+                                      mca_coll_rsag_sched_comm(s, a->comm), peer, count, buf,
+                                      NULL, NULL);
+}
+
+int mca_coll_rsag_sched_recv(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
+                             void *buf, size_t count, int peer)
+{
+    return mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_RECV,
+                                      mca_coll_rsag_sched_comm(s, a->comm), peer, count, NULL,
+                                      NULL, buf);
+}
+
+int mca_coll_rsag_sched_reduce(mca_coll_rsag_sched_t *s, const void *in, void *inout,
+                               size_t count)
+{
+    return mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_REDUCE, 0, 0, count, in, NULL,
+                                      inout);
+}
+
+int mca_coll_rsag_sched_reduce3(mca_coll_rsag_sched_t *s, const void *in1, const void *in2,
+                                void *dst, size_t count)
+{
+    return mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_REDUCE3, 0, 0, count, in1, in2,
+                                      dst);
+}
+
+int mca_coll_rsag_sched_copy(mca_coll_rsag_sched_t *s, const void *src, void *dst, size_t count)
+{
+    if (0 == count || src == dst) {
+        return -1;
+    }
+    return mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_COPY, 0, 0, count, src, NULL, dst);
+}
+
+int mca_coll_rsag_sched_run_step(mca_coll_rsag_sched_t *s,
+                                 int (*fn)(const struct mca_coll_rsag_args_t *a),
+                                 const struct mca_coll_rsag_args_t *a)
+{
+    /* The copy keeps its own layouts: another step of the same schedule
+     * may refill the module's layout cache before this one runs. */
+    size_t nd = (NULL != a->displ) ? (size_t) a->size + 1 : 0;
+    size_t nv = (NULL != a->vdispl) ? (size_t) mca_coll_rsag_pof2_floor(a->size) + 1 : 0;
+    mca_coll_rsag_args_t *copy;
+    size_t *layouts;
+
+    if (OMPI_SUCCESS != s->err) {
+        return -1;
+    }
+    if (!mca_coll_rsag_sched_grow((void **) &s->runs, &s->runcap, s->nruns, sizeof(*s->runs))
+        || NULL == (copy = malloc(sizeof(*copy) + (nd + nv) * sizeof(size_t)))) {
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_OUT_OF_RESOURCE);
+        return -1;
+    }
+    *copy = *a;
+    layouts = (size_t *) (copy + 1);
+    if (nd > 0) {
+        memcpy(layouts, a->displ, nd * sizeof(size_t));
+        copy->displ = layouts;
+    }
+    if (nv > 0) {
+        memcpy(layouts + nd, a->vdispl, nv * sizeof(size_t));
+        copy->vdispl = layouts + nd;
+    }
+    s->runs[s->nruns] = (mca_coll_rsag_run_t) { .fn = fn, .args = copy };
+    return mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_RUN, 0, s->nruns++, 0, NULL, NULL,
+                                      NULL);
+}
+
+void mca_coll_rsag_sched_fence(mca_coll_rsag_sched_t *s)
+{
+    s->fence = s->nsteps;
+}
+
+void mca_coll_rsag_sched_after(mca_coll_rsag_sched_t *s, int step, int dep)
+{
+    mca_coll_rsag_step_t *st;
+
+    if (step < 0 || dep < 0 || step >= s->nsteps || OMPI_SUCCESS != s->err) {
+        return;
+    }
+    st = &s->steps[step];
+    if (dep < st->fence) {
+        return;                             /* already implied */
+    }
+    for (int k = 0; k < MCA_COLL_RSAG_STEP_DEPS; ++k) {
+        if (dep == st->after[k]) {
+            return;
+        }
+        if (st->after[k] < 0) {
+            st->after[k] = dep;
+            return;
+        }
+    }
+    /* a builder asked for more than a step can hold: a bug, caught by the
+     * tests of every algorithm (the call fails cleanly) */
+    mca_coll_rsag_sched_fail(s, OMPI_ERR_NOT_SUPPORTED);
+}
+
+void mca_coll_rsag_sched_sendrecv(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
+                                  const void *sbuf, size_t scount, int dst, void *rbuf,
+                                  size_t rcount, int src)
+{
+    (void) mca_coll_rsag_sched_recv(s, a, rbuf, rcount, src);
+    (void) mca_coll_rsag_sched_send(s, a, sbuf, scount, dst);
+    mca_coll_rsag_sched_fence(s);
+}
+
+char *mca_coll_rsag_sched_tmp(mca_coll_rsag_sched_t *s, size_t count)
+{
+    mca_coll_rsag_tmp_t *t;
+    int err;
+
+    if (OMPI_SUCCESS != s->err) {
+        return NULL;
+    }
+    if (!mca_coll_rsag_sched_grow((void **) &s->tmps, &s->tmpcap, s->ntmps, sizeof(*s->tmps))) {
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_OUT_OF_RESOURCE);
+        return NULL;
+    }
+    t = &s->tmps[s->ntmps];
+    *t = (mca_coll_rsag_tmp_t) MCA_COLL_RSAG_TMP_INIT;
+    err = mca_coll_rsag_tmp_alloc(t, count, s->dtype);
+    if (OMPI_SUCCESS != err) {
+        mca_coll_rsag_sched_fail(s, err);
+        return NULL;
+    }
+    ++s->ntmps;
+    return t->buf;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+void mca_coll_rsag_sched_start(mca_coll_rsag_sched_t *s, int tag)
+{
+    s->next = s->oldest = 0;
+    s->tag = tag;
+    s->draining = false;
+    if (s->nsteps > 0) {
+        memset(s->done, 0, (size_t) s->nsteps * sizeof(*s->done));
+    }
+}
+
+static bool mca_coll_rsag_sched_dep_done(const mca_coll_rsag_sched_t *s, int dep)
+{
+    return dep < 0 || s->done[dep];
+}
+
+static bool mca_coll_rsag_sched_ready(const mca_coll_rsag_sched_t *s,
+                                      const mca_coll_rsag_step_t *st)
+{
+    return st->fence <= s->oldest && mca_coll_rsag_sched_dep_done(s, st->after[0])
+           && mca_coll_rsag_sched_dep_done(s, st->after[1])
+           && mca_coll_rsag_sched_dep_done(s, st->after[2]);
+}
+
+/* Issue step i: post its message, or do its local work. */
+static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
+{
+    const mca_coll_rsag_step_t *st = &s->steps[i];
+    int err = OMPI_SUCCESS;
+
+    s->reqs[i] = MPI_REQUEST_NULL;
+    switch ((mca_coll_rsag_step_kind_t) st->kind) {
+    case MCA_COLL_RSAG_STEP_SEND:
+        return MCA_PML_CALL(isend(st->a, st->count, s->dtype, st->peer, s->tag,
+                                  MCA_PML_BASE_SEND_STANDARD, s->comms[st->comm], &s->reqs[i]));
+    case MCA_COLL_RSAG_STEP_RECV:
+        return MCA_PML_CALL(irecv(st->dst, st->count, s->dtype, st->peer, s->tag,
+                                  s->comms[st->comm], &s->reqs[i]));
+    case MCA_COLL_RSAG_STEP_REDUCE:
+        mca_coll_rsag_op_reduce(s->op, st->a, st->dst, st->count, s->dtype);
+        break;
+    case MCA_COLL_RSAG_STEP_REDUCE3:
+        mca_coll_rsag_op_reduce3(s->op, st->a, st->b, st->dst, st->count, s->dtype);
+        break;
+    case MCA_COLL_RSAG_STEP_COPY:
+        err = mca_coll_rsag_copy(s->dtype, st->count, st->dst, st->a);
+        break;
+    case MCA_COLL_RSAG_STEP_RUN:
+        err = s->runs[st->peer].fn(s->runs[st->peer].args);
+        break;
+    }
+    s->done[i] = 1;
+    return err;
+}
+
+/* Message i completed: take its error and free its request. */
+static void mca_coll_rsag_sched_retire(mca_coll_rsag_sched_t *s, int i)
+{
+    int err = s->reqs[i]->req_status.MPI_ERROR;
+
+    (void) ompi_request_free(&s->reqs[i]);
+    s->reqs[i] = MPI_REQUEST_NULL;
+    s->done[i] = 1;
+    if (OMPI_SUCCESS != err) {
+        mca_coll_rsag_sched_fail(s, err);
+    }
+}
+
+/* After an error: cancel the receives in flight, release the sends. */
+static void mca_coll_rsag_sched_drain(mca_coll_rsag_sched_t *s)
+{
+    s->draining = true;
+    for (int i = s->oldest; i < s->next; ++i) {
+        if (s->done[i] || MPI_REQUEST_NULL == s->reqs[i]) {
+            s->done[i] = 1;
+            continue;
+        }
+        if (MCA_COLL_RSAG_STEP_RECV == s->steps[i].kind) {
+            (void) ompi_request_cancel(s->reqs[i]);
+        } else {
+            (void) ompi_request_free(&s->reqs[i]);
+            s->reqs[i] = MPI_REQUEST_NULL;
+            s->done[i] = 1;
+        }
+    }
+}
+
+static void mca_coll_rsag_sched_advance_oldest(mca_coll_rsag_sched_t *s)
+{
+    while (s->oldest < s->next && s->done[s->oldest]) {
+        ++s->oldest;
+    }
+}
+
+bool mca_coll_rsag_sched_progress(mca_coll_rsag_sched_t *s)
+{
+    for (;;) {
+        bool moved = false;
+
+        for (int i = s->oldest; i < s->next; ++i) {
+            if (!s->done[i] && REQUEST_COMPLETE(s->reqs[i])) {
+                mca_coll_rsag_sched_retire(s, i);
+                moved = true;
+            }
+        }
+        mca_coll_rsag_sched_advance_oldest(s);
+        while (!s->draining && OMPI_SUCCESS == s->err && s->next < s->nsteps
+               && mca_coll_rsag_sched_ready(s, &s->steps[s->next])) {
+            int err = mca_coll_rsag_sched_issue(s, s->next++);
+            if (OMPI_SUCCESS != err) {
+                mca_coll_rsag_sched_fail(s, err);
+            }
+            moved = true;
+        }
+        if (OMPI_SUCCESS != s->err && !s->draining) {
+            mca_coll_rsag_sched_drain(s);
+        }
+        mca_coll_rsag_sched_advance_oldest(s);
+        if (s->oldest == s->next && (s->draining || s->next == s->nsteps)) {
+            return true;
+        }
+        if (!moved) {
+            return false;
+        }
+    }
+}
+
+/* The message the schedule waits for: what holds the next step back (its
+ * fence: the oldest incomplete step; else a named dependency), or the
+ * oldest one in flight once everything is issued or after an error. */
+static int mca_coll_rsag_sched_blocker(const mca_coll_rsag_sched_t *s)
+{
+    const mca_coll_rsag_step_t *st;
+
+    if (s->draining || s->next == s->nsteps) {
+        return s->oldest;
+    }
+    st = &s->steps[s->next];
+    if (st->fence > s->oldest) {
+        return s->oldest;
+    }
+    for (int k = 0; k < MCA_COLL_RSAG_STEP_DEPS; ++k) {
+        if (!mca_coll_rsag_sched_dep_done(s, st->after[k])) {
+            return st->after[k];
+        }
+    }
+    return s->oldest;                       /* not reached: the step was ready */
+}
+
+int mca_coll_rsag_sched_run(mca_coll_rsag_sched_t *s, int tag)
+{
+    if (OMPI_SUCCESS != s->err) {
+        return s->err;
+    }
+    mca_coll_rsag_sched_start(s, tag);
+    while (!mca_coll_rsag_sched_progress(s)) {
+        int b = mca_coll_rsag_sched_blocker(s);
+        int err = ompi_request_wait(&s->reqs[b], MPI_STATUS_IGNORE);
+
+        s->reqs[b] = MPI_REQUEST_NULL;
+        s->done[b] = 1;
+        if (OMPI_SUCCESS != err) {
+            mca_coll_rsag_sched_fail(s, err);
+        }
+    }
+    return s->err;
+}

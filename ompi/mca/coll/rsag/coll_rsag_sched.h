@@ -1,0 +1,182 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * Schedules (coll_rsag_sched.c): every rsag algorithm is written once, as
+ * a list of steps (sends, receives, reductions, copies) with the order
+ * they need, and the list is run three ways:
+ *
+ *   blocking     built into the module's reusable schedule, run to the end
+ *                by the call itself (mca_coll_rsag_sched_run);
+ *   nonblocking  built into a request's own schedule, advanced by Open
+ *                MPI's progress engine (coll_rsag_request.c) until done;
+ *   persistent   built once by the *_init call, restarted by each
+ *                MPI_Start: a start only moves data.
+ *
+ * Order.  Steps are issued in list order.  A step may be issued when every
+ * step before the last fence is complete and the (at most three) steps it
+ * names with mca_coll_rsag_sched_after are complete.  A send or receive is
+ * complete when its request is; a reduction or copy when it has run (it
+ * runs when issued).  So a sequential algorithm is a list with a fence
+ * between its rounds, and a pipeline (the ring) names its dependencies and
+ * keeps many messages in flight.
+ *
+ * Buffers are addresses: the user's buffers (fixed for the life of a
+ * nonblocking or persistent request, by MPI's rules) and temporaries the
+ * schedule owns (mca_coll_rsag_sched_tmp, taken at build time on every
+ * rank before any message is sent, freed with the schedule).
+ *
+ * Building never fails step by step: the first failure (no memory) is kept
+ * in s->err and later appends do nothing, so a builder checks s->err once.
+ *
+ * A step that is not a message or a local operation (the shared-memory
+ * waits of `direct`) is one opaque RUN step that does its whole work when
+ * issued; a schedule with one can only run blocking
+ * (MCA_COLL_RSAG_NEEDS_BLOCKING in the tables keeps such algorithms out of
+ * nonblocking and persistent calls).
+ */
+#ifndef MCA_COLL_RSAG_SCHED_H
+#define MCA_COLL_RSAG_SCHED_H
+
+#include "ompi_config.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
+#include "ompi/request/request.h"
+
+#include "coll_rsag_mem.h"
+
+BEGIN_C_DECLS
+
+struct mca_coll_rsag_args_t;
+
+typedef enum mca_coll_rsag_step_kind_t {
+    MCA_COLL_RSAG_STEP_SEND,    /* send count elements at `a` to peer */
+    MCA_COLL_RSAG_STEP_RECV,    /* receive count elements into dst from peer */
+    MCA_COLL_RSAG_STEP_REDUCE,  /* dst = a (op) dst */
+    MCA_COLL_RSAG_STEP_REDUCE3, /* dst = a (op) b */
+    MCA_COLL_RSAG_STEP_COPY,    /* dst = a */
+    MCA_COLL_RSAG_STEP_RUN      /* runs[peer].fn(&runs[peer].args): blocking only */
+} mca_coll_rsag_step_kind_t;
+
+/* Up to this many communicators in one schedule (hierarchical: the
+ * communicator, its node and its cross-node communicator). */
+#define MCA_COLL_RSAG_SCHED_COMMS 4
+/* Steps a step may name with mca_coll_rsag_sched_after. */
+#define MCA_COLL_RSAG_STEP_DEPS 3
+
+typedef struct mca_coll_rsag_step_t {
+    uint8_t kind;           /* mca_coll_rsag_step_kind_t */
+    uint8_t comm;           /* index into the schedule's comms */
+    int32_t peer;           /* rank in that communicator (RUN: index of the run) */
+    int32_t fence;          /* every step before this one must be complete first */
+    int32_t after[MCA_COLL_RSAG_STEP_DEPS];  /* and these (-1: none) */
+    size_t count;           /* elements of the schedule's datatype */
+    const char *a, *b;
+    char *dst;
+} mca_coll_rsag_step_t;
+
+/* An opaque blocking step: the function of a table row and its arguments. */
+typedef struct mca_coll_rsag_run_t {
+    int (*fn)(const struct mca_coll_rsag_args_t *a);
+    struct mca_coll_rsag_args_t *args;      /* a copy, owned by the schedule */
+} mca_coll_rsag_run_t;
+
+typedef struct mca_coll_rsag_sched_t {
+    /* the description */
+    mca_coll_rsag_step_t *steps;
+    int nsteps, cap;
+    int fence;                              /* fence of the steps appended next */
+    struct ompi_communicator_t *comms[MCA_COLL_RSAG_SCHED_COMMS];
+    int ncomms;
+    struct ompi_datatype_t *dtype;
+    struct ompi_op_t *op;
+    mca_coll_rsag_tmp_t *tmps;              /* temporaries, freed with the schedule */
+    int ntmps, tmpcap;
+    mca_coll_rsag_run_t *runs;
+    int nruns, runcap;
+    int err;                                /* first build error, then first run error */
+    bool nonblocking;                       /* for a nonblocking or persistent request:
+                                               what is chosen inside (hierarchical's
+                                               sub-steps) must not wait inside */
+    /* the run in progress */
+    struct ompi_request_t **reqs;           /* [cap]: request of each issued message */
+    uint8_t *done;                          /* [cap]: step complete */
+    int next;                               /* next step to issue */
+    int oldest;                             /* every step before it is complete */
+    int tag;
+    bool draining;                          /* after an error: waiting for cancelled receives */
+} mca_coll_rsag_sched_t;
+
+/* An empty schedule for `dtype` and `op` (nothing allocated yet). */
+void mca_coll_rsag_sched_init(mca_coll_rsag_sched_t *s, struct ompi_datatype_t *dtype,
+                              struct ompi_op_t *op);
+/* Forget the steps and free the temporaries, keep the arrays: the module's
+ * blocking schedule is reset for each call. */
+void mca_coll_rsag_sched_reset(mca_coll_rsag_sched_t *s, struct ompi_datatype_t *dtype,
+                               struct ompi_op_t *op);
+/* Free everything (the schedule must not be running). */
+void mca_coll_rsag_sched_fini(mca_coll_rsag_sched_t *s);
+
+/* ---- building ------------------------------------------------------------
+ * Each append returns the step's index (for mca_coll_rsag_sched_after);
+ * `a` names the communicator (a->comm) the message goes over. */
+int mca_coll_rsag_sched_send(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
+                             const void *buf, size_t count, int peer);
+int mca_coll_rsag_sched_recv(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
+                             void *buf, size_t count, int peer);
+/* inout = in (op) inout */
+int mca_coll_rsag_sched_reduce(mca_coll_rsag_sched_t *s, const void *in, void *inout,
+                               size_t count);
+/* dst = in1 (op) in2 */
+int mca_coll_rsag_sched_reduce3(mca_coll_rsag_sched_t *s, const void *in1, const void *in2,
+                                void *dst, size_t count);
+/* dst = src (nothing when they are the same buffer or count is 0) */
+int mca_coll_rsag_sched_copy(mca_coll_rsag_sched_t *s, const void *src, void *dst, size_t count);
+/* A blocking algorithm as one step (args copied). */
+int mca_coll_rsag_sched_run_step(mca_coll_rsag_sched_t *s,
+                                 int (*fn)(const struct mca_coll_rsag_args_t *a),
+                                 const struct mca_coll_rsag_args_t *a);
+
+/* Steps appended from now on wait for every step appended so far. */
+void mca_coll_rsag_sched_fence(mca_coll_rsag_sched_t *s);
+/* Step `step` also waits for step `dep` (dep < step; -1: nothing). */
+void mca_coll_rsag_sched_after(mca_coll_rsag_sched_t *s, int step, int dep);
+
+/* One exchange with a peer and a fence after it: the send (of scount
+ * elements at sbuf to dst) and the receive (of rcount into rbuf from src)
+ * are both in flight, and what follows sees both complete. */
+void mca_coll_rsag_sched_sendrecv(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
+                                  const void *sbuf, size_t scount, int dst, void *rbuf,
+                                  size_t rcount, int src);
+
+/* A temporary of count elements of the schedule's datatype, owned by the
+ * schedule (from the communicator's scratch area inside a blocking call,
+ * else its own memory).  NULL for count 0, or on failure (s->err set). */
+char *mca_coll_rsag_sched_tmp(mca_coll_rsag_sched_t *s, size_t count);
+
+/* True when the schedule can only run blocking (it has a RUN step). */
+static inline bool mca_coll_rsag_sched_blocking_only(const mca_coll_rsag_sched_t *s)
+{
+    return s->nruns > 0;
+}
+
+/* ---- running --------------------------------------------------------------
+ * start: from the first step, with this tag; progress: issue what can be
+ * issued, retire what completed, without waiting (returns true when the
+ * schedule is done: s->err says how); run: start and wait to the end
+ * (the blocking calls), returns the error. */
+void mca_coll_rsag_sched_start(mca_coll_rsag_sched_t *s, int tag);
+bool mca_coll_rsag_sched_progress(mca_coll_rsag_sched_t *s);
+int mca_coll_rsag_sched_run(mca_coll_rsag_sched_t *s, int tag);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_RSAG_SCHED_H */
