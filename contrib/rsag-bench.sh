@@ -42,6 +42,18 @@
 #   OUTDIR/<coll>-np<N>.log        commands, quiet-machine checks, timings
 # Ratios are time(tuned)/time(rsag): > 1 means rsag is faster.
 #
+# --nonblocking: the nonblocking and persistent forms instead of the
+# algorithms (rsag_bench --forms all), two jobs: rsag (auto) and libnbc
+# (--mca coll ^rsag: the blocking call is coll/tuned's, MPI_I<coll> and the
+# persistent form libnbc's); per size: blocking, I*+Wait, Start+Wait of a
+# persistent request, overlap with a compute loop (OSU's osu_i* method)
+# without and with MPI_Test calls in it; merged by rsag-nbbench-merge.awk
+# into OUTDIR/<coll>-np<N>-nb{.csv,-raw.csv,-table.txt,.log,.png} with the
+# ratios of issue 14's targets.  Exit status 1 too when rsag's job did not
+# run the nonblocking or persistent calls itself (its MPI_T counters
+# coll_rsag_nonblocking_requests / coll_rsag_persistent_starts did not
+# move), unless --allow-fallback.
+#
 # Needs bash, awk (mawk is fine), sort, mpicc/mpirun/ompi_info (Debian:
 # libopenmpi-dev openmpi-bin).  No python.
 set -u
@@ -62,6 +74,13 @@ usage: $0 [options]
       --rsag-only        only the rsag job (e.g. to place thresholds between rsag's
                          own algorithms); no tuned jobs, no tuned ratios
       --root R           MPI_Reduce root (default 0)
+      --nonblocking      the nonblocking mode (see the header): blocking, I*+Wait,
+                         persistent Start+Wait and overlap, rsag against libnbc and
+                         coll/tuned; outputs <coll>-np<N>-nb*
+      --test-interval-us N
+                         --nonblocking: MPI_Test period in the overlap loop (default 10)
+      --allow-fallback   --nonblocking: do not fail when rsag's job did not run the
+                         nonblocking / persistent calls (a component without them)
 EOF
     common_usage
     echo "  -h, --help"
@@ -76,6 +95,9 @@ RSAG_ONLY=0
 MERGE_ONLY=0
 ROOT=0
 VARIANTS=()      # "name=mpirun args" of --rsag-variant
+NB=0             # --nonblocking
+TEST_INTERVAL=10
+ALLOW_FALLBACK=0
 
 while [ $# -gt 0 ]; do
     common_option "$@" && { shift "$SHIFT"; continue; }
@@ -85,6 +107,9 @@ while [ $# -gt 0 ]; do
     --merge-only) MERGE_ONLY=1; shift ;;
     --root) need "$@"; ROOT=$2; shift 2 ;;
     --rsag-variant) need "$@"; VARIANTS+=("$2"); shift 2 ;;
+    --nonblocking) NB=1; shift ;;
+    --test-interval-us) need "$@"; TEST_INTERVAL=$2; shift 2 ;;
+    --allow-fallback) ALLOW_FALLBACK=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
     esac
@@ -100,6 +125,8 @@ for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
     VARIANT_NAMES="$VARIANT_NAMES $name"
 done
 check_common_options
+case "$TEST_INTERVAL" in ''|*[!0-9]*) die "--test-interval-us must be a number of microseconds" ;; esac
+[ "$NB" = 1 ] && [ ${#VARIANTS[@]} -gt 0 ] && die "--rsag-variant is not supported with --nonblocking"
 [ "$NP" -ge 2 ] || die "-n must be at least 2 (rsag takes communicators of size >= 2)"
 for tool in mpirun ompi_info awk sort; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool not found (Debian: apt-get install openmpi-bin libopenmpi-dev)"
@@ -108,6 +135,7 @@ done
 mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 BASE="$OUTDIR/$COLL-np$NP"
+[ "$NB" = 1 ] && BASE="$BASE-nb"
 LOG="$BASE.log"
 RAW="$BASE-raw.csv"
 if [ "$MERGE_ONLY" = 1 ]; then
@@ -163,6 +191,7 @@ else
     RSAG_VALUES=$(valid_values "coll rsag" "coll_rsag_${COLL}_algorithm")
     TUNED_VALUES=$(valid_values "coll tuned" "coll_tuned_${COLL}_algorithm")
 fi
+[ "$NB" = 1 ] && TUNED_VALUES="0:ignore"  # no tuned algorithm jobs
 [ -n "$RSAG_VALUES" ] || die "ompi_info shows no coll_rsag_${COLL}_algorithm: rsag is not installed or not on the component path (set RSAG_COMPONENT_DIR or --component-dir; OMPI_MCA_mca_base_component_path=${OMPI_MCA_mca_base_component_path:-unset})"
 [ -n "$TUNED_VALUES" ] || die "ompi_info shows no coll_tuned_${COLL}_algorithm"
 
@@ -176,18 +205,25 @@ done
 case " $RSAG_LABELS " in *" rsag_auto "*) ;; *) die "rsag's enum has no auto value" ;; esac
 
 # Jobs: "label|extra mpirun args|bench args"
-JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms all --label rsag")
-# one more rsag job per --rsag-variant (labels <name>_<alg>, merged below)
-for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
-    JOBS+=("${v%%=*}|--mca coll_rsag_${COLL}_algorithm auto ${v#*=}|--rsag-algorithms all --label ${v%%=*}")
-done
-[ "$RSAG_ONLY" = 1 ] || JOBS+=("tuned_default|--mca coll ^rsag|--rsag-algorithms current --label tuned_default")
+if [ "$NB" = 1 ]; then
+    JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--forms all --test-interval-us $TEST_INTERVAL --label rsag")
+    [ "$RSAG_ONLY" = 1 ] || JOBS+=("libnbc|--mca coll ^rsag|--forms all --test-interval-us $TEST_INTERVAL --label libnbc")
+    RSAG_ONLY=1   # none of the tuned jobs below
+    TUNED_VALUES=""
+else
+    JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms all --label rsag")
+    # one more rsag job per --rsag-variant (labels <name>_<alg>, merged below)
+    for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
+        JOBS+=("${v%%=*}|--mca coll_rsag_${COLL}_algorithm auto ${v#*=}|--rsag-algorithms all --label ${v%%=*}")
+    done
+    [ "$RSAG_ONLY" = 1 ] || JOBS+=("tuned_default|--mca coll ^rsag|--rsag-algorithms current --label tuned_default")
+fi
 TUNED_LABELS="tuned_default"
 # coll/tuned's decision again with glibc's malloc never returning large
 # blocks to the kernel: where a temporary of tuned's is allocated per call,
 # its pages are faulted in anew each call (~10 us per 4 KB page on a VM)
 # and this job shows what is left without that cost.
-if [ "$RSAG_ONLY" != 1 ] && { [ "$MERGE_ONLY" != 1 ] || grep -q ',tuned_mmap0,' "$RAW"; }; then
+if [ "$RSAG_ONLY" != 1 ] && [ "$NB" != 1 ] && { [ "$MERGE_ONLY" != 1 ] || grep -q ',tuned_mmap0,' "$RAW"; }; then
     JOBS+=("tuned_mmap0|-x MALLOC_MMAP_MAX_=0 --mca coll ^rsag|--rsag-algorithms current --label tuned_mmap0")
     TUNED_LABELS="$TUNED_LABELS tuned_mmap0"
 fi
@@ -302,7 +338,7 @@ else
     [ "$OVERSUB" = yes ] && progress "np $NP > $NCORES cores: OVERSUBSCRIBED, timings are slow and noisy"
 
     wait_quiet 1 "start of $COLL np $NP"
-    echo "rep,job,label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,oversubscribed,osu_us" >"$RAW"
+    echo "rep,job,label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,oversubscribed,osu_us$( [ "$NB" = 1 ] && echo ",form,compute_us,overlap_pct,tests")" >"$RAW"
     DISTURBED=0
     trap 'rm -f "$BASE.job.$$.csv"' EXIT
     njobs=${#JOBS[@]}
@@ -356,6 +392,35 @@ DISTURBED=$(grep -c '^# DISTURBED' "$LOG" 2>/dev/null)
 # column time_us) and in OSU's (mean over ranks of the per-rank mean,
 # column osu_us; raw files of older runs have none and get no OSU table)
 TABLE="$BASE-table.txt"
+if [ "$NB" = 1 ]; then
+    awk -F, -v coll="$COLL" -v np="$NP" -v oversub="$OVERSUB" -v ncores="$NCORES" -v csv="$BASE.csv" \
+        -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" \
+        -f "$HERE/rsag-nbbench-merge.awk" "$RAW" | tee "$TABLE"
+    # Did rsag run the nonblocking and persistent calls of its job?  The
+    # "ran" column holds the rsag counters that moved around each verified
+    # call: nonblocking_requests for I*, persistent_starts for MPI_Start.
+    FALLBACK=$(awk -F, 'NR > 1 && $2 == "rsag" && $15 != "blocking" {
+            want = ($15 == "persistent") ? "persistent_starts" : "nonblocking_requests"
+            if (index("+" $11 "+", "+" want "+") == 0) print "  " $3 " " $6 " bytes: ran " $11 ", coll_rsag_" want " did not move"
+        }' "$RAW")
+    if [ -n "$FALLBACK" ]; then
+        echo
+        echo "rsag did NOT run these calls of its job (delegated, or a component without them):"
+        echo "$FALLBACK"
+    else
+        echo
+        echo "rsag ran every nonblocking and persistent call of its job (coll_rsag_nonblocking_requests / coll_rsag_persistent_starts moved)"
+    fi | tee -a "$TABLE"
+    # the counters' totals at the end of the last job of each label
+    awk '/^mpirun / { job = $0; sub(/.*--label /, "", job); sub(/ .*/, "", job) }
+         /^rsag_bench: rank 0: coll_rsag_/ { v[job " job: " $4] = $6 }
+         END { for (k in v) print "  " k " = " v[k] " (rank 0, end of the last such job)" }' \
+        "$LOG" 2>/dev/null | sort | tee -a "$TABLE"
+    if [ -n "$FALLBACK" ] && [ "$ALLOW_FALLBACK" != 1 ]; then
+        FAILED=$((FAILED + 1))
+        echo "rsag-bench.sh: *** rsag's job did not run the nonblocking/persistent calls (see above; --allow-fallback to accept)" >&2
+    fi
+fi
 merge() { # $1 = time column of the raw CSV, $2 = wide CSV
     awk -F, -v rsag_labels="$RSAG_LABELS" -v rsag_algs="$RSAG_ALGS" -v tuned_labels="$TUNED_LABELS" \
         -v variant_names="$VARIANT_NAMES" -v tcol="$1" \
@@ -363,8 +428,8 @@ merge() { # $1 = time column of the raw CSV, $2 = wide CSV
         -v csv="$2" -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" \
         -f "$HERE/rsag-bench-merge.awk" "$RAW"
 }
-merge 7 "$BASE.csv" | tee "$TABLE"
-if head -1 "$RAW" | grep -q ',osu_us$'; then
+[ "$NB" = 1 ] || merge 7 "$BASE.csv" | tee "$TABLE"
+if [ "$NB" != 1 ] && head -1 "$RAW" | grep -q ',osu_us$'; then
     echo
     merge 14 "$BASE-osu.csv" | tee "$BASE-osu-table.txt"
 fi
@@ -388,7 +453,7 @@ set format x "%.0b%B"
 set xlabel "message size, bytes (whole input vector)"
 set ylabel "time, microseconds"
 set grid
-set title "$COLL, np $NP$( [ "$OVERSUB" = yes ] && echo ' (oversubscribed)'), $(hostname)"
+set title "$COLL$( [ "$NB" = 1 ] && echo ' (blocking, nonblocking, persistent)'), np $NP$( [ "$OVERSUB" = yes ] && echo ' (oversubscribed)'), $(hostname)"
 plot for [i=2:$((last - 1))] "$BASE.csv" using 1:i with linespoints lw (i == 2 ? 3 : 1), \\
      "$BASE.csv" using 1:$last with lines dashtype 2 lc rgb "black"
 EOF

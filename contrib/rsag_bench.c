@@ -47,6 +47,35 @@
  * Exit status: 0 if every verification passed, 1 if one failed, 2 on usage
  * or setup errors.
  *
+ * Forms (--forms LIST, the nonblocking mode of rsag-bench.sh): instead of
+ * rsag's algorithms, the ways to run the collective the job is configured
+ * with, one variant each (label <label>_<form>):
+ *   blocking      MPI_Allreduce (& co.);
+ *   nonblocking   MPI_Iallreduce + MPI_Wait, nothing in between: the pure
+ *                 communication time;
+ *   persistent    MPI_Allreduce_init once per size (Open MPI 4.1:
+ *                 MPIX_Allreduce_init of the pcollreq extension), then
+ *                 MPI_Start + MPI_Wait per call;
+ *   overlap       MPI_Iallreduce, a compute loop as long as the pure time
+ *                 (max over ranks of the nonblocking median, measured first
+ *                 at this size), MPI_Wait: OSU's osu_i* method;
+ *   overlap_test  the same with MPI_Test every --test-interval-us (default
+ *                 10) inside the compute loop (without a progress thread
+ *                 progress only happens inside MPI calls).
+ * The compute loop, as OSU's: short compute chunks until their summed time
+ * reaches the target, MPI_Test calls between chunks not counted in it.
+ * For the overlap forms time_us is the whole Iallreduce..Wait time,
+ * compute_us the compute time in it (both max over ranks of the per-rank
+ * median) and overlap_pct = 100 * (1 - (total - compute) / pure), clamped
+ * to [0, 100], from each rank's medians, the smallest over ranks (pure: the
+ * nonblocking form's time_us).  The rows get four more columns:
+ *   ...,osu_us,form,compute_us,overlap_pct,tests
+ * (tests: MPI_Test calls per call, max over ranks of the median).  rsag's
+ * MPI_T counters coll_rsag_nonblocking_requests and
+ * coll_rsag_persistent_starts join the "ran" column (nonblocking_requests,
+ * persistent_starts) when they move, and their totals are printed on stderr
+ * at the end.
+ *
  * Own code of the mca_coll_rsag project.  Build:
  *   mpicc -O2 -std=gnu11 -Wall -Wextra -o rsag_bench rsag_bench.c
  */
@@ -62,12 +91,25 @@
 #include <time.h>
 #include <unistd.h>
 
+#if MPI_VERSION >= 4
+#define BENCH_PCOLL(name) MPI_##name
+#elif defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define BENCH_PCOLL(name) MPIX_##name
+#endif
+#endif
+
 #define MAX_VARIANTS 32
 #define MAX_SIZES    128
 #define NAME_LEN     128
 
 typedef enum { COLL_ALLREDUCE, COLL_REDUCE, COLL_RSB, COLL_RS, COLL_N } coll_t;
 typedef enum { DT_DOUBLE, DT_FLOAT, DT_INT } dtype_t;
+/* the ways to call the collective (--forms); overlap forms after the others */
+typedef enum { F_BLOCKING, F_NB, F_PERSISTENT, F_OVERLAP, F_OVERLAP_TEST, F_N } form_t;
+static const char *form_name[F_N] = {"blocking", "nonblocking", "persistent", "overlap",
+                                     "overlap_test"};
 
 static struct {
     coll_t coll;
@@ -79,11 +121,14 @@ static struct {
     int all_algs;
     char label[NAME_LEN];
     char sizes[1024]; /* --sizes list, "" = min/max grid */
+    unsigned forms;   /* --forms: bit (1 << form_t); 0 = rsag's algorithms */
+    double test_interval; /* seconds between MPI_Test calls of overlap_test */
 } opt;
 
 typedef struct {
     char label[NAME_LEN];
     int cvar_value; /* value written to the cvar; -1 = leave as configured */
+    form_t form;    /* F_BLOCKING unless --forms */
 } variant_t;
 
 /* An rsag call counter (MPI_T pvar). */
@@ -289,6 +334,134 @@ static int run_coll(const void *sbuf, void *rbuf, int count)
     }
 }
 
+/* The nonblocking call of the collective: starts it in *req. */
+static int start_nb(const void *sbuf, void *rbuf, int count, MPI_Request *req)
+{
+    switch (opt.coll) {
+    case COLL_ALLREDUCE:
+        return MPI_Iallreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, MPI_COMM_WORLD, req);
+    case COLL_REDUCE:
+        return MPI_Ireduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, MPI_COMM_WORLD,
+                           req);
+    case COLL_RSB:
+        return MPI_Ireduce_scatter_block(sbuf, rbuf, count / nprocs, dtype_mpi(), MPI_SUM,
+                                         MPI_COMM_WORLD, req);
+    default:
+        for (int r = 0; r < nprocs; ++r) {
+            rs_counts[r] = count / nprocs;
+        }
+        return MPI_Ireduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, MPI_COMM_WORLD,
+                                   req);
+    }
+}
+
+/* The persistent request of the collective (inactive until MPI_Start);
+ * rs_counts stays allocated as long as it lives. */
+static int init_persistent(const void *sbuf, void *rbuf, int count, MPI_Request *req)
+{
+#ifdef BENCH_PCOLL
+    switch (opt.coll) {
+    case COLL_ALLREDUCE:
+        return BENCH_PCOLL(Allreduce_init)(sbuf, rbuf, count, dtype_mpi(), MPI_SUM,
+                                           MPI_COMM_WORLD, MPI_INFO_NULL, req);
+    case COLL_REDUCE:
+        return BENCH_PCOLL(Reduce_init)(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root,
+                                        MPI_COMM_WORLD, MPI_INFO_NULL, req);
+    case COLL_RSB:
+        return BENCH_PCOLL(Reduce_scatter_block_init)(sbuf, rbuf, count / nprocs, dtype_mpi(),
+                                                      MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                                      req);
+    default:
+        for (int r = 0; r < nprocs; ++r) {
+            rs_counts[r] = count / nprocs;
+        }
+        return BENCH_PCOLL(Reduce_scatter_init)(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM,
+                                                MPI_COMM_WORLD, MPI_INFO_NULL, req);
+    }
+#else
+    (void) sbuf; (void) rbuf; (void) count; (void) req;
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+#endif
+}
+
+/* One compute chunk (a fraction of a microsecond, in registers and L1):
+ * the unit of the overlap forms' compute loop. */
+static double compute_state[32];
+static void compute_chunk(void)
+{
+    for (int k = 0; k < 8; ++k) {
+        for (int i = 0; i < 32; ++i) {
+            compute_state[i] = compute_state[i] * 0.999999 + 1e-7 * (double) i;
+        }
+    }
+    __asm__ __volatile__("" : : "r"(compute_state) : "memory");
+}
+
+/* Compute chunks until their summed time reaches `target` seconds; with
+ * req, MPI_Test(req) whenever `interval` has passed since the last test
+ * (until it completes).  Returns the compute time (without the tests) and
+ * counts the tests in *ntests. */
+static double compute_for(double target, MPI_Request *req, double interval, int *ntests)
+{
+    double done = 0.0, last = now();
+    int flag = 0;
+
+    *ntests = 0;
+    while (done < target) {
+        double t1 = now();
+        compute_chunk();
+        double t2 = now();
+        done += t2 - t1;
+        if (NULL != req && !flag && t2 - last >= interval) {
+            MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+            ++*ntests;
+            last = now();
+        }
+    }
+    return done;
+}
+
+/* One call of variant v's form, timed from its start to the end of its
+ * completion in *t; the overlap forms also give their compute time and
+ * test count.  preq: the size's persistent request (F_PERSISTENT). */
+static int call_form(form_t f, const void *sbuf, void *rbuf, int count, MPI_Request *preq,
+                     double target, double *t, double *tcomp, int *ntests)
+{
+    MPI_Request req = MPI_REQUEST_NULL;
+    double t0 = now();
+    int rc;
+
+    *tcomp = 0.0;
+    *ntests = 0;
+    switch (f) {
+    case F_BLOCKING:
+        rc = run_coll(sbuf, rbuf, count);
+        break;
+    case F_NB:
+        rc = start_nb(sbuf, rbuf, count, &req);
+        if (MPI_SUCCESS == rc) {
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+        break;
+    case F_PERSISTENT:
+        rc = MPI_Start(preq);
+        if (MPI_SUCCESS == rc) {
+            rc = MPI_Wait(preq, MPI_STATUS_IGNORE);
+        }
+        break;
+    default: /* F_OVERLAP, F_OVERLAP_TEST */
+        rc = start_nb(sbuf, rbuf, count, &req);
+        if (MPI_SUCCESS == rc) {
+            *tcomp = compute_for(target, F_OVERLAP_TEST == f ? &req : NULL, opt.test_interval,
+                                 ntests);
+            rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+        }
+        break;
+    }
+    *t = now() - t0;
+    return rc;
+}
+
 /* bytes/time times the bus factor of the collective (see the header). */
 static double bus_factor(void)
 {
@@ -325,7 +498,16 @@ static void usage(FILE *f)
             "                              algorithm), interleaved in this job (default);\n"
             "                              current: what the job is configured with\n"
             "  --label NAME                label (all: NAME_<algorithm>; default \"rsag\" for\n"
-            "                              all, \"current\" for current)\n");
+            "                              all, \"current\" for current)\n"
+            "  --forms all|F,F,...         the nonblocking mode: instead of algorithms, the\n"
+            "                              forms F of the call the job is configured with\n"
+            "                              (implies --rsag-algorithms current; labels\n"
+            "                              NAME_<form>): blocking, nonblocking (I*+Wait),\n"
+            "                              persistent (*_init once, Start+Wait), overlap\n"
+            "                              (I*, compute, Wait), overlap_test (the same with\n"
+            "                              MPI_Test in the compute loop); overlap needs\n"
+            "                              nonblocking (added)\n"
+            "  --test-interval-us N        MPI_Test period of overlap_test (default 10)\n");
 }
 
 static int parse_bytes(const char *s, size_t *out)
@@ -366,6 +548,29 @@ static int parse_int(const char *s, int *out)
     return 0;
 }
 
+/* "all" or a comma list of form names into a bit set; 0 ok. */
+static int parse_forms(const char *s, unsigned *out)
+{
+    char list[256], *save = NULL;
+
+    *out = 0;
+    if (!strcmp(s, "all")) {
+        *out = (1u << F_N) - 1;
+        return 0;
+    }
+    snprintf(list, sizeof(list), "%s", s);
+    for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int f;
+        for (f = 0; f < F_N && strcmp(tok, form_name[f]); ++f) {
+        }
+        if (F_N == f) {
+            return -1;
+        }
+        *out |= 1u << f;
+    }
+    return 0 == *out ? -1 : 0;
+}
+
 /* 0 ok, 1 --help, -1 error (message printed by rank 0). */
 static int parse_options(int argc, char **argv)
 {
@@ -379,6 +584,8 @@ static int parse_options(int argc, char **argv)
     opt.dtype = DT_DOUBLE;
     opt.root = 0;
     opt.all_algs = 1;
+    opt.forms = 0;
+    opt.test_interval = 10e-6;
 
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -419,6 +626,12 @@ static int parse_options(int argc, char **argv)
             if (!strcmp(v, "all")) opt.all_algs = 1;
             else if (!strcmp(v, "current")) opt.all_algs = 0;
             else bad = 1;
+        } else if (!strcmp(a, "--forms")) {
+            bad = parse_forms(v, &opt.forms);
+        } else if (!strcmp(a, "--test-interval-us")) {
+            int us;
+            bad = parse_int(v, &us) || us < 0;
+            opt.test_interval = us * 1e-6;
         } else if (!strcmp(a, "--label")) {
             snprintf(opt.label, sizeof(opt.label), "%s", v);
             label_set = 1;
@@ -442,6 +655,21 @@ static int parse_options(int argc, char **argv)
     if (opt.max_bytes < opt.min_bytes || opt.max_bytes / dtype_size() > INT_MAX) {
         if (0 == rank) fprintf(stderr, "rsag_bench: bad --min-bytes/--max-bytes\n");
         return -1;
+    }
+    if (opt.forms) {
+        opt.all_algs = 0; /* forms of the configured call, not rsag's algorithms */
+        if (opt.forms & ((1u << F_OVERLAP) | (1u << F_OVERLAP_TEST))) {
+            opt.forms |= 1u << F_NB; /* the pure time sets the compute time */
+        }
+#ifndef BENCH_PCOLL
+        if (opt.forms & (1u << F_PERSISTENT)) {
+            if (0 == rank) {
+                fprintf(stderr, "rsag_bench: --forms persistent: this MPI has neither "
+                        "MPI_Allreduce_init (MPI 4) nor Open MPI's pcollreq extension\n");
+            }
+            return -1;
+        }
+#endif
     }
     if (!label_set) {
         snprintf(opt.label, sizeof(opt.label), "%s", opt.all_algs ? "rsag" : "current");
@@ -562,12 +790,18 @@ static int set_alg(int value)
     return MPI_T_cvar_write(cvar_handle, &value);
 }
 
-static void add_counter(const char *alg)
+/* The counter coll_rsag_<coll>_<alg>_calls, or with whole = 1 the counter
+ * coll_rsag_<alg> (labelled <alg> in the "ran" column). */
+static void add_counter(const char *alg, int whole)
 {
     char name[NAME_LEN + 64];
     int idx, count;
 
-    snprintf(name, sizeof(name), "coll_rsag_%s_%s_calls", coll_name[opt.coll], alg);
+    if (whole) {
+        snprintf(name, sizeof(name), "coll_rsag_%s", alg);
+    } else {
+        snprintf(name, sizeof(name), "coll_rsag_%s_%s_calls", coll_name[opt.coll], alg);
+    }
     if (MPI_SUCCESS != MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_COUNTER, &idx)) {
         return;
     }
@@ -588,10 +822,13 @@ static void setup_counters(void)
     pvar_session_ok = 1;
     for (int i = 0; i < n_alg_items; ++i) {
         if (0 != alg_items[i].value) {
-            add_counter(alg_items[i].name);
+            add_counter(alg_items[i].name, 0);
         }
     }
-    add_counter("delegated");
+    add_counter("delegated", 0);
+    /* the engine's counters of nonblocking requests and persistent starts */
+    add_counter("nonblocking_requests", 1);
+    add_counter("persistent_starts", 1);
 }
 
 static unsigned long long read_counter(counter_t *c)
@@ -641,7 +878,7 @@ int main(int argc, char **argv)
     long ncores;
     char *lsize;
     void *sbuf = NULL, *rbuf = NULL;
-    double *times = NULL;
+    double *times = NULL, *tcomps = NULL, *ntests = NULL;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -678,6 +915,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n_alg_items; ++i) {
             snprintf(var[nvar].label, NAME_LEN, "%.60s_%.60s", opt.label, alg_items[i].name);
             var[nvar].cvar_value = alg_items[i].value;
+            var[nvar].form = F_BLOCKING;
             if (MPI_SUCCESS != set_alg(alg_items[i].value)) {
                 if (0 == rank) {
                     fprintf(stderr, "rsag_bench: cannot write coll_rsag_%s_algorithm = %s "
@@ -688,9 +926,19 @@ int main(int argc, char **argv)
             ++nvar;
         }
         set_alg(cvar_orig);
+    } else if (opt.forms) {
+        for (int f = 0; f < F_N; ++f) {
+            if (opt.forms & (1u << f)) {
+                snprintf(var[nvar].label, NAME_LEN, "%.60s_%s", opt.label, form_name[f]);
+                var[nvar].cvar_value = -1;
+                var[nvar].form = (form_t) f;
+                ++nvar;
+            }
+        }
     } else {
         snprintf(var[0].label, NAME_LEN, "%s", opt.label);
         var[0].cvar_value = -1;
+        var[0].form = F_BLOCKING;
         nvar = 1;
     }
 
@@ -710,8 +958,11 @@ int main(int argc, char **argv)
     sbuf = malloc(maxb);
     rbuf = malloc(maxb);
     times = malloc(sizeof(double) * (size_t) nvar * (size_t) (opt.iters > 0 ? opt.iters : 1000));
+    tcomps = malloc(sizeof(double) * (size_t) nvar * (size_t) (opt.iters > 0 ? opt.iters : 1000));
+    ntests = malloc(sizeof(double) * (size_t) nvar * (size_t) (opt.iters > 0 ? opt.iters : 1000));
     rs_counts = malloc(sizeof(int) * (size_t) nprocs);
-    if (NULL == sbuf || NULL == rbuf || NULL == times || NULL == rs_counts) {
+    if (NULL == sbuf || NULL == rbuf || NULL == times || NULL == tcomps || NULL == ntests
+        || NULL == rs_counts) {
         fprintf(stderr, "rsag_bench: rank %d: out of memory\n", rank);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -725,7 +976,7 @@ int main(int argc, char **argv)
                 DT_DOUBLE == opt.dtype ? "double" : DT_FLOAT == opt.dtype ? "float" : "int",
                 nvar, nsizes);
         printf("label,coll,np,bytes,time_us,memcpy_us,busbw_GBps,iters,ran,verified,"
-               "oversubscribed,osu_us\n");
+               "oversubscribed,osu_us%s\n", opt.forms ? ",form,compute_us,overlap_pct,tests" : "");
         fflush(stdout);
     }
 
@@ -736,43 +987,98 @@ int main(int argc, char **argv)
         int iters = opt.iters > 0 ? opt.iters : adaptive_iters(bytes);
         int warmup = opt.warmup >= 0 ? opt.warmup
                      : iters / 10 < 1 ? 1 : iters / 10 > 20 ? 20 : iters / 10;
-        double memcpy_t;
+        double memcpy_t, target = 0.0, pure = 0.0;
+        MPI_Request preq = MPI_REQUEST_NULL;
 
         fill_input(sbuf, (size_t) count, s);
         memcpy_t = time_memcpy(rbuf, sbuf, bytes, iters, warmup);
-
-        for (int v = 0; v < nvar; ++v) {
-            set_alg(var[v].cvar_value);
-            for (int w = 0; w < warmup; ++w) {
-                MPI_Barrier(MPI_COMM_WORLD);
-                run_coll(sbuf, rbuf, count);
+        if (opt.forms & (1u << F_PERSISTENT)) {
+            rc = init_persistent(sbuf, rbuf, count, &preq);
+            if (MPI_SUCCESS != rc) {
+                fprintf(stderr, "rsag_bench: rank %d: persistent %s %zu bytes: init returned "
+                        "error %d\n", rank, coll_name[opt.coll], bytes, rc);
+                MPI_Abort(MPI_COMM_WORLD, 2);
             }
         }
-        /* Interleaved rounds: every variant once per round, rotating order. */
-        for (int it = 0; it < iters; ++it) {
-            for (int k = 0; k < nvar; ++k) {
-                int v = (it + k) % nvar;
-                double t0;
+
+        /* Two phases: the variants that are not overlap forms (all of them
+         * without --forms), then the overlap forms, whose compute time is the
+         * nonblocking form's time measured in the first phase. */
+        for (int phase = 0; phase < 2; ++phase) {
+            int in_phase[MAX_VARIANTS], np_ = 0;
+            for (int v = 0; v < nvar; ++v) {
+                if ((var[v].form >= F_OVERLAP) == (phase == 1)) {
+                    in_phase[np_++] = v;
+                }
+            }
+            if (0 == np_) {
+                continue;
+            }
+            if (1 == phase) {
+                for (int v = 0; v < nvar; ++v) {
+                    if (F_NB == var[v].form) {
+                        /* median() sorts: a copy, the times are reported below */
+                        double *tmp = malloc(sizeof(double) * (size_t) iters);
+                        if (NULL == tmp) {
+                            MPI_Abort(MPI_COMM_WORLD, 2);
+                        }
+                        memcpy(tmp, times + (size_t) v * (size_t) iters,
+                               sizeof(double) * (size_t) iters);
+                        pure = at_root(median(tmp, iters), 0);
+                        free(tmp);
+                        MPI_Bcast(&pure, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                    }
+                }
+                target = pure;
+            }
+            for (int k = 0; k < np_; ++k) {
+                int v = in_phase[k];
                 set_alg(var[v].cvar_value);
-                MPI_Barrier(MPI_COMM_WORLD);
-                t0 = now();
-                rc = run_coll(sbuf, rbuf, count);
-                times[(size_t) v * (size_t) iters + (size_t) it] = now() - t0;
-                if (MPI_SUCCESS != rc) {
-                    fprintf(stderr, "rsag_bench: rank %d: %s %s %zu bytes returned error %d\n",
-                            rank, var[v].label, coll_name[opt.coll], bytes, rc);
-                    MPI_Abort(MPI_COMM_WORLD, 2);
+                for (int w = 0; w < warmup; ++w) {
+                    double t, tc;
+                    int nt;
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    call_form(var[v].form, sbuf, rbuf, count, &preq, target, &t, &tc, &nt);
+                }
+            }
+            /* Interleaved rounds: every variant once per round, rotating order. */
+            for (int it = 0; it < iters; ++it) {
+                for (int k = 0; k < np_; ++k) {
+                    int v = in_phase[(it + k) % np_];
+                    size_t at = (size_t) v * (size_t) iters + (size_t) it;
+                    double t, tc;
+                    int nt;
+                    set_alg(var[v].cvar_value);
+                    MPI_Barrier(MPI_COMM_WORLD);
+                    rc = call_form(var[v].form, sbuf, rbuf, count, &preq, target, &t, &tc, &nt);
+                    times[at] = t;
+                    tcomps[at] = tc;
+                    ntests[at] = nt;
+                    if (MPI_SUCCESS != rc) {
+                        fprintf(stderr, "rsag_bench: rank %d: %s %s %zu bytes returned error "
+                                "%d\n", rank, var[v].label, coll_name[opt.coll], bytes, rc);
+                        MPI_Abort(MPI_COMM_WORLD, 2);
+                    }
                 }
             }
         }
 
         for (int v = 0; v < nvar; ++v) {
             double *tv = times + (size_t) v * (size_t) iters;
+            double *cv = tcomps + (size_t) v * (size_t) iters;
+            double *nv = ntests + (size_t) v * (size_t) iters;
             double osu = at_root(mean(tv, iters), 1);   /* before median() sorts tv */
-            double t = at_root(median(tv, iters), 0);
+            double my_t = median(tv, iters), my_c = median(cv, iters);
+            double t = at_root(my_t, 0), comp = at_root(my_c, 0);
+            double tests = at_root(median(nv, iters), 0);
+            /* overlap of this rank from its medians; the smallest over ranks */
+            double ov = pure > 0.0 ? 100.0 * (1.0 - (my_t - my_c) / pure) : 0.0;
+            ov = ov < 0.0 ? 0.0 : ov > 100.0 ? 100.0 : ov;
+            ov = -at_root(-ov, 0);
             char ran[NAME_LEN * 2];
             size_t bad = 0;
-            int salt = 1000 + s * MAX_VARIANTS + v, nbad;
+            int salt = 1000 + s * MAX_VARIANTS + v, nbad, nt;
+            double t1, tc;
 
             /* Verification: fresh inputs, poisoned output, one call. */
             set_alg(var[v].cvar_value);
@@ -780,7 +1086,7 @@ int main(int argc, char **argv)
             memset(rbuf, 0x7f, bytes);
             MPI_Barrier(MPI_COMM_WORLD);
             counters_before();
-            rc = run_coll(sbuf, rbuf, count);
+            rc = call_form(var[v].form, sbuf, rbuf, count, &preq, target, &t1, &tc, &nt);
             counters_after(ran, sizeof(ran));
             if (MPI_SUCCESS != rc) {
                 fprintf(stderr, "rsag_bench: VERIFY FAILED: %s %s %zu bytes: rank %d: error "
@@ -800,11 +1106,21 @@ int main(int argc, char **argv)
                 if (nbad) {
                     ++failures;
                 }
-                printf("%s,%s,%d,%zu,%.3f,%.3f,%.4f,%d,%s,%s,%s,%.3f\n", var[v].label,
+                printf("%s,%s,%d,%zu,%.3f,%.3f,%.4f,%d,%s,%s,%s,%.3f", var[v].label,
                        coll_name[opt.coll], nprocs, bytes, t * 1e6, memcpy_t * 1e6, busbw,
                        iters, ran, nbad ? "FAIL" : "ok", oversub ? "yes" : "no", osu * 1e6);
+                if (opt.forms && var[v].form >= F_OVERLAP) {
+                    printf(",%s,%.3f,%.1f,%.0f\n", form_name[var[v].form], comp * 1e6, ov, tests);
+                } else if (opt.forms) {
+                    printf(",%s,,,\n", form_name[var[v].form]);
+                } else {
+                    printf("\n");
+                }
                 fflush(stdout);
             }
+        }
+        if (MPI_REQUEST_NULL != preq) {
+            MPI_Request_free(&preq);
         }
         if (0 == rank) { /* progress, for long sweeps */
             fprintf(stderr, "rsag_bench: size %d/%d done (%zu bytes), %.1f s elapsed\n", s + 1,
@@ -821,6 +1137,14 @@ int main(int argc, char **argv)
         }
     }
 
+    /* the engine's counters, as proof of who ran the nonblocking calls */
+    for (int i = 0; i < n_counters && 0 == rank; ++i) {
+        if (!strcmp(counters[i].alg, "nonblocking_requests")
+            || !strcmp(counters[i].alg, "persistent_starts")) {
+            fprintf(stderr, "rsag_bench: rank 0: coll_rsag_%s = %llu\n", counters[i].alg,
+                    read_counter(&counters[i]));
+        }
+    }
     for (int i = 0; i < n_counters; ++i) {
         MPI_T_pvar_handle_free(pvar_session, &counters[i].handle);
     }
@@ -832,6 +1156,8 @@ int main(int argc, char **argv)
     }
     MPI_T_finalize();
     free(times);
+    free(tcomps);
+    free(ntests);
     free(rs_counts);
     free(sbuf);
     free(rbuf);

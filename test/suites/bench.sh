@@ -133,3 +133,45 @@ run_test bench-rejects-bad-variant-name exits_nonzero \
 expect_in_log "NAME must be letters, digits, '-'"
 run_test bench-rejects-bad-collective exits_nonzero "$toolsdir/rsag-bench.sh" -c scan
 expect_in_log '-c must be allreduce, reduce, reduce_scatter_block or reduce_scatter'
+
+# The nonblocking mode (rsag-bench.sh --nonblocking, rsag_bench --forms):
+# blocking, MPI_Iallreduce + Wait, persistent Start + Wait and the overlap
+# forms, rsag's job against libnbc's (and coll/tuned's blocking call), two
+# sizes, np 2.  The table, the wide CSV (one row per size, 16 columns) and
+# the target lines must appear, every verification pass, and rsag's MPI_T
+# counters show that rsag ran the nonblocking and persistent calls of its
+# job (rsag-bench.sh exits 1 otherwise).
+bench_nb_smoke() {
+    local d="$bench_out/nb" f
+    rm -rf "$d" || return 1
+    timeout -k 10 120 "$toolsdir/rsag-bench.sh" --nonblocking -n 2 -c allreduce --reps 1 \
+        --sizes 8,64K --iters 5 -o "$d" || return 1
+    for f in allreduce-np2-nb.csv allreduce-np2-nb-raw.csv allreduce-np2-nb-table.txt \
+        allreduce-np2-nb.log; do
+        [ -s "$d/$f" ] || { echo "missing output $f"; return 1; }
+    done
+    ! grep -q ',FAIL,' "$d/allreduce-np2-nb-raw.csv" || return 1
+    # wide CSV: header + 2 sizes, 16 fields, the 7 times positive numbers
+    awk -F, 'NR == 1 { ok = ($1 == "bytes" && $3 == "rsag_nonblocking_us" && NF == 16); next }
+             { rows++; if (NF != 16) ok = 0; for (i = 2; i <= 8; ++i) if (!($i + 0 > 0)) ok = 0 }
+             END { if (!ok || rows != 2) { print "bad wide CSV"; exit 1 } }' "$d/allreduce-np2-nb.csv"
+}
+run_test bench-nonblocking-smoke-np2 bench_nb_smoke
+expect_in_log 'rsag blk +rsag I\*\+W +rsag S\+W +tuned blk +libnbc I\*\+W +libnbc S\+W'
+expect_in_log '^8 .*[0-9]'
+expect_in_log '^64K .*[0-9]'
+expect_in_log 'overlap % = 100 \* \(1 - \(total - compute\) / pure\)'
+expect_in_log 'I\*\+Wait <= 1.1x rsag blocking at every size +(MET|MISSED)'
+expect_in_log 'rsag ran every nonblocking and persistent call of its job'
+expect_in_log 'rsag job: coll_rsag_nonblocking_requests = [1-9]'
+expect_in_log 'rsag job: coll_rsag_persistent_starts = [1-9]'
+expect_not_in_log 'VERIFICATION FAILURES'
+
+# ... and it fails when rsag's job did not run them itself: rsag's
+# priority -1 leaves every call to the other components, its counters
+# stay where they are.
+run_test bench-nonblocking-detects-fallback-np2 exits_nonzero \
+    timeout -k 10 120 "$toolsdir/rsag-bench.sh" --nonblocking -n 2 -c allreduce --reps 1 \
+    --rsag-only --sizes 8 --iters 3 -o "$bench_out/nb-fallback" --mpirun-args "--mca coll_rsag_priority -1"
+expect_in_log 'rsag did NOT run these calls of its job'
+expect_in_log "rsag's job did not run the nonblocking/persistent calls"
