@@ -284,6 +284,7 @@ char *mca_coll_rsag_sched_tmp(mca_coll_rsag_sched_t *s, size_t count)
 
 void mca_coll_rsag_sched_start(mca_coll_rsag_sched_t *s, int tag)
 {
+    s->waiting = false;
     s->next = s->oldest = 0;
     s->tag = tag;
     s->draining = false;
@@ -314,6 +315,15 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
     s->reqs[i] = MPI_REQUEST_NULL;
     switch ((mca_coll_rsag_step_kind_t) st->kind) {
     case MCA_COLL_RSAG_STEP_SEND:
+        if (s->waiting && (i + 1 == s->nsteps || s->steps[i + 1].fence > i)) {
+            /* A blocking run would wait for this send next (the steps
+             * after it wait for everything before them): send blocking,
+             * which lets the PML send a small message inline, without a
+             * request (every receive of this round is already posted). */
+            err = MCA_PML_CALL(send(st->a, st->count, s->dtype, st->peer, s->tag,
+                                    MCA_PML_BASE_SEND_STANDARD, s->comms[st->comm]));
+            break;
+        }
         return MCA_PML_CALL(isend(st->a, st->count, s->dtype, st->peer, s->tag,
                                   MCA_PML_BASE_SEND_STANDARD, s->comms[st->comm], &s->reqs[i]));
     case MCA_COLL_RSAG_STEP_RECV:
@@ -436,6 +446,7 @@ int mca_coll_rsag_sched_run(mca_coll_rsag_sched_t *s, int tag)
         return s->err;
     }
     mca_coll_rsag_sched_start(s, tag);
+    s->waiting = true;
     while (!mca_coll_rsag_sched_progress(s)) {
         int b = mca_coll_rsag_sched_blocker(s);
         int err = ompi_request_wait(&s->reqs[b], MPI_STATUS_IGNORE);
@@ -446,5 +457,6 @@ int mca_coll_rsag_sched_run(mca_coll_rsag_sched_t *s, int tag)
             mca_coll_rsag_sched_fail(s, err);
         }
     }
+    s->waiting = false;
     return s->err;
 }

@@ -113,6 +113,7 @@ typedef struct mca_coll_rsag_sched_t {
     int oldest;                             /* every step before it is complete */
     int tag;
     bool draining;                          /* after an error: waiting for cancelled receives */
+    bool waiting;                           /* run by mca_coll_rsag_sched_run: may block */
 } mca_coll_rsag_sched_t;
 
 /* An empty schedule for `dtype` and `op` (nothing allocated yet). */
