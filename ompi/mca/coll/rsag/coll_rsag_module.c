@@ -760,7 +760,93 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
 }
 
 /* ---- nonblocking and persistent slots ------------------------------------
- * As the blocking slots, with a request: mca_coll_rsag_dispatch_request. */
+ * One function per collective does rsag's part of both forms (it returns
+ * whether the previous module takes the call instead); the slots only add
+ * their form and, when delegating, the previous module's call. */
+
+/* The end of a slot: rsag's result, or the previous module's call with
+ * the slot's own arguments (`...`, the module last). */
+#define MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, name, delegate, err, ...)              \
+    do {                                                                        \
+        if (!(delegate)) {                                                      \
+            return (err);                                                       \
+        }                                                                       \
+        if (NULL == (m)->previous.name) {                                       \
+            return OMPI_ERR_NOT_SUPPORTED;                                      \
+        }                                                                       \
+        return (m)->previous.name(__VA_ARGS__, (m)->previous.name##_module);    \
+    } while (0)
+
+static bool mca_coll_rsag_allreduce_request(mca_coll_rsag_module_t *m, const void *sbuf,
+                                            void *rbuf, int count,
+                                            struct ompi_datatype_t *dtype,
+                                            struct ompi_op_t *op,
+                                            struct ompi_communicator_t *comm, bool persistent,
+                                            ompi_request_t **request, int *err)
+{
+    mca_coll_rsag_args_t a;
+    bool delegate;
+
+    mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op, -1,
+                       comm);
+    *err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_ALLREDUCE, &a, persistent, request,
+                                          &delegate);
+    return delegate;
+}
+
+static bool mca_coll_rsag_reduce_request(mca_coll_rsag_module_t *m, const void *sbuf, void *rbuf,
+                                         int count, struct ompi_datatype_t *dtype,
+                                         struct ompi_op_t *op, int root,
+                                         struct ompi_communicator_t *comm, bool persistent,
+                                         ompi_request_t **request, int *err)
+{
+    mca_coll_rsag_args_t a;
+    bool delegate;
+
+    mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op, root,
+                       comm);
+    *err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE, &a, persistent, request,
+                                          &delegate);
+    return delegate;
+}
+
+static bool mca_coll_rsag_reduce_scatter_block_request(mca_coll_rsag_module_t *m,
+                                                       const void *sbuf, void *rbuf, int rcount,
+                                                       struct ompi_datatype_t *dtype,
+                                                       struct ompi_op_t *op,
+                                                       struct ompi_communicator_t *comm,
+                                                       bool persistent,
+                                                       ompi_request_t **request, int *err)
+{
+    mca_coll_rsag_args_t a;
+    bool delegate;
+
+    mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
+                       (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
+    *err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, persistent,
+                                          request, &delegate);
+    return delegate;
+}
+
+static bool mca_coll_rsag_reduce_scatter_request(mca_coll_rsag_module_t *m, const void *sbuf,
+                                                 void *rbuf, const int *rcounts,
+                                                 struct ompi_datatype_t *dtype,
+                                                 struct ompi_op_t *op,
+                                                 struct ompi_communicator_t *comm,
+                                                 bool persistent, ompi_request_t **request,
+                                                 int *err)
+{
+    mca_coll_rsag_args_t a;
+    bool delegate;
+
+    *err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
+    if (OMPI_SUCCESS != *err) {
+        return false;
+    }
+    *err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, persistent,
+                                          request, &delegate);
+    return delegate;
+}
 
 int mca_coll_rsag_iallreduce_intra(const void *sbuf, void *rbuf, int count,
                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
@@ -768,21 +854,29 @@ int mca_coll_rsag_iallreduce_intra(const void *sbuf, void *rbuf, int count,
                                    mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    mca_coll_rsag_args_t a;
-    bool delegate = true;
     int err = OMPI_SUCCESS;
+    bool delegate = MCA_COLL_RSAG_IN_SETUP(m, iallreduce)
+                    || mca_coll_rsag_allreduce_request(m, sbuf, rbuf, count, dtype, op, comm,
+                                                       false, request, &err);
 
-    if (!MCA_COLL_RSAG_IN_SETUP(m, iallreduce)) {
-        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op,
-                           -1, comm);
-        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_ALLREDUCE, &a, false, request,
-                                             &delegate);
-    }
-    if (!delegate || NULL == m->previous.iallreduce) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.iallreduce(sbuf, rbuf, count, dtype, op, comm, request,
-                                  m->previous.iallreduce_module);
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, iallreduce, delegate, err, sbuf, rbuf, count, dtype, op,
+                                     comm, request);
+}
+
+int mca_coll_rsag_allreduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                       struct ompi_communicator_t *comm,
+                                       struct ompi_info_t *info, ompi_request_t **request,
+                                       mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    int err = OMPI_SUCCESS;
+    bool delegate = MCA_COLL_RSAG_IN_SETUP(m, allreduce_init)
+                    || mca_coll_rsag_allreduce_request(m, sbuf, rbuf, count, dtype, op, comm,
+                                                       true, request, &err);
+
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, allreduce_init, delegate, err, sbuf, rbuf, count, dtype,
+                                     op, comm, info, request);
 }
 
 int mca_coll_rsag_ireduce_intra(const void *sbuf, void *rbuf, int count,
@@ -791,21 +885,29 @@ int mca_coll_rsag_ireduce_intra(const void *sbuf, void *rbuf, int count,
                                 mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    mca_coll_rsag_args_t a;
-    bool delegate = true;
     int err = OMPI_SUCCESS;
+    bool delegate = MCA_COLL_RSAG_IN_SETUP(m, ireduce)
+                    || mca_coll_rsag_reduce_request(m, sbuf, rbuf, count, dtype, op, root, comm,
+                                                    false, request, &err);
 
-    if (!MCA_COLL_RSAG_IN_SETUP(m, ireduce)) {
-        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op,
-                           root, comm);
-        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE, &a, false, request,
-                                             &delegate);
-    }
-    if (!delegate || NULL == m->previous.ireduce) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.ireduce(sbuf, rbuf, count, dtype, op, root, comm, request,
-                               m->previous.ireduce_module);
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, ireduce, delegate, err, sbuf, rbuf, count, dtype, op, root,
+                                     comm, request);
+}
+
+int mca_coll_rsag_reduce_init_intra(const void *sbuf, void *rbuf, int count,
+                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                    int root, struct ompi_communicator_t *comm,
+                                    struct ompi_info_t *info, ompi_request_t **request,
+                                    mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    int err = OMPI_SUCCESS;
+    bool delegate = MCA_COLL_RSAG_IN_SETUP(m, reduce_init)
+                    || mca_coll_rsag_reduce_request(m, sbuf, rbuf, count, dtype, op, root, comm,
+                                                    true, request, &err);
+
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, reduce_init, delegate, err, sbuf, rbuf, count, dtype, op,
+                                     root, comm, info, request);
 }
 
 int mca_coll_rsag_ireduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
@@ -816,95 +918,14 @@ int mca_coll_rsag_ireduce_scatter_block_intra(const void *sbuf, void *rbuf, int 
                                               mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    mca_coll_rsag_args_t a;
-    bool delegate = true;
     int err = OMPI_SUCCESS;
+    bool delegate = MCA_COLL_RSAG_IN_SETUP(m, ireduce_scatter_block)
+                    || mca_coll_rsag_reduce_scatter_block_request(m, sbuf, rbuf, rcount, dtype,
+                                                                  op, comm, false, request,
+                                                                  &err);
 
-    if (!MCA_COLL_RSAG_IN_SETUP(m, ireduce_scatter_block)) {
-        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
-                           (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
-        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, false,
-                                             request, &delegate);
-    }
-    if (!delegate || NULL == m->previous.ireduce_scatter_block) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.ireduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm, request,
-                                             m->previous.ireduce_scatter_block_module);
-}
-
-int mca_coll_rsag_ireduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
-                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                        struct ompi_communicator_t *comm,
-                                        ompi_request_t **request,
-                                        mca_coll_base_module_t *module)
-{
-    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    mca_coll_rsag_args_t a;
-    bool delegate = true;
-    int err = OMPI_SUCCESS;
-
-    if (!MCA_COLL_RSAG_IN_SETUP(m, ireduce_scatter)) {
-        err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
-        if (OMPI_SUCCESS != err) {
-            return err;
-        }
-        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, false, request,
-                                             &delegate);
-    }
-    if (!delegate || NULL == m->previous.ireduce_scatter) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.ireduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm, request,
-                                       m->previous.ireduce_scatter_module);
-}
-
-int mca_coll_rsag_allreduce_init_intra(const void *sbuf, void *rbuf, int count,
-                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                       struct ompi_communicator_t *comm,
-                                       struct ompi_info_t *info, ompi_request_t **request,
-                                       mca_coll_base_module_t *module)
-{
-    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    mca_coll_rsag_args_t a;
-    bool delegate = true;
-    int err = OMPI_SUCCESS;
-
-    if (!MCA_COLL_RSAG_IN_SETUP(m, allreduce_init)) {
-        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op,
-                           -1, comm);
-        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_ALLREDUCE, &a, true, request,
-                                             &delegate);
-    }
-    if (!delegate || NULL == m->previous.allreduce_init) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.allreduce_init(sbuf, rbuf, count, dtype, op, comm, info, request,
-                                      m->previous.allreduce_init_module);
-}
-
-int mca_coll_rsag_reduce_init_intra(const void *sbuf, void *rbuf, int count,
-                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                    int root, struct ompi_communicator_t *comm,
-                                    struct ompi_info_t *info, ompi_request_t **request,
-                                    mca_coll_base_module_t *module)
-{
-    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    mca_coll_rsag_args_t a;
-    bool delegate = true;
-    int err = OMPI_SUCCESS;
-
-    if (!MCA_COLL_RSAG_IN_SETUP(m, reduce_init)) {
-        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op,
-                           root, comm);
-        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE, &a, true, request,
-                                             &delegate);
-    }
-    if (!delegate || NULL == m->previous.reduce_init) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.reduce_init(sbuf, rbuf, count, dtype, op, root, comm, info, request,
-                                   m->previous.reduce_init_module);
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, ireduce_scatter_block, delegate, err, sbuf, rbuf, rcount,
+                                     dtype, op, comm, request);
 }
 
 int mca_coll_rsag_reduce_scatter_block_init_intra(const void *sbuf, void *rbuf, int rcount,
@@ -916,22 +937,30 @@ int mca_coll_rsag_reduce_scatter_block_init_intra(const void *sbuf, void *rbuf, 
                                                   mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    mca_coll_rsag_args_t a;
-    bool delegate = true;
     int err = OMPI_SUCCESS;
+    bool delegate = MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter_block_init)
+                    || mca_coll_rsag_reduce_scatter_block_request(m, sbuf, rbuf, rcount, dtype,
+                                                                  op, comm, true, request,
+                                                                  &err);
 
-    if (!MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter_block_init)) {
-        mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
-                           (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
-        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, true,
-                                             request, &delegate);
-    }
-    if (!delegate || NULL == m->previous.reduce_scatter_block_init) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.reduce_scatter_block_init(sbuf, rbuf, rcount, dtype, op, comm, info,
-                                                 request,
-                                                 m->previous.reduce_scatter_block_init_module);
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, reduce_scatter_block_init, delegate, err, sbuf, rbuf,
+                                     rcount, dtype, op, comm, info, request);
+}
+
+int mca_coll_rsag_ireduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
+                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                        struct ompi_communicator_t *comm,
+                                        ompi_request_t **request,
+                                        mca_coll_base_module_t *module)
+{
+    mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
+    int err = OMPI_SUCCESS;
+    bool delegate = MCA_COLL_RSAG_IN_SETUP(m, ireduce_scatter)
+                    || mca_coll_rsag_reduce_scatter_request(m, sbuf, rbuf, rcounts, dtype, op,
+                                                            comm, false, request, &err);
+
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, ireduce_scatter, delegate, err, sbuf, rbuf, rcounts, dtype,
+                                     op, comm, request);
 }
 
 int mca_coll_rsag_reduce_scatter_init_intra(const void *sbuf, void *rbuf, const int *rcounts,
@@ -943,21 +972,11 @@ int mca_coll_rsag_reduce_scatter_init_intra(const void *sbuf, void *rbuf, const 
                                             mca_coll_base_module_t *module)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
-    mca_coll_rsag_args_t a;
-    bool delegate = true;
     int err = OMPI_SUCCESS;
+    bool delegate = MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter_init)
+                    || mca_coll_rsag_reduce_scatter_request(m, sbuf, rbuf, rcounts, dtype, op,
+                                                            comm, true, request, &err);
 
-    if (!MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter_init)) {
-        err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
-        if (OMPI_SUCCESS != err) {
-            return err;
-        }
-        err = mca_coll_rsag_dispatch_request(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, true, request,
-                                             &delegate);
-    }
-    if (!delegate || NULL == m->previous.reduce_scatter_init) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.reduce_scatter_init(sbuf, rbuf, rcounts, dtype, op, comm, info, request,
-                                           m->previous.reduce_scatter_init_module);
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, reduce_scatter_init, delegate, err, sbuf, rbuf, rcounts,
+                                     dtype, op, comm, info, request);
 }
