@@ -11,27 +11,6 @@
 # the raw column of the time to use (7 time_us, rsag-bench's measure: max
 # over ranks of the per-rank median; 14 osu_us, OSU's: mean over ranks of
 # the per-rank mean).
-function median(list,    a, n, i, j, x) {
-    n = split(list, a, " ")
-    if (n == 0) return ""
-    for (i = 2; i <= n; ++i) {          # insertion sort
-        x = a[i] + 0
-        for (j = i - 1; j >= 1 && a[j] + 0 > x; --j) a[j + 1] = a[j]
-        a[j + 1] = x
-    }
-    return (n % 2) ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function fmt(x) {
-    if (x == "") return "-"
-    if (x >= 1000) return sprintf("%.0f", x)
-    if (x >= 10) return sprintf("%.1f", x)
-    return sprintf("%.2f", x)
-}
-function hsize(b) {
-    if (b >= 1048576 && b % 1048576 == 0) return (b / 1048576) "M"
-    if (b >= 1024 && b % 1024 == 0) return (b / 1024) "K"
-    return b
-}
 function short(l,    x) {        # tuned_default -> tdef, tuned_3_ring -> t3
     if (l == "tuned_default") return "tdef"
     if (l == "tuned_mmap0") return "tdef0"

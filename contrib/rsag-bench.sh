@@ -395,7 +395,7 @@ TABLE="$BASE-table.txt"
 if [ "$NB" = 1 ]; then
     awk -F, -v coll="$COLL" -v np="$NP" -v oversub="$OVERSUB" -v ncores="$NCORES" -v csv="$BASE.csv" \
         -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" \
-        -f "$HERE/rsag-nbbench-merge.awk" "$RAW" | tee "$TABLE"
+        -f "$HERE/rsag-bench-lib.awk" -f "$HERE/rsag-nbbench-merge.awk" "$RAW" | tee "$TABLE"
     # Did rsag run the nonblocking and persistent calls of its job?  The
     # "ran" column holds the rsag counters that moved around each verified
     # call: nonblocking_requests for I*, persistent_starts for MPI_Start.
@@ -426,7 +426,7 @@ merge() { # $1 = time column of the raw CSV, $2 = wide CSV
         -v variant_names="$VARIANT_NAMES" -v tcol="$1" \
         -v coll="$COLL" -v np="$NP" -v oversub="$OVERSUB" -v ncores="$NCORES" \
         -v csv="$2" -v not_quiet="$NOT_QUIET" -v disturbed="$DISTURBED" \
-        -f "$HERE/rsag-bench-merge.awk" "$RAW"
+        -f "$HERE/rsag-bench-lib.awk" -f "$HERE/rsag-bench-merge.awk" "$RAW"
 }
 [ "$NB" = 1 ] || merge 7 "$BASE.csv" | tee "$TABLE"
 if [ "$NB" != 1 ] && head -1 "$RAW" | grep -q ',osu_us$'; then

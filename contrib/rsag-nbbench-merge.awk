@@ -16,27 +16,6 @@
 # persistent, at least; 1.0), target_pers_small (the same at the smallest
 # size; 1.3), target_libnbc (libnbc I* / rsag I*, at least, from
 # target_from; 1.5), target_from (bytes; 1048576).
-function median(list,    a, n, i, j, x) {
-    n = split(list, a, " ")
-    if (n == 0) return ""
-    for (i = 2; i <= n; ++i) {          # insertion sort
-        x = a[i] + 0
-        for (j = i - 1; j >= 1 && a[j] + 0 > x; --j) a[j + 1] = a[j]
-        a[j + 1] = x
-    }
-    return (n % 2) ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function fmt(x) {
-    if (x == "") return "-"
-    if (x >= 1000) return sprintf("%.0f", x)
-    if (x >= 10) return sprintf("%.1f", x)
-    return sprintf("%.2f", x)
-}
-function hsize(b) {
-    if (b >= 1048576 && b % 1048576 == 0) return (b / 1048576) "M"
-    if (b >= 1024 && b % 1024 == 0) return (b / 1024) "K"
-    return b
-}
 function ratio(a, b) { return (a == "" || b == "" || b <= 0) ? "" : sprintf("%.2f", a / b) }
 function pct(x) { return x == "" ? "-" : sprintf("%.0f", x) }
 # one target check: value v against limit lim ("le" or "ge"), counted in

@@ -1,0 +1,27 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
+# rsag-bench-lib.awk: the functions both merge steps of rsag-bench.sh use
+# (rsag-bench-merge.awk, rsag-nbbench-merge.awk); given first: awk -f
+# rsag-bench-lib.awk -f rsag-bench-merge.awk ...
+function median(list,    a, n, i, j, x) {
+    n = split(list, a, " ")
+    if (n == 0) return ""
+    for (i = 2; i <= n; ++i) {          # insertion sort
+        x = a[i] + 0
+        for (j = i - 1; j >= 1 && a[j] + 0 > x; --j) a[j + 1] = a[j]
+        a[j + 1] = x
+    }
+    return (n % 2) ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function fmt(x) {
+    if (x == "") return "-"
+    if (x >= 1000) return sprintf("%.0f", x)
+    if (x >= 10) return sprintf("%.1f", x)
+    return sprintf("%.2f", x)
+}
+function hsize(b) {
+    if (b >= 1048576 && b % 1048576 == 0) return (b / 1048576) "M"
+    if (b >= 1024 && b % 1024 == 0) return (b / 1024) "K"
+    return b
+}
