@@ -274,7 +274,8 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
                 "coll:rsag: %s%s on %s (cid %d, size %d): %zu bytes (size class %d), "
                 "%s op -> %s (%s)%s",
                 mca_coll_rsag_colls[coll].name,
-                call->nonblocking ? " (nonblocking or persistent)" : "", comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
+                call->nonblocking ? " (nonblocking or persistent)" : "", comm->c_name,
+                MCA_COLL_RSAG_COMM_CID(comm),
                 call->comm_size, call->bytes, size_class,
                 call->commutative ? "commutative" : "non-commutative",
                 MCA_COLL_RSAG_DELEGATE == d->alg ? "delegated to the previous module"
@@ -589,17 +590,6 @@ static int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rs
         r->sched.nonblocking = true;
     }
     err = (NULL == r) ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_rsag_build(&r->sched, m, coll, alg, a);
-    if (OMPI_SUCCESS == err && mca_coll_rsag_sched_blocking_only(&r->sched)) {
-        /* A step that waits inside (the selector keeps such rows out of
-         * these calls; a sub-communicator's choice may still be one): the
-         * previous module runs the call, and is counted for it. */
-        __atomic_fetch_sub(&mca_coll_rsag_component.calls[coll][alg], 1ULL, __ATOMIC_RELAXED);
-        __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][MCA_COLL_RSAG_DELEGATE], 1ULL,
-                           __ATOMIC_RELAXED);
-        mca_coll_rsag_request_release(r);
-        *delegate = true;
-        return mca_coll_rsag_call_end(OMPI_SUCCESS);
-    }
     err = mca_coll_rsag_call_end(err);
     if (OMPI_SUCCESS != err) {
         mca_coll_rsag_request_release(r);
@@ -655,6 +645,19 @@ static int mca_coll_rsag_rs_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t
     return OMPI_SUCCESS;
 }
 
+/* The end of every slot: rsag's result, or the previous module's call with
+ * the slot's own arguments (`...`, the module last). */
+#define MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, name, delegate, err, ...)              \
+    do {                                                                        \
+        if (!(delegate)) {                                                      \
+            return (err);                                                       \
+        }                                                                       \
+        if (NULL == (m)->previous.name) {                                       \
+            return OMPI_ERR_NOT_SUPPORTED;                                      \
+        }                                                                       \
+        return (m)->previous.name(__VA_ARGS__, (m)->previous.name##_module);    \
+    } while (0)
+
 /* While hierarchical makes its sub-communicators, the collectives that
  * Open MPI runs on this communicator for that go to the previous module
  * (counted nowhere: they are not the user's calls). */
@@ -677,11 +680,8 @@ int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
     mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op, -1,
                        comm);
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_ALLREDUCE, &a, &delegate);
-    if (!delegate || NULL == m->previous.allreduce) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.allreduce(sbuf, rbuf, count, dtype, op, comm,
-                                 m->previous.allreduce_module);
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, allreduce, delegate, err, sbuf, rbuf, count, dtype, op,
+                                     comm);
 }
 
 int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
@@ -701,11 +701,8 @@ int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
     mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op, root,
                        comm);
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE, &a, &delegate);
-    if (!delegate || NULL == m->previous.reduce) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.reduce(sbuf, rbuf, count, dtype, op, root, comm,
-                              m->previous.reduce_module);
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, reduce, delegate, err, sbuf, rbuf, count, dtype, op, root,
+                                     comm);
 }
 
 int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
@@ -726,11 +723,8 @@ int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int r
     mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
                        (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, &delegate);
-    if (!delegate || NULL == m->previous.reduce_scatter_block) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
-                                            m->previous.reduce_scatter_block_module);
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, reduce_scatter_block, delegate, err, sbuf, rbuf, rcount,
+                                     dtype, op, comm);
 }
 
 int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
@@ -752,30 +746,14 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
         return err;
     }
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE_SCATTER, &a, &delegate);
-    if (!delegate || NULL == m->previous.reduce_scatter) {
-        return delegate ? OMPI_ERR_NOT_SUPPORTED : err;
-    }
-    return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
-                                      m->previous.reduce_scatter_module);
+    MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, reduce_scatter, delegate, err, sbuf, rbuf, rcounts, dtype,
+                                     op, comm);
 }
 
 /* ---- nonblocking and persistent slots ------------------------------------
  * One function per collective does rsag's part of both forms (it returns
  * whether the previous module takes the call instead); the slots only add
  * their form and, when delegating, the previous module's call. */
-
-/* The end of a slot: rsag's result, or the previous module's call with
- * the slot's own arguments (`...`, the module last). */
-#define MCA_COLL_RSAG_RETURN_OR_DELEGATE(m, name, delegate, err, ...)              \
-    do {                                                                        \
-        if (!(delegate)) {                                                      \
-            return (err);                                                       \
-        }                                                                       \
-        if (NULL == (m)->previous.name) {                                       \
-            return OMPI_ERR_NOT_SUPPORTED;                                      \
-        }                                                                       \
-        return (m)->previous.name(__VA_ARGS__, (m)->previous.name##_module);    \
-    } while (0)
 
 static bool mca_coll_rsag_allreduce_request(mca_coll_rsag_module_t *m, const void *sbuf,
                                             void *rbuf, int count,

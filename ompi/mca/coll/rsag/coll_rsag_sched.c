@@ -26,10 +26,10 @@
 
 #include "mpi.h"
 #include "ompi/constants.h"
-#include "ompi/mca/pml/pml.h"
 
 #include "coll_rsag.h"
 #include "coll_rsag_op.h"
+#include "coll_rsag_p2p.h"
 #include "coll_rsag_sched.h"
 
 static void mca_coll_rsag_sched_fail(mca_coll_rsag_sched_t *s, int err)
@@ -116,24 +116,19 @@ static int mca_coll_rsag_sched_append(mca_coll_rsag_sched_t *s, mca_coll_rsag_st
                                       const void *b, void *dst)
 {
     mca_coll_rsag_step_t *st;
-    int cap = s->cap;
 
     if (OMPI_SUCCESS != s->err) {
         return -1;
     }
     if (s->nsteps == s->cap) {
-        /* the three arrays grow together */
-        void *reqs = realloc(s->reqs, (size_t) (cap < 16 ? 16 : 2 * cap) * sizeof(*s->reqs));
-        void *done = (NULL == reqs) ? NULL
-                     : realloc(s->done, (size_t) (cap < 16 ? 16 : 2 * cap) * sizeof(*s->done));
-        if (NULL != reqs) {
-            s->reqs = reqs;
-        }
-        if (NULL != done) {
-            s->done = done;
-        }
-        if (NULL == reqs || NULL == done
-            || !mca_coll_rsag_sched_grow((void **) &s->steps, &cap, s->nsteps, sizeof(*st))) {
+        /* the three arrays grow together; a failure leaves s->cap as it was */
+        int cap = s->cap, reqcap = s->cap, donecap = s->cap;
+
+        if (!mca_coll_rsag_sched_grow((void **) &s->steps, &cap, s->nsteps, sizeof(*s->steps))
+            || !mca_coll_rsag_sched_grow((void **) &s->reqs, &reqcap, s->nsteps,
+                                         sizeof(*s->reqs))
+            || !mca_coll_rsag_sched_grow((void **) &s->done, &donecap, s->nsteps,
+                                         sizeof(*s->done))) {
             mca_coll_rsag_sched_fail(s, OMPI_ERR_OUT_OF_RESOURCE);
             return -1;
         }
@@ -196,6 +191,12 @@ int mca_coll_rsag_sched_run_step(mca_coll_rsag_sched_t *s,
     size_t *layouts;
 
     if (OMPI_SUCCESS != s->err) {
+        return -1;
+    }
+    if (s->nonblocking) {
+        /* a step that waits inside cannot be advanced by progress; the
+         * selector keeps such algorithms out of nonblocking calls */
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_NOT_SUPPORTED);
         return -1;
     }
     if (!mca_coll_rsag_sched_grow((void **) &s->runs, &s->runcap, s->nruns, sizeof(*s->runs))
@@ -320,15 +321,15 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
              * after it wait for everything before them): send blocking,
              * which lets the PML send a small message inline, without a
              * request (every receive of this round is already posted). */
-            err = MCA_PML_CALL(send(st->a, st->count, s->dtype, st->peer, s->tag,
-                                    MCA_PML_BASE_SEND_STANDARD, s->comms[st->comm]));
+            err = mca_coll_rsag_send(st->a, st->count, s->dtype, st->peer, s->tag,
+                                     s->comms[st->comm]);
             break;
         }
-        return MCA_PML_CALL(isend(st->a, st->count, s->dtype, st->peer, s->tag,
-                                  MCA_PML_BASE_SEND_STANDARD, s->comms[st->comm], &s->reqs[i]));
+        return mca_coll_rsag_isend(st->a, st->count, s->dtype, st->peer, s->tag,
+                                   s->comms[st->comm], &s->reqs[i]);
     case MCA_COLL_RSAG_STEP_RECV:
-        return MCA_PML_CALL(irecv(st->dst, st->count, s->dtype, st->peer, s->tag,
-                                  s->comms[st->comm], &s->reqs[i]));
+        return mca_coll_rsag_irecv(st->dst, st->count, s->dtype, st->peer, s->tag,
+                                   s->comms[st->comm], &s->reqs[i]);
     case MCA_COLL_RSAG_STEP_REDUCE:
         mca_coll_rsag_op_reduce(s->op, st->a, st->dst, st->count, s->dtype);
         break;

@@ -35,7 +35,8 @@
  * waits of `direct`) is one opaque RUN step that does its whole work when
  * issued; a schedule with one can only run blocking
  * (MCA_COLL_RSAG_NEEDS_BLOCKING in the tables keeps such algorithms out of
- * nonblocking and persistent calls).
+ * nonblocking and persistent calls, and a nonblocking schedule refuses
+ * one: OMPI_ERR_NOT_SUPPORTED).
  */
 #ifndef MCA_COLL_RSAG_SCHED_H
 #define MCA_COLL_RSAG_SCHED_H
@@ -141,7 +142,8 @@ int mca_coll_rsag_sched_reduce3(mca_coll_rsag_sched_t *s, const void *in1, const
                                 void *dst, size_t count);
 /* dst = src (nothing when they are the same buffer or count is 0) */
 int mca_coll_rsag_sched_copy(mca_coll_rsag_sched_t *s, const void *src, void *dst, size_t count);
-/* A blocking algorithm as one step (args copied). */
+/* A blocking algorithm as one step (args copied); refused (s->err) in a
+ * nonblocking schedule. */
 int mca_coll_rsag_sched_run_step(mca_coll_rsag_sched_t *s,
                                  int (*fn)(const struct mca_coll_rsag_args_t *a),
                                  const struct mca_coll_rsag_args_t *a);
@@ -162,12 +164,6 @@ void mca_coll_rsag_sched_sendrecv(mca_coll_rsag_sched_t *s, const struct mca_col
  * schedule (from the communicator's scratch area inside a blocking call,
  * else its own memory).  NULL for count 0, or on failure (s->err set). */
 char *mca_coll_rsag_sched_tmp(mca_coll_rsag_sched_t *s, size_t count);
-
-/* True when the schedule can only run blocking (it has a RUN step). */
-static inline bool mca_coll_rsag_sched_blocking_only(const mca_coll_rsag_sched_t *s)
-{
-    return s->nruns > 0;
-}
 
 /* ---- running --------------------------------------------------------------
  * start: from the first step, with this tag; progress: issue what can be
