@@ -100,13 +100,13 @@ static void mca_coll_rsag_nb_unlink(mca_coll_rsag_request_t *r)
 
 static void mca_coll_rsag_request_destroy(mca_coll_rsag_request_t *r)
 {
+    if (NULL != r->sched.dtype) {
+        OBJ_RELEASE(r->sched.dtype);
+    }
+    if (NULL != r->sched.op) {
+        OBJ_RELEASE(r->sched.op);
+    }
     mca_coll_rsag_sched_fini(&r->sched);
-    if (NULL != r->sched_dtype) {
-        OBJ_RELEASE(r->sched_dtype);
-    }
-    if (NULL != r->sched_op) {
-        OBJ_RELEASE(r->sched_op);
-    }
     if (NULL != r->comm) {
         OBJ_RELEASE(r->comm);
     }
@@ -233,8 +233,6 @@ static void mca_coll_rsag_request_construct(mca_coll_rsag_request_t *r)
     r->prev = r->next = NULL;
     r->in_flight = r->free_when_done = false;
     r->comm = NULL;
-    r->sched_dtype = NULL;
-    r->sched_op = NULL;
     mca_coll_rsag_sched_init(&r->sched, NULL, NULL);
 }
 
@@ -264,8 +262,6 @@ mca_coll_rsag_request_t *mca_coll_rsag_request_new(struct ompi_communicator_t *c
     OBJ_RETAIN(dtype);
     OBJ_RETAIN(op);
     r->comm = comm;
-    r->sched_dtype = dtype;
-    r->sched_op = op;
     mca_coll_rsag_sched_init(&r->sched, dtype, op);
     return r;
 }

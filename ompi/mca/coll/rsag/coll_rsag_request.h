@@ -52,10 +52,9 @@ typedef struct mca_coll_rsag_request_t {
     struct mca_coll_rsag_request_t *prev, *next;
     bool in_flight;
     bool free_when_done;        /* MPI_Request_free came while in flight */
-    /* retained for the life of the request: the user may free them */
+    /* retained for the life of the request, with the schedule's datatype
+     * and op: the user may free them */
     struct ompi_communicator_t *comm;
-    struct ompi_datatype_t *sched_dtype;
-    struct ompi_op_t *sched_op;
 } mca_coll_rsag_request_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_request_t);
