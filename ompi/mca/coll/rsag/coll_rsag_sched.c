@@ -189,6 +189,7 @@ int mca_coll_rsag_sched_run_step(mca_coll_rsag_sched_t *s,
     size_t nv = (NULL != a->vdispl) ? (size_t) mca_coll_rsag_pof2_floor(a->size) + 1 : 0;
     mca_coll_rsag_args_t *copy;
     size_t *layouts;
+    int run, step;
 
     if (OMPI_SUCCESS != s->err) {
         return -1;
@@ -215,8 +216,12 @@ int mca_coll_rsag_sched_run_step(mca_coll_rsag_sched_t *s,
         copy->vdispl = layouts + nd;
     }
     s->runs[s->nruns] = (mca_coll_rsag_run_t) { .fn = fn, .args = copy };
-    return mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_RUN, 0, s->nruns++, 0, NULL, NULL,
-                                      NULL);
+    run = s->nruns++;           /* the schedule owns the copy from here on */
+    step = mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_RUN, 0, 0, 0, NULL, NULL, NULL);
+    if (step >= 0) {
+        s->steps[step].run = run;
+    }
+    return step;
 }
 
 void mca_coll_rsag_sched_fence(mca_coll_rsag_sched_t *s)
@@ -340,7 +345,7 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
         err = mca_coll_rsag_copy(s->dtype, st->count, st->dst, st->a);
         break;
     case MCA_COLL_RSAG_STEP_RUN:
-        err = s->runs[st->peer].fn(s->runs[st->peer].args);
+        err = s->runs[st->run].fn(s->runs[st->run].args);
         break;
     }
     s->done[i] = 1;

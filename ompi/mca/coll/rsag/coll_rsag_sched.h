@@ -64,7 +64,7 @@ typedef enum mca_coll_rsag_step_kind_t {
     MCA_COLL_RSAG_STEP_REDUCE,  /* dst = a (op) dst */
     MCA_COLL_RSAG_STEP_REDUCE3, /* dst = a (op) b */
     MCA_COLL_RSAG_STEP_COPY,    /* dst = a */
-    MCA_COLL_RSAG_STEP_RUN      /* runs[peer].fn(&runs[peer].args): blocking only */
+    MCA_COLL_RSAG_STEP_RUN      /* runs[run].fn(runs[run].args): blocking only */
 } mca_coll_rsag_step_kind_t;
 
 /* Up to this many communicators in one schedule (hierarchical: the
@@ -76,7 +76,10 @@ typedef enum mca_coll_rsag_step_kind_t {
 typedef struct mca_coll_rsag_step_t {
     uint8_t kind;           /* mca_coll_rsag_step_kind_t */
     uint8_t comm;           /* index into the schedule's comms */
-    int32_t peer;           /* rank in that communicator (RUN: index of the run) */
+    union {
+        int32_t peer;       /* SEND, RECV: rank in that communicator */
+        int32_t run;        /* RUN: index into the schedule's runs */
+    };
     int32_t fence;          /* every step before this one must be complete first */
     int32_t after[MCA_COLL_RSAG_STEP_DEPS];  /* and these (-1: none) */
     size_t count;           /* elements of the schedule's datatype */
