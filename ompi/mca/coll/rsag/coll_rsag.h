@@ -11,7 +11,13 @@
  *
  *   coll_rsag_component.c   MCA parameters and MPI_T counters
  *   coll_rsag_module.c      query, enable/disable (previous modules kept for
- *                           delegation), the four slots, the dispatcher
+ *                           delegation), the twelve slots (blocking,
+ *                           nonblocking, persistent), generated from one list
+ *   coll_rsag_dispatch.c    the module's state and the dispatcher: describe,
+ *                           decide (selector, counters, verbose trace),
+ *                           build (the shared prologue, then the algorithm),
+ *                           run; the node segment and node structure made
+ *                           on first use
  *   coll_rsag_algorithms.h  one table per collective: the single source of
  *                           truth (enum, names, restrictions, layout,
  *                           default thresholds, function)
@@ -33,6 +39,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "mpi.h"
 #include "ompi/communicator/communicator.h"
@@ -152,76 +159,27 @@ typedef struct mca_coll_rsag_module_t {
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);
 
-/* Component / module entry points (coll_rsag_module.c) */
+/* Component / module entry points (coll_rsag_module.c); the slots are
+ * static there, generated from MCA_COLL_RSAG_SLOTS. */
 int mca_coll_rsag_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *comm, int *priority);
 
-/* The slots rsag installs: select, count, report, then run or delegate. */
-int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
-                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                  struct ompi_communicator_t *comm,
-                                  mca_coll_base_module_t *module);
-int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
-                               struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                               int root, struct ompi_communicator_t *comm,
-                               mca_coll_base_module_t *module);
-int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
-                                             struct ompi_datatype_t *dtype,
-                                             struct ompi_op_t *op,
-                                             struct ompi_communicator_t *comm,
-                                             mca_coll_base_module_t *module);
-int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
-                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                       struct ompi_communicator_t *comm,
-                                       mca_coll_base_module_t *module);
-
-/* The nonblocking slots: the same selection, a schedule advanced by Open
- * MPI's progress engine (coll_rsag_request.c). */
-int mca_coll_rsag_iallreduce_intra(const void *sbuf, void *rbuf, int count,
-                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                   struct ompi_communicator_t *comm, ompi_request_t **request,
-                                   mca_coll_base_module_t *module);
-int mca_coll_rsag_ireduce_intra(const void *sbuf, void *rbuf, int count,
-                                struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                                struct ompi_communicator_t *comm, ompi_request_t **request,
-                                mca_coll_base_module_t *module);
-int mca_coll_rsag_ireduce_scatter_block_intra(const void *sbuf, void *rbuf, int rcount,
-                                              struct ompi_datatype_t *dtype,
-                                              struct ompi_op_t *op,
-                                              struct ompi_communicator_t *comm,
-                                              ompi_request_t **request,
-                                              mca_coll_base_module_t *module);
-int mca_coll_rsag_ireduce_scatter_intra(const void *sbuf, void *rbuf, const int *rcounts,
-                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                        struct ompi_communicator_t *comm,
-                                        ompi_request_t **request,
-                                        mca_coll_base_module_t *module);
-
-/* The persistent slots: the schedule built once, run by every MPI_Start. */
-int mca_coll_rsag_allreduce_init_intra(const void *sbuf, void *rbuf, int count,
-                                       struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                       struct ompi_communicator_t *comm,
-                                       struct ompi_info_t *info, ompi_request_t **request,
-                                       mca_coll_base_module_t *module);
-int mca_coll_rsag_reduce_init_intra(const void *sbuf, void *rbuf, int count,
-                                    struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                                    int root, struct ompi_communicator_t *comm,
-                                    struct ompi_info_t *info, ompi_request_t **request,
-                                    mca_coll_base_module_t *module);
-int mca_coll_rsag_reduce_scatter_block_init_intra(const void *sbuf, void *rbuf, int rcount,
-                                                  struct ompi_datatype_t *dtype,
-                                                  struct ompi_op_t *op,
-                                                  struct ompi_communicator_t *comm,
-                                                  struct ompi_info_t *info,
-                                                  ompi_request_t **request,
-                                                  mca_coll_base_module_t *module);
-int mca_coll_rsag_reduce_scatter_init_intra(const void *sbuf, void *rbuf, const int *rcounts,
-                                            struct ompi_datatype_t *dtype,
-                                            struct ompi_op_t *op,
-                                            struct ompi_communicator_t *comm,
-                                            struct ompi_info_t *info,
-                                            ompi_request_t **request,
-                                            mca_coll_base_module_t *module);
+/* Release the modules kept for delegation (idempotent): module disable,
+ * and the module's destructor as a backstop. */
+static inline void mca_coll_rsag_release_previous(mca_coll_rsag_module_t *m)
+{
+    if (!m->previous_retained) {
+        return;
+    }
+    m->previous_retained = false;
+#define MCA_COLL_RSAG_RELEASE(name)                                                \
+    if (NULL != m->previous.name##_module) {                                       \
+        OBJ_RELEASE(m->previous.name##_module);                                    \
+    }
+    MCA_COLL_RSAG_SLOTS(MCA_COLL_RSAG_RELEASE)
+#undef MCA_COLL_RSAG_RELEASE
+    memset(&m->previous, 0, sizeof(m->previous));
+}
 
 /*
  * The one signature of every algorithm: it describes its steps (sends,
@@ -235,6 +193,9 @@ int mca_coll_rsag_reduce_scatter_init_intra(const void *sbuf, void *rbuf, const 
  * receive buffer) and the block layout the table row asks for.  So an
  * algorithm sees p >= 2, count >= 1, the restrictions of its row met.
  * The layouts (displ, vdispl) are only read while the schedule is built.
+ * What an algorithm needs of the communicator's state (the node segment,
+ * the node structure) the dispatcher puts here too: an algorithm reads `a`
+ * only, never the module.
  */
 typedef struct mca_coll_rsag_args_t {
     const char *input;      /* this rank's contribution: sbuf, or rbuf when in place */
@@ -255,8 +216,13 @@ typedef struct mca_coll_rsag_args_t {
     int root;               /* MPI_Reduce; -1 otherwise */
     int rank, size;
     int tag;
+    mca_coll_rsag_coll_t coll;  /* the collective (both reduce-scatters share rows) */
     struct ompi_communicator_t *comm;
-    mca_coll_rsag_module_t *module;
+    /* the node path's shared segment (made before `direct` runs; else NULL) */
+    mca_coll_rsag_segment_t *segment;
+    /* the node structure and sub-communicators (ready before
+     * `hierarchical` runs; else NULL or not ready) */
+    struct mca_coll_rsag_hier_t *hier;
 } mca_coll_rsag_args_t;
 
 typedef int (*mca_coll_rsag_alg_fn_t)(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a);

@@ -180,7 +180,7 @@
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
           | MCA_COLL_RSAG_NEEDS_BLOCKING,                                          \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT,              \
-      mca_coll_rsag_allreduce_direct)                                              \
+      mca_coll_rsag_direct_algorithm)                                              \
     X(ALLREDUCE, HIERARCHICAL, 6, "hierarchical",                                  \
       "node-aware: reduce-scatter inside each node, allreduce of each slice "      \
       "across nodes by the ranks of the same local index, allgather inside each "  \
@@ -210,7 +210,7 @@
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
           | MCA_COLL_RSAG_NEEDS_BLOCKING,                                          \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_REDUCE_DIRECT,                 \
-      mca_coll_rsag_reduce_direct)                                                 \
+      mca_coll_rsag_direct_algorithm)                                              \
     X(REDUCE, HIERARCHICAL, 4, "hierarchical",                                     \
       "node-aware: reduce-scatter inside each node, reduce of each slice to the "  \
       "root's node by the ranks of the same local index, gather to the root; "     \
@@ -252,7 +252,7 @@
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
           | MCA_COLL_RSAG_NEEDS_BLOCKING,                                          \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_DIRECT,                     \
-      mca_coll_rsag_reduce_scatter_direct)                                         \
+      mca_coll_rsag_direct_algorithm)                                              \
     X(COLL, HIERARCHICAL, 5, "hierarchical",                                       \
       "node-aware: reduce-scatter inside each node into one slice per local "      \
       "index (the blocks of the ranks of that index), then reduce-scatter of "     \

@@ -50,7 +50,7 @@
 
 int mca_coll_rsag_allreduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
-    mca_coll_rsag_hier_t *h = a->module->hier;
+    mca_coll_rsag_hier_t *h = a->hier;
     mca_coll_rsag_hier_slices_t sl;
     mca_coll_rsag_args_t sa;
     int l = ompi_comm_rank(h->node_comm);
@@ -65,9 +65,9 @@ int mca_coll_rsag_allreduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_col
     if (sl.mine > 0) {
         mca_coll_rsag_hier_args(&sa, a, h->cross_comm, sl.slice,
                                 mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent), sl.mine, -1);
-        err = mca_coll_rsag_sub_build(s, h->cross_m, MCA_COLL_RSAG_ALLREDUCE,
-                                      mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_ALLREDUCE],
-                                      &sa, NULL);
+        err = h->build(s, h->cross_m, MCA_COLL_RSAG_ALLREDUCE,
+                       mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_ALLREDUCE],
+                       &sa, NULL);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }

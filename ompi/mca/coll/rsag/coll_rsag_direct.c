@@ -338,7 +338,7 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
 
 int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kind_t kind)
 {
-    mca_coll_rsag_segment_t *seg = a->module->segment;
+    mca_coll_rsag_segment_t *seg = a->segment;
     mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT, own = MCA_COLL_RSAG_TMP_INIT,
                         stage = MCA_COLL_RSAG_TMP_INIT;
     mca_coll_rsag_direct_src_t src_stack[MCA_COLL_RSAG_DIRECT_SRC_STACK];

@@ -28,7 +28,7 @@
  *            synchronization instead of two); up to 56 bytes it goes through
  *            the boxes (data and stamp in one cache line) instead.
  * The caller guarantees: the communicator's segment exists
- * (a->module->segment), a contiguous datatype (size == extent == true
+ * (a->segment), a contiguous datatype (size == extent == true
  * extent: element i's bytes are at buf + true_lb + i * extent), p >= 2,
  * count >= 1, a->displ the RANKS layout.
  */

@@ -58,7 +58,7 @@ static int mca_coll_rsag_node_leader(struct ompi_communicator_t *comm)
     return me;
 }
 
-int mca_coll_rsag_hier_structure(mca_coll_rsag_module_t *m, struct ompi_communicator_t *comm)
+mca_coll_rsag_hier_t *mca_coll_rsag_hier_structure(struct ompi_communicator_t *comm)
 {
     int p = ompi_comm_size(comm), leader = mca_coll_rsag_node_leader(comm);
     int *leaders = NULL, *count = NULL, rc;
@@ -72,7 +72,7 @@ int mca_coll_rsag_hier_structure(mca_coll_rsag_module_t *m, struct ompi_communic
     if (NULL == h || NULL == leaders) {
         free(h);
         free(leaders);
-        return OMPI_ERR_OUT_OF_RESOURCE;
+        return NULL;
     }
     memset(h, 0, sizeof(*h));
     h->node_of = leaders + p;
@@ -91,7 +91,7 @@ int mca_coll_rsag_hier_structure(mca_coll_rsag_module_t *m, struct ompi_communic
     for (int q = 0; q < p; ++q) {
         int l = leaders[q];
         if (l < 0 || l > q || leaders[l] != l) {
-            rc = OMPI_ERROR;     /* locality that does not form nodes */
+            /* locality that does not form nodes */
             goto fail;
         }
         if (l == q) {
@@ -112,46 +112,27 @@ int mca_coll_rsag_hier_structure(mca_coll_rsag_module_t *m, struct ompi_communic
     memmove(leaders, h->node_of, 2 * (size_t) p * sizeof(int));
     h->node_of = leaders;
     h->local_of = leaders + p;
-    m->hier = h;
-    m->nodes = h->nodes;
-    m->ranks_per_node = h->ranks_per_node;
-    return OMPI_SUCCESS;
+    return h;
 
 fail:
     free(leaders);
     free(h);
-    return rc;
+    return NULL;
 }
 
-/* A private rsag module for a sub-communicator: never installed on it, it
- * only holds the state of rsag's calls there. */
-static mca_coll_rsag_module_t *mca_coll_rsag_sub_module(int nodes, int ranks_per_node)
+void mca_coll_rsag_hier_setup(mca_coll_rsag_hier_t *h, struct ompi_communicator_t *comm,
+                              mca_coll_rsag_new_module_fn_t new_module, char *why,
+                              size_t why_len)
 {
-    mca_coll_rsag_module_t *s = OBJ_NEW(mca_coll_rsag_module_t);
-
-    if (NULL != s) {
-        s->all_local = (1 == nodes) ? 1 : 0;
-        s->nodes = nodes;
-        s->ranks_per_node = ranks_per_node;
-    }
-    return s;
-}
-
-void mca_coll_rsag_hier_setup(mca_coll_rsag_module_t *m, struct ompi_communicator_t *comm,
-                              char *why, size_t why_len)
-{
-    mca_coll_rsag_hier_t *h = m->hier;
     int me = ompi_comm_rank(comm);
     char name[MPI_MAX_OBJECT_NAME];
     int rc1, rc2;
 
     /* Creating communicators runs collectives on comm (the context id
-     * agreement, the split's allgather); those that come back into rsag's
-     * slots go to the previous module meanwhile. */
-    m->in_setup = true;
+     * agreement, the split's allgather): the caller sends those that come
+     * back into rsag's slots to the previous module meanwhile. */
     rc1 = ompi_comm_split(comm, h->node_of[me], me, &h->node_comm, false);
     rc2 = ompi_comm_split(comm, h->local_of[me], h->node_of[me], &h->cross_comm, false);
-    m->in_setup = false;
 
     /* names for the verbose trace (ompi_comm_set_name: 4.1 and 5.0) */
     if (OMPI_SUCCESS == rc1 && NULL != h->node_comm) {
@@ -165,8 +146,8 @@ void mca_coll_rsag_hier_setup(mca_coll_rsag_module_t *m, struct ompi_communicato
         (void) ompi_comm_set_name(h->cross_comm, name);
     }
     if (OMPI_SUCCESS == rc1 && OMPI_SUCCESS == rc2) {
-        h->node_m = mca_coll_rsag_sub_module(1, ompi_comm_size(h->node_comm));
-        h->cross_m = mca_coll_rsag_sub_module(h->nodes, 1);
+        h->node_m = new_module(1, ompi_comm_size(h->node_comm));
+        h->cross_m = new_module(h->nodes, 1);
     }
     if (OMPI_SUCCESS != rc1 || OMPI_SUCCESS != rc2 || NULL == h->node_m || NULL == h->cross_m) {
         snprintf(why, why_len, "could not make the node and cross-node communicators (%d, %d)",
@@ -203,7 +184,7 @@ int mca_coll_rsag_hier_node_reduce_scatter(mca_coll_rsag_sched_t *s,
                                            const mca_coll_rsag_args_t *a,
                                            mca_coll_rsag_hier_slices_t *sl)
 {
-    mca_coll_rsag_hier_t *h = a->module->hier;
+    mca_coll_rsag_hier_t *h = a->hier;
     int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
     mca_coll_rsag_args_t sa;
 
@@ -217,8 +198,8 @@ int mca_coll_rsag_hier_node_reduce_scatter(mca_coll_rsag_sched_t *s,
     sl->mine = sl->displ[l + 1] - sl->displ[l];
 
     mca_coll_rsag_hier_args(&sa, a, h->node_comm, a->input, sl->slice, a->count, -1);
-    return mca_coll_rsag_sub_build(s, h->node_m, MCA_COLL_RSAG_REDUCE_SCATTER,
-                                   MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &sa, sl->displ);
+    return h->build(s, h->node_m, MCA_COLL_RSAG_REDUCE_SCATTER,
+                    MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &sa, sl->displ);
 }
 
 void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl)

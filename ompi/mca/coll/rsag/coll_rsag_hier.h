@@ -21,11 +21,18 @@
  * The two sub-communicators are made by the first call that selects
  * `hierarchical` and freed with the communicator (module destructor).
  * Making them runs collectives on the parent communicator, which would come
- * back into rsag's slots: the module delegates every call to the previous
- * module while it sets up (mca_coll_rsag_module_t.in_setup).  rsag's calls
- * on the sub-communicators go through a private module each (its own
- * decision cache, layouts and node segment), never through the slots, so
- * they count no MPI_T call: the parent's call counts once, as hierarchical.
+ * back into rsag's slots: the dispatcher has the module delegate every call
+ * to the previous module while it sets up (mca_coll_rsag_module_t.in_setup).
+ * rsag's calls on the sub-communicators go through a private module each
+ * (its own decision cache, layouts and node segment), never through the
+ * slots, so they count no MPI_T call: the parent's call counts once, as
+ * hierarchical.
+ *
+ * This file is below the dispatcher: it never calls it by name.  What it
+ * needs of it (a private module; rsag's selection on a sub-communicator)
+ * the dispatcher hands over as functions: `new_module` to
+ * mca_coll_rsag_hier_setup, and mca_coll_rsag_hier_t.build, which the
+ * algorithms and the node step call.
  */
 #ifndef MCA_COLL_RSAG_HIER_H
 #define MCA_COLL_RSAG_HIER_H
@@ -40,6 +47,25 @@ typedef enum mca_coll_rsag_hier_state_t {
     MCA_COLL_RSAG_HIER_UNAVAILABLE      /* making them failed: flat algorithms */
 } mca_coll_rsag_hier_state_t;
 
+/* Append collective `coll` on a sub-communicator to s, with rsag's own
+ * selection (the dispatcher's): `forced` (an algorithm id, or auto) if it
+ * applies, else auto from the thresholds of the sub-communicator's class,
+ * for a call of s's kind (s->nonblocking: no `direct`); `sub` is the
+ * sub-communicator's private module; `displ` (size + 1 offsets) is the
+ * block layout of a reduce-scatter or an allgather, NULL for the others.
+ * A fence comes first: the sub-step sees the steps before it complete.
+ * Counts nothing in the MPI_T counters; with coll_rsag_verbose the
+ * decision is printed by the sub-communicator's rank 0. */
+typedef int (*mca_coll_rsag_sub_build_fn_t)(mca_coll_rsag_sched_t *s,
+                                            mca_coll_rsag_module_t *sub,
+                                            mca_coll_rsag_coll_t coll, int forced,
+                                            mca_coll_rsag_args_t *sa, const size_t *displ);
+
+/* A private rsag module for a sub-communicator of `nodes` nodes and
+ * `ranks_per_node` ranks on each: never installed, it only holds the state
+ * of rsag's calls there; NULL when out of memory. */
+typedef mca_coll_rsag_module_t *(*mca_coll_rsag_new_module_fn_t)(int nodes, int ranks_per_node);
+
 typedef struct mca_coll_rsag_hier_t {
     int nodes;                  /* nodes the communicator spans */
     int ranks_per_node;         /* the same on every node, else 0 */
@@ -48,17 +74,21 @@ typedef struct mca_coll_rsag_hier_t {
     mca_coll_rsag_hier_state_t state;
     struct ompi_communicator_t *node_comm, *cross_comm;
     mca_coll_rsag_module_t *node_m, *cross_m;   /* private, not installed */
+    mca_coll_rsag_sub_build_fn_t build;         /* set by the dispatcher */
 } mca_coll_rsag_hier_t;
 
-/* Compute the node structure of comm into m->hier, collectively.  On an
- * error m->hier stays NULL (the communicator counts as one node for the
- * selector: no hierarchical, the size-class thresholds). */
-int mca_coll_rsag_hier_structure(mca_coll_rsag_module_t *m, struct ompi_communicator_t *comm);
+/* The node structure of comm, computed collectively; NULL on an error
+ * (the caller counts the communicator as one node for the selector: no
+ * hierarchical, the size-class thresholds). */
+mca_coll_rsag_hier_t *mca_coll_rsag_hier_structure(struct ompi_communicator_t *comm);
 
-/* Make the node and cross communicators, collectively; m->hier->state says
- * how it went, `why` says it in words. */
-void mca_coll_rsag_hier_setup(mca_coll_rsag_module_t *m, struct ompi_communicator_t *comm,
-                              char *why, size_t why_len);
+/* Make the node and cross communicators of h (on comm), collectively, and
+ * their private modules (new_module); h->state says how it went, `why`
+ * says it in words.  The caller keeps its slots out of the collectives
+ * this runs on comm. */
+void mca_coll_rsag_hier_setup(mca_coll_rsag_hier_t *h, struct ompi_communicator_t *comm,
+                              mca_coll_rsag_new_module_fn_t new_module, char *why,
+                              size_t why_len);
 
 void mca_coll_rsag_hier_free(mca_coll_rsag_hier_t *h);
 
@@ -68,7 +98,8 @@ void mca_coll_rsag_hier_args(mca_coll_rsag_args_t *s, const mca_coll_rsag_args_t
                              struct ompi_communicator_t *comm, const void *input, void *rbuf,
                              size_t count, int root);
 
-/* Step (1) of hierarchical MPI_Allreduce and MPI_Reduce, appended to s:
+/* Step (1) of hierarchical MPI_Allreduce and MPI_Reduce (a->hier ready),
+ * appended to s:
  * the vector cut into L even slices, one per rank of the node (displ: L + 1
  * element offsets, only while building), and the reduce-scatter of the
  * input inside the node, `direct` first (blocking calls), leaving my slice
@@ -84,19 +115,6 @@ int mca_coll_rsag_hier_node_reduce_scatter(mca_coll_rsag_sched_t *s,
                                            const mca_coll_rsag_args_t *a,
                                            mca_coll_rsag_hier_slices_t *sl);
 void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl);
-
-/* Append collective `coll` on a sub-communicator to s, with rsag's own
- * selection (coll_rsag_module.c): `forced` (an algorithm id, or auto) if
- * it applies, else auto from the thresholds of the sub-communicator's
- * class, for a call of s's kind (s->nonblocking: no `direct`); `displ`
- * (size + 1 offsets) is the block layout of a reduce-scatter or an
- * allgather, NULL for the others.  A fence comes first: the sub-step sees
- * the steps before it complete.  Counts nothing in the MPI_T counters;
- * with coll_rsag_verbose the decision is printed by the sub-communicator's
- * rank 0. */
-int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t *sub,
-                            mca_coll_rsag_coll_t coll, int forced, mca_coll_rsag_args_t *sa,
-                            const size_t *displ);
 
 END_C_DECLS
 

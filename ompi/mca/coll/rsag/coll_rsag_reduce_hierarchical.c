@@ -42,7 +42,7 @@
 
 int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
-    mca_coll_rsag_hier_t *h = a->module->hier;
+    mca_coll_rsag_hier_t *h = a->hier;
     mca_coll_rsag_hier_slices_t sl = { 0 };
     mca_coll_rsag_args_t sa;
     int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
@@ -67,9 +67,9 @@ int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_r
     out = me ? mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent) : sum;
     if (sl.mine > 0) {
         mca_coll_rsag_hier_args(&sa, a, h->cross_comm, sl.slice, out, sl.mine, root_node);
-        err = mca_coll_rsag_sub_build(s, h->cross_m, MCA_COLL_RSAG_REDUCE,
-                                      mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_REDUCE],
-                                      &sa, NULL);
+        err = h->build(s, h->cross_m, MCA_COLL_RSAG_REDUCE,
+                       mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_REDUCE],
+                       &sa, NULL);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }

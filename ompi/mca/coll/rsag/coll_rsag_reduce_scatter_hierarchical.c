@@ -49,7 +49,7 @@
 int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
                                               const mca_coll_rsag_args_t *a)
 {
-    mca_coll_rsag_hier_t *h = a->module->hier;
+    mca_coll_rsag_hier_t *h = a->hier;
     /* both reduce-scatters share this function: the sub-steps take
      * MPI_Reduce_scatter's tuning (its thresholds, its inter parameter) */
     const mca_coll_rsag_coll_t coll = MCA_COLL_RSAG_REDUCE_SCATTER;
@@ -117,16 +117,14 @@ int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
 
     /* (1) reduce-scatter inside the node: slice l of the node's sum */
     mca_coll_rsag_hier_args(&sa, a, h->node_comm, input, slice, a->count, -1);
-    err = mca_coll_rsag_sub_build(s, h->node_m, coll, MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &sa,
-                                  nd);
+    err = h->build(s, h->node_m, coll, MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &sa, nd);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
     /* (2) reduce-scatter of slice l across the nodes: my block into rbuf */
     if (cd[N] > 0) {
         mca_coll_rsag_hier_args(&sa, a, h->cross_comm, slice, a->rbuf, cd[N], -1);
-        err = mca_coll_rsag_sub_build(s, h->cross_m, coll,
-                                      mca_coll_rsag_component.hier_inter[coll], &sa, cd);
+        err = h->build(s, h->cross_m, coll, mca_coll_rsag_component.hier_inter[coll], &sa, cd);
     }
 
 cleanup:

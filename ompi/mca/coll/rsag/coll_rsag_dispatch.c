@@ -1,0 +1,537 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * The dispatcher and the module's state; see coll_rsag_dispatch.h.
+ *
+ * In this file, top to bottom: the module object (its state: decision
+ * cache, layouts, node segment, node structure, the blocking calls'
+ * schedule); the verbose trace; describe; the node segment and node
+ * structure made on first use; decide; build; run; the selection on a
+ * sub-communicator of hierarchical (mca_coll_rsag_hier_t.build); the two
+ * entry points of the slots.
+ */
+#include "ompi_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "opal/util/output.h"
+#include "ompi/communicator/communicator.h"
+#include "ompi/constants.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
+
+#include "coll_rsag_dispatch.h"
+#include "coll_rsag_hier.h"
+#include "coll_rsag_request.h"
+
+/* The dispatch table, generated from the algorithm tables: [coll][id]. */
+#define MCA_COLL_RSAG_FN_ENTRY(coll, ALG, id, name, desc, restr, layout, min, fn) [id] = fn,
+#define MCA_COLL_RSAG_FN_ROW(ID, name, mpi_name, LIST) \
+    [MCA_COLL_RSAG_##ID] = { LIST(MCA_COLL_RSAG_FN_ENTRY) },
+static const mca_coll_rsag_alg_fn_t mca_coll_rsag_fns[MCA_COLL_RSAG_NUM_COLLS]
+                                                    [MCA_COLL_RSAG_MAX_ALGS + 1] = {
+    MCA_COLL_RSAG_COLLECTIVES(MCA_COLL_RSAG_FN_ROW)
+};
+#undef MCA_COLL_RSAG_FN_ROW
+#undef MCA_COLL_RSAG_FN_ENTRY
+
+static int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t *sub,
+                                   mca_coll_rsag_coll_t coll, int forced,
+                                   mca_coll_rsag_args_t *sa, const size_t *displ);
+
+/* ---- the module object ------------------------------------------------
+ * Its state is the dispatcher's but for the previous modules, which
+ * coll_rsag_module.c keeps at enable and releases at disable (the
+ * destructor is the backstop). */
+
+static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
+{
+    memset(&m->previous, 0, sizeof(m->previous));
+    m->previous_retained = false;
+    m->layouts = NULL;
+    memset(m->reported, 0, sizeof(m->reported));
+    mca_coll_rsag_scratch_init(&m->scratch);
+    memset(m->last, 0, sizeof(m->last));
+    m->all_local = -1;
+    m->node_state = MCA_COLL_RSAG_NODE_UNKNOWN;
+    m->segment = NULL;
+    m->nodes = -1;
+    m->ranks_per_node = 0;
+    m->hier = NULL;
+    m->in_setup = false;
+    mca_coll_rsag_sched_init(&m->sched, NULL, NULL);
+    m->next_tag = MCA_COLL_RSAG_TAG_FIRST;
+}
+
+static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
+{
+    mca_coll_rsag_release_previous(m);
+    mca_coll_rsag_free(m->layouts);
+    m->layouts = NULL;
+    mca_coll_rsag_scratch_fini(&m->scratch);
+    mca_coll_rsag_segment_destroy(m->segment);
+    m->segment = NULL;
+    mca_coll_rsag_hier_free(m->hier);
+    m->hier = NULL;
+    mca_coll_rsag_sched_fini(&m->sched);
+}
+
+/* The module's layout cache: p + 1 rank-block offsets, then p' + 1
+ * vblock offsets. */
+static size_t *mca_coll_rsag_module_layouts(mca_coll_rsag_module_t *m, int p)
+{
+    if (NULL == m->layouts) {
+        m->layouts = mca_coll_rsag_malloc(((size_t) p + 1 + (size_t) mca_coll_rsag_pof2_floor(p)
+                                           + 1) * sizeof(size_t));
+    }
+    return m->layouts;
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_rsag_module_t, mca_coll_base_module_t,
+                   mca_coll_rsag_module_construct, mca_coll_rsag_module_destruct);
+
+/* log2 size class of a message: 0 for 0 bytes, k + 1 for [2^k, 2^(k+1)). */
+static int mca_coll_rsag_size_class(size_t bytes)
+{
+    int c = 0;
+    while (bytes > 0 && c < 63) {
+        bytes >>= 1;
+        ++c;
+    }
+    return c;
+}
+
+static const char *mca_coll_rsag_reason_text(const mca_coll_rsag_decision_t *d,
+                                             mca_coll_rsag_coll_t coll, int forced, char *buf,
+                                             size_t len)
+{
+    switch (d->reason) {
+    case MCA_COLL_RSAG_REASON_FORCED:
+        return "forced";
+    case MCA_COLL_RSAG_REASON_FALLBACK:
+        snprintf(buf, len, "%s forced but it needs %s",
+                 mca_coll_rsag_alg_name(coll, forced),
+                 mca_coll_rsag_restriction_text(d->unmet));
+        return buf;
+    case MCA_COLL_RSAG_REASON_DATATYPE:
+        return "datatype extent is not positive";
+    case MCA_COLL_RSAG_REASON_NONE:
+        snprintf(buf, len, "every rsag algorithm needs %s",
+                 mca_coll_rsag_restriction_text(d->unmet));
+        return buf;
+    case MCA_COLL_RSAG_REASON_UNCOVERED:
+        return "no rsag algorithm's *_min_bytes covers this size";
+    default:
+        return "auto";
+    }
+}
+
+/* For a choice by auto, the threshold that made it:
+ * "; coll_rsag_allreduce_ring_min_bytes 8388608 <= bytes (default for p <= 4)". */
+static const char *mca_coll_rsag_threshold_text(const mca_coll_rsag_decision_t *d,
+                                                mca_coll_rsag_coll_t coll, char *buf,
+                                                size_t len)
+{
+    char range[32];
+
+    if (MCA_COLL_RSAG_DELEGATE == d->alg || (MCA_COLL_RSAG_REASON_AUTO != d->reason
+                                             && MCA_COLL_RSAG_REASON_FALLBACK != d->reason)) {
+        return "";
+    }
+    mca_coll_rsag_class_text(mca_coll_rsag_component.class_bounds, d->comm_class, range,
+                             sizeof(range));
+    snprintf(buf, len, "; coll_rsag_%s_%s_min_bytes %zu <= bytes (%s %s)",
+             mca_coll_rsag_colls[coll].name, mca_coll_rsag_alg_name(coll, d->alg), d->threshold,
+             d->by_class ? "default for" : "set for every size, here", range);
+    return buf;
+}
+
+/* Print the decision, by rank 0, once per (algorithm, reason, size class)
+ * and communicator; `forced` is the algorithm asked for (0: auto). */
+static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                 int forced, const mca_coll_rsag_call_t *call,
+                                 const mca_coll_rsag_decision_t *d,
+                                 struct ompi_communicator_t *comm)
+{
+    int size_class = mca_coll_rsag_size_class(call->bytes);
+    uint64_t *reported = &m->reported[call->nonblocking ? 1 : 0][coll][d->alg][d->reason];
+    char why[160], thr[160];
+
+    if (0 != ompi_comm_rank(comm) || 0 != (*reported & (1ULL << size_class))) {
+        return;
+    }
+    *reported |= 1ULL << size_class;
+    opal_output(mca_coll_rsag_component.output,
+                "coll:rsag: %s%s on %s (cid %d, size %d): %zu bytes (size class %d), "
+                "%s op -> %s (%s)%s",
+                mca_coll_rsag_colls[coll].name,
+                call->nonblocking ? " (nonblocking or persistent)" : "", comm->c_name,
+                MCA_COLL_RSAG_COMM_CID(comm),
+                call->comm_size, call->bytes, size_class,
+                call->commutative ? "commutative" : "non-commutative",
+                MCA_COLL_RSAG_DELEGATE == d->alg ? "delegated to the previous module"
+                                                 : mca_coll_rsag_alg_name(coll, d->alg),
+                mca_coll_rsag_reason_text(d, coll, forced, why, sizeof(why)),
+                mca_coll_rsag_threshold_text(d, coll, thr, sizeof(thr)));
+}
+
+/* Can the node path run this call?  All ranks on this node, the segment
+ * not known to have failed, and an element that fits half a data slot
+ * unless CMA carries it.  The same answer on every rank. */
+static bool mca_coll_rsag_node_usable(mca_coll_rsag_module_t *m,
+                                      struct ompi_communicator_t *comm, ptrdiff_t extent)
+{
+    if (m->all_local < 0) {
+        m->all_local = mca_coll_rsag_comm_single_node(comm) ? 1 : 0;
+    }
+    switch (m->node_state) {
+    case MCA_COLL_RSAG_NODE_UNAVAILABLE:
+        return false;
+    case MCA_COLL_RSAG_NODE_READY:
+        return MCA_COLL_RSAG_COPY_CMA == m->segment->mode
+               || (size_t) extent <= m->segment->slot_bytes / 2;
+    default:
+        return 1 == m->all_local
+               && (MCA_COLL_RSAG_SINGLE_COPY_NONE != mca_coll_rsag_node_params.single_copy
+                   || (size_t) extent <= mca_coll_rsag_slot_bytes(ompi_comm_size(comm)) / 2);
+    }
+}
+
+/* The first call that selects an algorithm of the node path makes the
+ * communicator's segment (collectively: every rank made the same
+ * decision) and says how it went. */
+static void mca_coll_rsag_node_setup(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a)
+{
+    char why[256];
+
+    m->segment = mca_coll_rsag_segment_create(a->comm, a->tag, why, sizeof(why));
+    m->node_state = NULL != m->segment ? MCA_COLL_RSAG_NODE_READY
+                                       : MCA_COLL_RSAG_NODE_UNAVAILABLE;
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_MODULE
+        || (0 == a->rank && mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS)) {
+        opal_output(mca_coll_rsag_component.output,
+                    "coll:rsag: direct on %s (cid %d, size %d): %s%s", a->comm->c_name,
+                    MCA_COLL_RSAG_COMM_CID(a->comm), a->size, why,
+                    NULL != m->segment ? "" : "; rsag's point-to-point algorithms instead");
+    }
+}
+
+/* The node structure of the communicator, for the selector: computed by
+ * the first call on a communicator that is not on one node (collectively:
+ * every rank is in that call), then kept. */
+static void mca_coll_rsag_nodes(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a,
+                                mca_coll_rsag_call_t *call)
+{
+    if (m->nodes < 0) {
+        if (1 == m->all_local) {
+            m->nodes = 1;
+            m->ranks_per_node = a->size;
+        } else if (NULL != (m->hier = mca_coll_rsag_hier_structure(a->comm))) {
+            m->hier->build = mca_coll_rsag_sub_build;
+            m->nodes = m->hier->nodes;
+            m->ranks_per_node = m->hier->ranks_per_node;
+        } else {
+            m->nodes = 0;           /* unknown: size classes, no hierarchical */
+            m->ranks_per_node = 0;
+        }
+    }
+    call->nodes = m->nodes;
+    call->ranks_per_node = (NULL != m->hier && MCA_COLL_RSAG_HIER_UNAVAILABLE == m->hier->state)
+                               ? 0 : m->ranks_per_node;
+}
+
+/* What the selector needs to know about the call `a` (`nonblocking`: an
+ * MPI_I* or persistent call). */
+static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a,
+                                   bool nonblocking, mca_coll_rsag_call_t *call)
+{
+    ptrdiff_t true_lb, true_extent;
+    size_t type_size;
+
+    memset(call, 0, sizeof(*call));     /* padding too: compared with memcmp */
+    ompi_datatype_type_size(a->dtype, &type_size);
+    ompi_datatype_get_true_extent(a->dtype, &true_lb, &true_extent);
+    call->comm_size = a->size;
+    call->count = a->count;
+    call->bytes = a->count * type_size;
+    call->commutative = ompi_op_is_commute(a->op);
+    call->dtype_supported = a->extent > 0;
+    call->contiguous = type_size > 0 && (ptrdiff_t) type_size == a->extent
+                       && true_extent == a->extent;
+    call->single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
+    call->nonblocking = nonblocking;
+    if (nonblocking && m->nodes < 0) {
+        /* Finding the node structure is a collective exchange: a
+         * nonblocking call must not wait for its peers, so until a
+         * blocking call has found it, the structure is "not known" (the
+         * same on every rank: the calls on a communicator are ordered). */
+        call->nodes = 0;
+        call->ranks_per_node = 0;
+        return;
+    }
+    mca_coll_rsag_nodes(m, a, call);
+}
+
+/* A private module for a sub-communicator of hierarchical (the node
+ * structure's mca_coll_rsag_new_module_fn_t): never installed, it only
+ * holds the state of rsag's calls there. */
+static mca_coll_rsag_module_t *mca_coll_rsag_private_module(int nodes, int ranks_per_node)
+{
+    mca_coll_rsag_module_t *s = OBJ_NEW(mca_coll_rsag_module_t);
+
+    if (NULL != s) {
+        s->all_local = (1 == nodes) ? 1 : 0;
+        s->nodes = nodes;
+        s->ranks_per_node = ranks_per_node;
+    }
+    return s;
+}
+
+/* The first call that selects hierarchical makes the sub-communicators
+ * (collectively: every rank made the same decision) and says how it went. */
+static void mca_coll_rsag_hier_make(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a)
+{
+    char why[256];
+
+    /* the collectives that making the communicators runs on a->comm go
+     * to the previous module (the slots look at in_setup) */
+    m->in_setup = true;
+    mca_coll_rsag_hier_setup(m->hier, a->comm, mca_coll_rsag_private_module, why, sizeof(why));
+    m->in_setup = false;
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_MODULE
+        || (0 == a->rank && mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS)) {
+        opal_output(mca_coll_rsag_component.output,
+                    "coll:rsag: hierarchical on %s (cid %d, size %d): %s%s", a->comm->c_name,
+                    MCA_COLL_RSAG_COMM_CID(a->comm), a->size, why,
+                    MCA_COLL_RSAG_HIER_READY == m->hier->state
+                        ? "" : "; rsag's flat algorithms instead");
+    }
+}
+
+/* Select for `call` under `tuning`, making what the chosen algorithm needs
+ * on first use (the node segment, the sub-communicators); when that fails,
+ * select again without it. */
+static mca_coll_rsag_decision_t mca_coll_rsag_select_and_prepare(
+    mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, const mca_coll_rsag_args_t *a,
+    mca_coll_rsag_call_t *call, const mca_coll_rsag_tuning_t *tuning)
+{
+    mca_coll_rsag_decision_t d = mca_coll_rsag_select(coll, call, tuning);
+    unsigned needs;
+
+    if (MCA_COLL_RSAG_DELEGATE == d.alg || 1 >= a->size) {
+        return d;
+    }
+    needs = mca_coll_rsag_alg(coll, d.alg)->restrictions;
+    if ((needs & MCA_COLL_RSAG_NEEDS_SINGLE_NODE)
+        && MCA_COLL_RSAG_NODE_UNKNOWN == m->node_state) {
+        mca_coll_rsag_node_setup(m, a);
+        call->single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
+        if (!call->single_node) {
+            d = mca_coll_rsag_select(coll, call, tuning);
+        }
+    } else if ((needs & MCA_COLL_RSAG_NEEDS_MULTI_NODE) && NULL != m->hier
+               && MCA_COLL_RSAG_HIER_UNKNOWN == m->hier->state) {
+        /* making the sub-communicators waits for every rank: not in a
+         * nonblocking call (a flat algorithm until a blocking call made them) */
+        if (!call->nonblocking) {
+            mca_coll_rsag_hier_make(m, a);
+        }
+        if (MCA_COLL_RSAG_HIER_READY != m->hier->state) {
+            call->ranks_per_node = 0;
+            d = mca_coll_rsag_select(coll, call, tuning);
+        }
+    }
+    return d;
+}
+
+/* Describe the call to the selector and select (or reuse the last answer
+ * for a call of the same shape), count, and report once per size class. */
+static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                const mca_coll_rsag_args_t *a, bool nonblocking)
+{
+    const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
+    mca_coll_rsag_last_decision_t *last = NULL;
+    mca_coll_rsag_call_t call;
+    mca_coll_rsag_decision_t d;
+
+    mca_coll_rsag_describe(m, a, nonblocking, &call);
+    if (tuning->forced >= 0 && tuning->forced <= MCA_COLL_RSAG_MAX_ALGS) {
+        last = &m->last[coll][tuning->forced];
+    }
+    if (NULL != last && last->valid && 0 == memcmp(&last->call, &call, sizeof(call))
+        && 0 == memcmp(&last->tuning, tuning, sizeof(*tuning))
+        /* the class bounds are shared by pointer: MPI_T may have moved them */
+        && last->d.comm_class == mca_coll_rsag_call_class(tuning->class_bounds, &call)) {
+        d = last->d;
+    } else {
+        d = mca_coll_rsag_select_and_prepare(m, coll, a, &call, tuning);
+        if (NULL != last) {
+            memcpy(&last->call, &call, sizeof(call));
+            memcpy(&last->tuning, tuning, sizeof(*tuning));
+            last->d = d;
+            last->valid = true;
+        }
+    }
+    __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][d.alg], 1ULL, __ATOMIC_RELAXED);
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
+        mca_coll_rsag_report(m, coll, tuning->forced, &call, &d, a->comm);
+    }
+    return d.alg;
+}
+
+/* The prologue every algorithm shares, then the algorithm's steps,
+ * appended to s after a fence (what came before is complete first). */
+static int mca_coll_rsag_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t *m,
+                               mca_coll_rsag_coll_t coll, int alg, mca_coll_rsag_args_t *a)
+{
+    int layout = mca_coll_rsag_alg(coll, alg)->layout;
+    int pof2 = mca_coll_rsag_pof2_floor(a->size);
+    size_t *layouts;
+
+    a->segment = m->segment;
+    a->hier = m->hier;
+    mca_coll_rsag_sched_fence(s);
+    if (1 == a->size) {
+        (void) mca_coll_rsag_sched_copy(s, a->input, a->rbuf, a->count);
+        return s->err;
+    }
+    if (0 == a->count) {
+        return s->err;
+    }
+    if (MCA_COLL_RSAG_LAYOUT_NONE != layout) {
+        layouts = mca_coll_rsag_module_layouts(m, a->size);
+        if (NULL == layouts) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        a->vdispl = layouts + a->size + 1;
+        if (MCA_COLL_RSAG_LAYOUT_HALVES == layout) {
+            mca_coll_rsag_displs_bisect(a->count, pof2, layouts + a->size + 1);
+        } else {
+            if (NULL == a->displ) {     /* MPI_Reduce_scatter brought its own */
+                mca_coll_rsag_displs_even(a->count, a->size, layouts);
+            }
+            a->displ = layouts;
+            mca_coll_rsag_displs_fold(layouts, a->size, layouts + a->size + 1);
+        }
+    }
+    return mca_coll_rsag_fns[coll][alg](s, a);
+}
+
+/* A blocking call: describe it into the module's schedule and run it. */
+static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, int alg,
+                             mca_coll_rsag_args_t *a)
+{
+    int err;
+
+    mca_coll_rsag_sched_reset(&m->sched, a->dtype, a->op);
+    err = mca_coll_rsag_build(&m->sched, m, coll, alg, a);
+    if (OMPI_SUCCESS == err) {
+        err = mca_coll_rsag_sched_run(&m->sched, a->tag);
+    }
+    mca_coll_rsag_sched_reset(&m->sched, NULL, NULL);     /* the temporaries, in the call */
+    return err;
+}
+
+/* A step of rsag's own on a sub-communicator of hierarchical, appended to
+ * the parent's schedule: no slot, no MPI_T counter, no call bracket (the
+ * parent's call holds it: its scratch area serves the temporaries).  The
+ * node structure's `build` (mca_coll_rsag_sub_build_fn_t, coll_rsag_hier.h). */
+static int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t *sub,
+                                   mca_coll_rsag_coll_t coll, int forced,
+                                   mca_coll_rsag_args_t *sa, const size_t *displ)
+{
+    mca_coll_rsag_tuning_t tuning = mca_coll_rsag_component.tuning[coll];
+    mca_coll_rsag_call_t call;
+    mca_coll_rsag_decision_t d;
+
+    sa->tag = mca_coll_rsag_coll_tag(coll);
+    sa->coll = coll;
+    sa->displ = sa->vdispl = NULL;
+    if (NULL != displ) {
+        size_t *layouts = mca_coll_rsag_module_layouts(sub, sa->size);
+        if (NULL == layouts) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        memcpy(layouts, displ, ((size_t) sa->size + 1) * sizeof(size_t));
+        sa->displ = layouts;
+    }
+    tuning.forced = forced;
+    mca_coll_rsag_describe(sub, sa, s->nonblocking, &call);
+    d = mca_coll_rsag_select_and_prepare(sub, coll, sa, &call, &tuning);
+    if (MCA_COLL_RSAG_DELEGATE == d.alg) {
+        /* Only thresholds set to leave this size uncovered get here (the
+         * parent call is commutative, of a positive extent): the first row
+         * of every table needs no more than a commutative op. */
+        d.alg = 1;
+    }
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
+        mca_coll_rsag_report(sub, coll, forced, &call, &d, sa->comm);
+    }
+    return mca_coll_rsag_build(s, sub, coll, d.alg, sa);
+}
+
+/* ---- the entry points of the slots (coll_rsag_dispatch.h) ---------------- */
+
+int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                           mca_coll_rsag_args_t *a, bool *delegate)
+{
+    int alg;
+
+    mca_coll_rsag_call_begin(&m->scratch);
+    alg = mca_coll_rsag_decide(m, coll, a, false);
+    *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
+    return mca_coll_rsag_call_end(*delegate ? OMPI_SUCCESS : mca_coll_rsag_run(m, coll, alg, a));
+}
+
+int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                   mca_coll_rsag_args_t *a, bool persistent,
+                                   ompi_request_t **request, bool *delegate)
+{
+    mca_coll_rsag_request_t *r = NULL;
+    int alg, err;
+
+    mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
+    alg = mca_coll_rsag_decide(m, coll, a, true);
+    *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
+    if (*delegate) {
+        return mca_coll_rsag_call_end(OMPI_SUCCESS);
+    }
+    a->tag = mca_coll_rsag_request_tag(m);
+    r = mca_coll_rsag_request_new(a->comm, a->dtype, a->op, a->tag, persistent);
+    if (NULL != r) {
+        r->sched.nonblocking = true;
+    }
+    err = (NULL == r) ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_rsag_build(&r->sched, m, coll, alg, a);
+    err = mca_coll_rsag_call_end(err);
+    if (OMPI_SUCCESS != err) {
+        mca_coll_rsag_request_release(r);
+        return err;
+    }
+    *request = &r->super.super;
+    return persistent ? OMPI_SUCCESS : mca_coll_rsag_request_start_nonblocking(r);
+}
+
+int mca_coll_rsag_rs_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *m,
+                          const void *sbuf, void *rbuf, const int *rcounts,
+                          struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                          struct ompi_communicator_t *comm)
+{
+    int p = ompi_comm_size(comm);
+    size_t *displ = mca_coll_rsag_module_layouts(m, p);
+
+    if (NULL == displ) {
+        return MPI_ERR_NO_MEM;
+    }
+    mca_coll_rsag_displs_counts(rcounts, p, displ);
+    (void) mca_coll_rsag_args(a, MCA_COLL_RSAG_REDUCE_SCATTER, sbuf, rbuf, displ[p], dtype, op,
+                              -1, comm);
+    a->displ = displ;
+    return OMPI_SUCCESS;
+}
+

@@ -1,0 +1,101 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * The dispatcher (coll_rsag_dispatch.c): what happens between a slot and
+ * an algorithm, and the module's state it keeps for that.
+ *
+ *   describe  what the selector needs to know of the call (sizes, op,
+ *             datatype, where the ranks are);
+ *   decide    the pure selector (or the last answer for a call of the same
+ *             shape), making what the choice needs on first use (the node
+ *             segment, the node structure's sub-communicators), the MPI_T
+ *             counter, the verbose trace once per size class;
+ *   build     the prologue every algorithm shares (one rank: a copy;
+ *             nothing to reduce: done; the table row's block layout; the
+ *             segment and node structure into `a`), then the algorithm;
+ *   run       a blocking call: the module's schedule, built and run; a
+ *             nonblocking or persistent call: a request that owns it.
+ *
+ * The slots (coll_rsag_module.c) call down into this file; nothing here
+ * calls them.  coll_rsag_hier.c is below it: `hierarchical` reaches the
+ * selection on its sub-communicators through mca_coll_rsag_hier_t.build,
+ * which this file sets.
+ */
+#ifndef MCA_COLL_RSAG_DISPATCH_H
+#define MCA_COLL_RSAG_DISPATCH_H
+
+#include "coll_rsag.h"
+
+BEGIN_C_DECLS
+
+/* The PML tag of each collective's blocking messages. */
+static inline int mca_coll_rsag_coll_tag(mca_coll_rsag_coll_t coll)
+{
+    switch (coll) {
+    case MCA_COLL_RSAG_ALLREDUCE:
+        return MCA_COLL_BASE_TAG_ALLREDUCE;
+    case MCA_COLL_RSAG_REDUCE:
+        return MCA_COLL_BASE_TAG_REDUCE;
+    default:
+        return MCA_COLL_BASE_TAG_REDUCE_SCATTER;
+    }
+}
+
+/* The description of a call (`count`: elements of the whole vector;
+ * `root`: -1 but for MPI_Reduce); MPI_IN_PLACE means the input is in
+ * rbuf.  Inline: it is on every call's path. */
+static inline int mca_coll_rsag_args(mca_coll_rsag_args_t *a, mca_coll_rsag_coll_t coll,
+                                     const void *sbuf, void *rbuf, size_t count,
+                                     struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                     int root, struct ompi_communicator_t *comm)
+{
+    ptrdiff_t lb;
+
+    a->rank = ompi_comm_rank(comm);
+    a->size = ompi_comm_size(comm);
+    a->input = (MPI_IN_PLACE == sbuf && (root < 0 || a->rank == root)) ? (const char *) rbuf
+                                                                        : (const char *) sbuf;
+    a->rbuf = (char *) rbuf;
+    a->in_place = (a->input == a->rbuf);
+    a->count = count;
+    a->displ = a->vdispl = NULL;
+    a->dtype = dtype;
+    ompi_datatype_get_extent(dtype, &lb, &a->extent);
+    a->op = op;
+    a->root = root;
+    a->tag = mca_coll_rsag_coll_tag(coll);
+    a->coll = coll;
+    a->comm = comm;
+    a->segment = NULL;
+    a->hier = NULL;
+    return OMPI_SUCCESS;
+}
+
+/* The description of an MPI_Reduce_scatter: MPI's blocks give its size
+ * (their layout is kept in m's layout cache).  MPI_ERR_NO_MEM when that
+ * cache cannot be made. */
+int mca_coll_rsag_rs_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *m,
+                          const void *sbuf, void *rbuf, const int *rcounts,
+                          struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                          struct ompi_communicator_t *comm);
+
+/* A blocking call: select, count, report, and run rsag's algorithm;
+ * *delegate when the previous module takes the call instead (the slot
+ * makes that call: its signature is the slot's). */
+int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                           mca_coll_rsag_args_t *a, bool *delegate);
+
+/* A nonblocking (persistent: false) or persistent call: the same selection
+ * for a call that cannot wait inside (no `direct`), the schedule built into
+ * a request, started at once (nonblocking) or left inactive for MPI_Start
+ * (persistent).  *delegate as above. */
+int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                   mca_coll_rsag_args_t *a, bool persistent,
+                                   ompi_request_t **request, bool *delegate);
+
+END_C_DECLS
+
+#endif /* MCA_COLL_RSAG_DISPATCH_H */
