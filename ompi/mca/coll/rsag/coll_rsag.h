@@ -187,7 +187,7 @@ static inline void mca_coll_rsag_release_previous(mca_coll_rsag_module_t *m)
  * which the blocking call runs at once, the nonblocking call hands to Open
  * MPI's progress engine and the persistent call keeps for every start
  * (coll_rsag_sched.h).  It returns OMPI_SUCCESS or the error that stopped
- * the description (s->err).  The dispatcher (coll_rsag_module.c) has
+ * the description (s->err).  The dispatcher (coll_rsag_dispatch.c) has
  * already handled what is common to all of them: a communicator of one
  * rank (a copy), an empty vector (nothing), MPI_IN_PLACE (input is the
  * receive buffer) and the block layout the table row asks for.  So an

@@ -21,7 +21,7 @@
  *                        v2, v3   [2,4)         2 / 3      3 / 2
  *
  * Blocks may be of any size, zero included, so one code serves both
- * collectives (coll_rsag_module.c builds the layout).
+ * collectives (coll_rsag_dispatch.c builds the layout).
  *
  * Cost (p = p'): log2 p alpha + (p-1)/p n beta + (p-1)/p n gamma, n the
  *       whole vector; p != p' adds 2 alpha + n beta + n/2 gamma + the

@@ -28,7 +28,7 @@
  * (r-s-1) mod p straight into place, forwarding each segment on arrival.
  *
  * Blocks may be of any size, zero included, so one code serves both
- * collectives (coll_rsag_module.c builds the layout).  Segments are
+ * collectives (coll_rsag_dispatch.c builds the layout).  Segments are
  * coll_rsag_allreduce_ring_segment_size bytes of data (at least one
  * element; 0: whole blocks); both ends of a link cut them with the same
  * cursor (coll_rsag_index.c), so each segment is one message.
