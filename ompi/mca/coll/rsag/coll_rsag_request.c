@@ -7,20 +7,24 @@
  * Requests of the nonblocking and persistent calls; see
  * coll_rsag_request.h.
  *
- * The requests in flight are on one list of the component.  One lock
- * guards the list and every change of a request's state (start, progress,
- * completion, free), so that a request freed by one thread while another
- * completes it is freed once, after its completion.  The lock is a spin
- * lock taken without waiting by the progress function (a thread that finds
- * it taken leaves the progress to its holder), and known to its holder:
- * a request started from inside a completion (a callback of Open MPI's on
- * the completed request) does not wait for itself.
+ * The requests in flight are on one list of the component (an opal_list,
+ * through the list item every ompi_request_t has, as libnbc does).  One
+ * lock guards the list and every change of a request's state (start,
+ * progress, completion, free), so that a request freed by one thread while
+ * another completes it is freed once, after its completion.  The lock is a
+ * spin lock taken without waiting by the progress function (a thread that
+ * finds it taken leaves the progress to its holder), and known to its
+ * holder: a request started from inside a completion (a callback of Open
+ * MPI's on the completed request) does not wait for itself.  Neither
+ * opal_mutex_t nor opal_atomic_lock_t does all three (HACKING.md,
+ * Conventions), so it is its own, a few lines on the compiler's atomics.
  */
 #include "ompi_config.h"
 
 #include <sched.h>
 
 #include "mpi.h"
+#include "opal/class/opal_list.h"
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/runtime/opal_progress.h"
 #include "ompi/communicator/communicator.h"
@@ -31,7 +35,8 @@
 #include "coll_rsag_request.h"
 
 static struct {
-    mca_coll_rsag_request_t *head;  /* requests in flight */
+    opal_list_t active;             /* requests in flight (constructed on first use) */
+    bool constructed;
     int lock;                       /* 0: free, 1: taken */
     int in_flight;                  /* length of the list, read without the lock */
     int registered;                 /* progress function registered */
@@ -71,29 +76,27 @@ static void mca_coll_rsag_nb_unlock(bool took)
     }
 }
 
+/* The list item of a request: the one of its ompi_request_t. */
+static opal_list_item_t *mca_coll_rsag_nb_item(mca_coll_rsag_request_t *r)
+{
+    return &r->super.super.super.super;
+}
+
+/* Under the lock, as the list changes. */
 static void mca_coll_rsag_nb_link(mca_coll_rsag_request_t *r)
 {
-    r->prev = NULL;
-    r->next = mca_coll_rsag_nb.head;
-    if (NULL != r->next) {
-        r->next->prev = r;
+    if (!mca_coll_rsag_nb.constructed) {
+        OBJ_CONSTRUCT(&mca_coll_rsag_nb.active, opal_list_t);
+        mca_coll_rsag_nb.constructed = true;
     }
-    mca_coll_rsag_nb.head = r;
+    opal_list_append(&mca_coll_rsag_nb.active, mca_coll_rsag_nb_item(r));
     r->in_flight = true;
     __atomic_fetch_add(&mca_coll_rsag_nb.in_flight, 1, __ATOMIC_RELAXED);
 }
 
 static void mca_coll_rsag_nb_unlink(mca_coll_rsag_request_t *r)
 {
-    if (NULL != r->prev) {
-        r->prev->next = r->next;
-    } else {
-        mca_coll_rsag_nb.head = r->next;
-    }
-    if (NULL != r->next) {
-        r->next->prev = r->prev;
-    }
-    r->prev = r->next = NULL;
+    (void) opal_list_remove_item(&mca_coll_rsag_nb.active, mca_coll_rsag_nb_item(r));
     r->in_flight = false;
     __atomic_fetch_sub(&mca_coll_rsag_nb.in_flight, 1, __ATOMIC_RELAXED);
 }
@@ -130,28 +133,27 @@ static void mca_coll_rsag_request_finish(mca_coll_rsag_request_t *r)
  * whose schedule ended.  Returns how many completed. */
 static int mca_coll_rsag_request_progress(void)
 {
-    mca_coll_rsag_request_t *r, *next, *ended = NULL;
+    mca_coll_rsag_request_t *r, *next;
+    opal_list_t ended;
     int completed = 0;
 
     if (0 == __atomic_load_n(&mca_coll_rsag_nb.in_flight, __ATOMIC_RELAXED)
         || !mca_coll_rsag_nb_trylock()) {
         return 0;
     }
-    for (r = mca_coll_rsag_nb.head; NULL != r; r = next) {
-        next = r->next;
+    OBJ_CONSTRUCT(&ended, opal_list_t);
+    OPAL_LIST_FOREACH_SAFE (r, next, &mca_coll_rsag_nb.active, mca_coll_rsag_request_t) {
         if (mca_coll_rsag_sched_progress(&r->sched)) {
             mca_coll_rsag_nb_unlink(r);
-            r->next = ended;
-            ended = r;
+            opal_list_append(&ended, mca_coll_rsag_nb_item(r));
         }
     }
     /* completions after the walk: a completion may start another request */
-    for (r = ended; NULL != r; r = next) {
-        next = r->next;
-        r->next = NULL;
+    while (NULL != (r = (mca_coll_rsag_request_t *) opal_list_remove_first(&ended))) {
         mca_coll_rsag_request_finish(r);
         ++completed;
     }
+    OBJ_DESTRUCT(&ended);
     mca_coll_rsag_nb_unlock(true);
     return completed;
 }
@@ -230,7 +232,6 @@ static int mca_coll_rsag_request_cancel(ompi_request_t *request, int complete)
 
 static void mca_coll_rsag_request_construct(mca_coll_rsag_request_t *r)
 {
-    r->prev = r->next = NULL;
     r->in_flight = r->free_when_done = false;
     r->comm = NULL;
     mca_coll_rsag_sched_init(&r->sched, NULL, NULL);
@@ -310,5 +311,9 @@ void mca_coll_rsag_request_close(void)
 {
     if (0 != __atomic_exchange_n(&mca_coll_rsag_nb.registered, 0, __ATOMIC_ACQ_REL)) {
         opal_progress_unregister(mca_coll_rsag_request_progress);
+    }
+    if (mca_coll_rsag_nb.constructed) {
+        OBJ_DESTRUCT(&mca_coll_rsag_nb.active);
+        mca_coll_rsag_nb.constructed = false;
     }
 }

@@ -48,8 +48,8 @@ typedef struct mca_coll_rsag_request_t {
     ompi_coll_base_nbc_request_t super;
     mca_coll_rsag_sched_t sched;
     int tag;
-    /* the component's list of requests in flight (under its lock) */
-    struct mca_coll_rsag_request_t *prev, *next;
+    /* on the component's list of requests in flight (under its lock;
+     * the list item is the ompi_request_t's own) */
     bool in_flight;
     bool free_when_done;        /* MPI_Request_free came while in flight */
     /* retained for the life of the request, with the schedule's datatype
