@@ -116,10 +116,10 @@ bench_smoke() { # $1 = collective, more args for rsag-bench.sh
     ! grep -q ',FAIL,' "$bench_out/$c/$c-np3-raw.csv"
 }
 run_test bench-smoke-reduce_scatter_block-np3 bench_smoke reduce_scatter_block \
-    --rsag-variant "chunks2=--mca coll_rsag_priority_chunks 2"
+    --rsag-variant "runs2=--mca coll_rsag_priority_aware_run_blocks 2"
 expect_in_log 'bytes = whole input vector of one rank = recvcount \* np \* type size'
 expect_in_log 'tuned_4_butterfly'
-expect_in_log 'chunks2_priority'
+expect_in_log 'runs2_priority_aware'
 expect_in_log 'variant ratios'
 for c in allreduce reduce reduce_scatter; do
     run_test "bench-smoke-$c-np3" bench_smoke "$c" --rsag-only
