@@ -6,6 +6,9 @@
 /*
  * Messages to users through opal_show_help (coll_rsag_help.h).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE     /* dladdr */
+#endif
 #include "ompi_config.h"
 
 #include <dlfcn.h>
