@@ -124,7 +124,7 @@ expect_in_log 'results correct'
 # Settings rsag replaces: one message for the job, not one per rank.
 run_test select-unusable-settings-once-np3 "${mpirun_cmd[@]}" \
     --mca coll_rsag_priority_aware_run_blocks 3 --mca coll_rsag_verbose -2 -np 3 "$demo"
-expect_count 1 'The rsag coll component replaced MCA parameter settings'
+expect_count 1 'The rsag coll component was given MCA parameter settings it cannot use'
 expect_count 1 'coll:rsag: coll_rsag_priority_aware_run_blocks = 3 is invalid \(valid: a power of two from 1 to 65536\); using 2'
 expect_count 1 'coll:rsag: coll_rsag_verbose = -2 is negative'
 expect_in_log 'results correct'
