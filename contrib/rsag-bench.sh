@@ -7,7 +7,7 @@
 #
 #   contrib/rsag-bench.sh -n 2 -c allreduce -o results/today
 #   contrib/rsag-bench.sh -n 4 -c reduce_scatter_block \
-#       --rsag-variant "chunks4=--mca coll_rsag_priority_chunks 4"
+#       --rsag-variant "runs4=--mca coll_rsag_priority_aware_run_blocks 4"
 #
 # Message size ("bytes") is the whole input vector of one rank (count * type
 # size; reduce_scatter_block: recvcount * np; reduce_scatter: sum of the equal
@@ -20,7 +20,7 @@
 #                  switched through MPI_T and interleaved inside the job;
 #   <name>         one more such job per --rsag-variant NAME=MCA-ARGS, with
 #                  the extra mpirun arguments (labels <name>_auto,
-#                  <name>_<algorithm>), e.g. to compare coll_rsag_priority_chunks
+#                  <name>_<algorithm>), e.g. to compare coll_rsag_priority_aware_run_blocks
 #                  values;
 #   tuned_default  --mca coll ^rsag: coll/tuned's own decision;
 #   tuned_mmap0    the same with -x MALLOC_MMAP_MAX_=0 (label tdef0): tuned
@@ -67,7 +67,7 @@ usage: $0 [options]
       --rsag-variant NAME=ARGS
                          one more rsag job (all rsag algorithms, labels NAME_auto,
                          NAME_<alg>) run with the extra mpirun ARGS, e.g.
-                         "chunks4=--mca coll_rsag_priority_chunks 4"; repeatable;
+                         "runs4=--mca coll_rsag_priority_aware_run_blocks 4"; repeatable;
                          NAME: letters, digits, '-'
       --merge-only       run nothing: merge OUTDIR's existing <coll>-np<N>-raw.csv
                          again (table, CSV)

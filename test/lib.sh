@@ -161,8 +161,10 @@ exits_nonzero() { ! "$@"; }
 
 # Values of an rsag enum parameter, from ompi_info (the algorithm tables).
 enum_values() {
+    # each value once: a former (deprecated) name follows with the same value
     ompi_info --param coll rsag --level 9 --parsable 2>/dev/null |
-        sed -n "s/^mca:coll:rsag:param:coll_rsag_$1_algorithm:enumerator:value:[0-9]*://p"
+        sed -n "s/^mca:coll:rsag:param:coll_rsag_$1_algorithm:enumerator:value://p" |
+        awk -F: '!seen[$1]++ { print $2 }'
 }
 
 # makevar DIR VAR: the value of VAR in the configured $top/DIR/Makefile.

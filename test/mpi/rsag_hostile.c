@@ -18,7 +18,7 @@
  * must account for every call.
  *
  * Usage: mpirun -np N rsag_hostile [name=value ...]
- *   e.g. coll_rsag_allreduce_ring_segment_size=1 coll_rsag_priority_chunks=-7
+ *   e.g. coll_rsag_allreduce_ring_chunk_size=1 coll_rsag_priority_aware_run_blocks=-7
  * Prints "rsag_hostile: N cases, F failed" on rank 0; exit status 1 on any
  * failure, 2 when a setting cannot be written.
  */

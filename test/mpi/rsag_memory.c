@@ -10,10 +10,10 @@
  * For MPI_Reduce_scatter_block and MPI_Reduce_scatter (even, irregular with
  * zeros, and single-owner recvcounts), several sizes, in place and not,
  * the program forces coll_rsag_<coll>_algorithm to recursive_halving and
- * then to priority through MPI_T, and after each call reads
+ * then to priority_aware through MPI_T, and after each call reads
  *   coll_rsag_temporary_bytes        peak temporary bytes of rsag's last call
  *   coll_rsag_<coll>_<alg>_calls     proof that the forced algorithm ran
- * Every rank asserts priority <= halving for its own process, both > 0
+ * Every rank asserts priority_aware <= halving for its own process, both > 0
  * (work was done: n > 0 and p > 1), the counters moved, and the results are
  * exact (integer-valued doubles).  Rank 0 prints one line per case (bytes as
  * min..max over the ranks) and a summary; exit status 1 on any failure.
@@ -29,8 +29,8 @@
 
 enum { RSB, RS, NCOLL };
 static const char *coll_names[NCOLL] = { "reduce_scatter_block", "reduce_scatter" };
-enum { HALVING, PRIORITY, NALG };
-static const char *alg_names[NALG] = { "recursive_halving", "priority" };
+enum { HALVING, PRIORITY_AWARE, NALG };
+static const char *alg_names[NALG] = { "recursive_halving", "priority_aware" };
 
 /* rsag_mpit's collective ids of RSB and RS, and its indexes of the two
  * algorithms (looked up by name: ids are the table's business). */
@@ -158,13 +158,14 @@ int main(int argc, char **argv)
                     for (int a = 0; a < NALG && !why[0]; ++a) {
                         b[a] = run_one(coll, a, counts, n, inplace, sbuf, rbuf, why, sizeof why);
                     }
-                    if (!why[0] && b[PRIORITY] > b[HALVING]) {
-                        snprintf(why, sizeof why, "priority used %llu bytes, halving %llu",
-                                 b[PRIORITY], b[HALVING]);
+                    if (!why[0] && b[PRIORITY_AWARE] > b[HALVING]) {
+                        snprintf(why, sizeof why, "priority_aware used %llu bytes, halving %llu",
+                                 b[PRIORITY_AWARE], b[HALVING]);
                     }
-                    if (!why[0] && (0 == b[PRIORITY] || 0 == b[HALVING])) {
+                    if (!why[0] && (0 == b[PRIORITY_AWARE] || 0 == b[HALVING])) {
                         snprintf(why, sizeof why, "no temporary bytes counted (halving %llu, "
-                                 "priority %llu): rsag did not run?", b[HALVING], b[PRIORITY]);
+                                 "priority_aware %llu): rsag did not run?", b[HALVING],
+                                 b[PRIORITY_AWARE]);
                     }
                     bad = why[0] != 0;
                     if (bad) {
@@ -184,26 +185,26 @@ int main(int argc, char **argv)
                     }
                     ++cases;
                     failures += anybad;
-                    equal += !anybad && lo[HALVING] == lo[PRIORITY]
-                             && hi[HALVING] == hi[PRIORITY];
+                    equal += !anybad && lo[HALVING] == lo[PRIORITY_AWARE]
+                             && hi[HALVING] == hi[PRIORITY_AWARE];
                     if (0 == rank) {
                         printf("rsag_memory: %-4s %-20s %-12s n=%-8zu inplace=%d  "
-                               "halving %llu..%llu B  priority %llu..%llu B\n",
+                               "halving %llu..%llu B  priority_aware %llu..%llu B\n",
                                anybad ? "FAIL" : "ok", coll_names[coll], layout_names[layout],
-                               n, inplace, lo[HALVING], hi[HALVING], lo[PRIORITY],
-                               hi[PRIORITY]);
+                               n, inplace, lo[HALVING], hi[HALVING], lo[PRIORITY_AWARE],
+                               hi[PRIORITY_AWARE]);
                     }
                     if (verbose) {
-                        printf("rsag_memory: rank %d: halving %llu priority %llu\n", rank,
-                               b[HALVING], b[PRIORITY]);
+                        printf("rsag_memory: rank %d: halving %llu priority_aware %llu\n", rank,
+                               b[HALVING], b[PRIORITY_AWARE]);
                     }
                 }
             }
         }
     }
     if (0 == rank) {
-        printf("rsag_memory: np=%d cases=%d passed=%d failed=%d (priority == halving on every "
-               "rank in %d)\n", size, cases, cases - failures, failures, equal);
+        printf("rsag_memory: np=%d cases=%d passed=%d failed=%d (priority_aware == halving on "
+               "every rank in %d)\n", size, cases, cases - failures, failures, equal);
     }
 
     free(counts);

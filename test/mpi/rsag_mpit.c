@@ -93,6 +93,19 @@ static int counter_handle(const char *name, MPI_T_pvar_handle *h)
 
 /* The enum control variable of one collective (value 0 first, then in enum
  * order) and rsag's counter of each algorithm and of the delegated calls. */
+/* Whether an algorithm of this value is already listed: rsag lists each
+ * algorithm's former (deprecated) name after the current ones, with the
+ * same value; it is the same algorithm. */
+static int value_seen(int c, int value)
+{
+    for (int k = 1; k < colls[c].nalg; k++) {
+        if (colls[c].value[k] == value) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 static void setup_coll(int c)
 {
     char name[2 * RT_NAMELEN], nm[RT_NAMELEN], desc[2048];
@@ -126,6 +139,9 @@ static void setup_coll(int c)
                 if (0 == value) {       /* "auto" (coll/tuned: "ignore") */
                     snprintf(colls[c].name[0], RT_NAMELEN, "%s", item);
                     continue;
+                }
+                if (value_seen(c, value)) {
+                    continue;           /* a former name of an algorithm listed */
                 }
                 snprintf(colls[c].name[k], RT_NAMELEN, "%s", item);
                 colls[c].value[k] = value;

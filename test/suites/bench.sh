@@ -70,10 +70,12 @@ bench_tune_model() {
     [ -s "$f" ] || { echo "no $f"; return 1; }
     cat "$f"
     # one line per algorithm of every collective (every threshold parameter
-    # but the node path's coll_rsag_direct_cma_min_bytes), each a number
+    # but the node path's coll_rsag_direct_cma_min_bytes and the deprecated
+    # former names), each a number
     n=$(grep -c '^coll_rsag_[a-z_]*_min_bytes = [0-9][0-9]*$' "$f")
     [ "$n" -eq "$(ompi_info --param coll rsag --level 9 --parsable | grep -v ':coll_rsag_direct_' \
-        | grep -c ':param:coll_rsag_[a-z_]*_min_bytes:value:')" ] || { echo "$n lines"; return 1; }
+        | grep -c ':param:coll_rsag_[a-z_]*_min_bytes:deprecated:no$')" ] \
+        || { echo "$n lines"; return 1; }
     grep -v '^#' "$f" | grep -v '^coll_rsag_[a-z_]*_min_bytes = [0-9][0-9]*$' && return 1
     env OMPI_MCA_mca_param_files="$f" ompi_info --param coll rsag --level 9 --parsable \
         >"$bench_out/model/ompi_info.txt" || return 1
@@ -116,10 +118,10 @@ bench_smoke() { # $1 = collective, more args for rsag-bench.sh
     ! grep -q ',FAIL,' "$bench_out/$c/$c-np3-raw.csv"
 }
 run_test bench-smoke-reduce_scatter_block-np3 bench_smoke reduce_scatter_block \
-    --rsag-variant "chunks2=--mca coll_rsag_priority_chunks 2"
+    --rsag-variant "runs2=--mca coll_rsag_priority_aware_run_blocks 2"
 expect_in_log 'bytes = whole input vector of one rank = recvcount \* np \* type size'
 expect_in_log 'tuned_4_butterfly'
-expect_in_log 'chunks2_priority'
+expect_in_log 'runs2_priority_aware'
 expect_in_log 'variant ratios'
 for c in allreduce reduce reduce_scatter; do
     run_test "bench-smoke-$c-np3" bench_smoke "$c" --rsag-only

@@ -18,7 +18,7 @@ hostile_test() {
 
 # --- algorithm names: Open MPI refuses, lists the values; rsag keeps auto ---
 hostile_test hostile-algorithm-name-np3 3 --mca coll_rsag_reduce_scatter_block_algorithm fastest
-expect_in_log 'Valid values : 0[:|]"?auto"?, 1[:|]"?recursive_halving"?, 2[:|]"?ring"?, 3[:|]"?priority"?'
+expect_in_log 'Valid values : 0[:|]"?auto"?, 1[:|]"?recursive_halving"?, 2[:|]"?ring"?, 3[:|]"?priority_aware"?'
 expect_in_log 'ignoring the invalid coll_rsag_reduce_scatter_block_algorithm setting; using auto'
 
 # --- thresholds ----------------------------------------------------------------
@@ -44,25 +44,25 @@ hostile_test hostile-class-bounds-decreasing-np3 3 --mca coll_rsag_comm_class_0_
     --mca coll_rsag_comm_class_1_max_size 4
 expect_in_log 'coll_rsag_comm_class_\*_max_size must be >= 1 and increasing; using the defaults 2 < 4'
 
-# --- ring segment size ----------------------------------------------------------
-hostile_test hostile-segment-size-negative-np3 3 --mca coll_rsag_allreduce_ring_segment_size -1
-expect_in_log 'coll_rsag_allreduce_ring_segment_size = 18446744073709551615 is not a size \(a negative value\?\); valid: 0 \(whole blocks\) or a byte count; using 262144'
+# --- ring chunk size ------------------------------------------------------------
+hostile_test hostile-chunk-size-negative-np3 3 --mca coll_rsag_allreduce_ring_chunk_size -1
+expect_in_log 'coll_rsag_allreduce_ring_chunk_size = 18446744073709551615 is not a size \(a negative value\?\); valid: 0 \(whole blocks\) or a byte count; using 262144'
 
-# smaller than one element (MPI_INT): one element per segment, no message
-hostile_test hostile-segment-size-one-byte-np3 3 --mca coll_rsag_verbose 1 \
-    --mca coll_rsag_allreduce_ring_segment_size 1
+# smaller than one element (MPI_INT): one element per chunk, no message
+hostile_test hostile-chunk-size-one-byte-np3 3 --mca coll_rsag_verbose 1 \
+    --mca coll_rsag_allreduce_ring_chunk_size 1
 expect_in_log 'allreduce on .* -> ring \(forced\)'
-expect_not_in_log 'coll:rsag: coll_rsag_allreduce_ring_segment_size'
+expect_not_in_log 'coll:rsag: coll_rsag_allreduce_ring_chunk_size'
 
-hostile_test hostile-segment-size-huge-np3 3 \
-    --mca coll_rsag_allreduce_ring_segment_size 4611686018427387904
-expect_not_in_log 'coll:rsag: coll_rsag_allreduce_ring_segment_size'
+hostile_test hostile-chunk-size-huge-np3 3 \
+    --mca coll_rsag_allreduce_ring_chunk_size 4611686018427387904
+expect_not_in_log 'coll:rsag: coll_rsag_allreduce_ring_chunk_size'
 
-# --- priority_chunks -------------------------------------------------------------
+# --- priority_aware_run_blocks -------------------------------------------------------------
 for c in zero:0:1 negative:-3:1 not-power-of-two:6:4 huge:2147483647:65536; do
     IFS=: read -r what value used <<<"$c"
-    hostile_test "hostile-priority-chunks-$what-np4" 4 --mca coll_rsag_priority_chunks "$value"
-    expect_in_log "coll_rsag_priority_chunks = $value is invalid \(valid: a power of two from 1 to 65536\); using $used"
+    hostile_test "hostile-run-blocks-$what-np4" 4 --mca coll_rsag_priority_aware_run_blocks "$value"
+    expect_in_log "coll_rsag_priority_aware_run_blocks = $value is invalid \(valid: a power of two from 1 to 65536\); using $used"
 done
 
 # --- component priority and verbosity -----------------------------------------
@@ -85,18 +85,19 @@ expect_in_log "$ok_line"
 # --- nonsense written through MPI_T after start: checked nowhere but the
 # --- selector and the algorithms, which must take any value ----------------------
 run_test hostile-mpit-writes-np4 "${mpirun_cmd[@]}" -np 4 "$hostile" \
-    coll_rsag_allreduce_ring_segment_size=1 coll_rsag_priority_chunks=-7 \
+    coll_rsag_allreduce_ring_chunk_size=1 coll_rsag_priority_aware_run_blocks=-7 \
     coll_rsag_comm_class_0_max_size=-3 coll_rsag_comm_class_1_max_size=0 \
     coll_rsag_allreduce_rabenseifner_min_bytes=-9 coll_rsag_verbose=-5
 expect_in_log 'wrote coll_rsag_verbose=-5 through MPI_T'
 expect_in_log "$ok_line"
 
 run_test hostile-mpit-extremes-np5 "${mpirun_cmd[@]}" -np 5 "$hostile" \
-    coll_rsag_allreduce_ring_segment_size=18446744073709551615 \
-    coll_rsag_priority_chunks=2147483647 coll_rsag_comm_class_1_max_size=-2147483648 \
+    coll_rsag_allreduce_ring_chunk_size=18446744073709551615 \
+    coll_rsag_reduce_scatter_ring_chunk_size=18446744073709551615 \
+    coll_rsag_priority_aware_run_blocks=2147483647 coll_rsag_comm_class_1_max_size=-2147483648 \
     coll_rsag_allreduce_recursive_doubling_min_bytes=9223372036854775807 \
     coll_rsag_allreduce_rabenseifner_min_bytes=9223372036854775807 \
     coll_rsag_allreduce_ring_min_bytes=9223372036854775807 \
-    coll_rsag_allreduce_priority_min_bytes=9223372036854775807
-expect_in_log 'wrote coll_rsag_allreduce_priority_min_bytes=9223372036854775807 through MPI_T'
+    coll_rsag_allreduce_priority_aware_min_bytes=9223372036854775807
+expect_in_log 'wrote coll_rsag_allreduce_priority_aware_min_bytes=9223372036854775807 through MPI_T'
 expect_in_log "$ok_line"

@@ -24,15 +24,16 @@ for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
     done
 done
 
-# --- the ring pipeline with tiny segments: thousands of messages per block --
-run_test matrix-ring-small-segments-np5 "${mpirun_cmd[@]}" \
-    --mca coll_rsag_allreduce_ring_segment_size 256 -np 5 "$check" \
+# --- the ring pipeline with tiny chunks: thousands of messages per block ----
+run_test matrix-ring-small-chunks-np5 "${mpirun_cmd[@]}" \
+    --mca coll_rsag_allreduce_ring_chunk_size 256 \
+    --mca coll_rsag_reduce_scatter_ring_chunk_size 256 -np 5 "$check" \
     --coll allreduce,reduce_scatter_block,reduce_scatter
 expect_in_log 'forced allreduce=ring: [0-9]+ cases, 0 failed'
 expect_in_log 'forced reduce_scatter=ring: [0-9]+ cases, 0 failed'
 
-# --- the priority schedule with runs of 2 blocks -----------------------------
-run_test matrix-priority-chunks2-np6 "${mpirun_cmd[@]}" \
-    --mca coll_rsag_priority_chunks 2 -np 6 "$check" --quick \
+# --- the priority-aware pattern with runs of 2 vblocks ------------------------
+run_test matrix-priority-aware-runs2-np6 "${mpirun_cmd[@]}" \
+    --mca coll_rsag_priority_aware_run_blocks 2 -np 6 "$check" --quick \
     --coll allreduce,reduce_scatter_block,reduce_scatter
-expect_in_log 'forced reduce_scatter=priority: [0-9]+ cases, 0 failed'
+expect_in_log 'forced reduce_scatter=priority_aware: [0-9]+ cases, 0 failed'

@@ -7,7 +7,7 @@
 # never above recursive halving's, for both reduce-scatter collectives,
 # irregular counts and in place.
 for np in 4 6 8; do
-    run_test "memory-priority-vs-halving-np$np" "${mpirun_cmd[@]}" -np "$np" \
+    run_test "memory-priority-aware-vs-halving-np$np" "${mpirun_cmd[@]}" -np "$np" \
         "$here/mpi/rsag_memory"
     expect_in_log 'rsag_memory: np=[0-9]+ cases=[0-9]+ passed=[0-9]+ failed=0'
 done

@@ -25,7 +25,7 @@ for np in 2 4; do
         # every rsag algorithm that runs on one node ran cases, direct none
         expect_in_log 'ran under coll_rsag_allreduce_ring_calls: [1-9][0-9]* cases'
         expect_in_log 'ran under coll_rsag_reduce_rabenseifner_calls: [1-9][0-9]* cases'
-        expect_in_log 'ran under coll_rsag_reduce_scatter_priority_calls: [1-9][0-9]* cases'
+        expect_in_log 'ran under coll_rsag_reduce_scatter_priority_aware_calls: [1-9][0-9]* cases'
         expect_in_log 'ran under coll_rsag_reduce_scatter_block_recursive_halving_calls: [1-9]'
         expect_in_log 'ran under coll_rsag_allreduce_direct_calls: 0 cases'
     done

@@ -76,6 +76,6 @@ expect_in_log 'coll:rsag: disabled on '
 run_test ompi5-ompi_info-parsable-names ompi_info --param coll rsag --level 9 --parsable
 expect_in_log '^mca:coll:rsag:param:coll_rsag_priority:value:40$'
 expect_in_log '^mca:coll:rsag:param:coll_rsag_allreduce_algorithm:enumerator:value:3:ring$'
-expect_in_log '^mca:coll:rsag:param:coll_rsag_reduce_scatter_algorithm:enumerator:value:3:priority$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_reduce_scatter_algorithm:enumerator:value:3:priority_aware$'
 
 fi

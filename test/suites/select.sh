@@ -63,3 +63,68 @@ run_test select-verbose-once-per-size-class-np3 "${mpirun_cmd[@]}" --mca coll_rs
 expect_count 1 'allreduce on MPI_COMM_WORLD .*: 4 bytes .* -> recursive_doubling \(auto\)'
 expect_count 1 'reduce_scatter_block on MPI_COMM_WORLD .*: 12 bytes .* -> ring \(forced\)'
 expect_in_log 'rsag_hostile: np=3 [0-9]+ cases, 0 failed'
+
+# ============================================================================
+# Former parameter names (deprecated synonyms) and the former algorithm name
+# `priority`: ompi_info marks them, a parameter file using them still
+# changes what rsag does, and Open MPI warns once per job, not once per rank.
+# ============================================================================
+run_test select-former-names-deprecated ompi_info --param coll rsag --level 9 --parsable
+for old_new in allreduce_priority_min_bytes:allreduce_priority_aware_min_bytes \
+    reduce_scatter_priority_min_bytes:reduce_scatter_priority_aware_min_bytes \
+    reduce_scatter_block_priority_min_bytes:reduce_scatter_block_priority_aware_min_bytes \
+    priority_chunks:priority_aware_run_blocks \
+    allreduce_ring_segment_size:allreduce_ring_chunk_size; do
+    expect_in_log "^mca:coll:rsag:param:coll_rsag_${old_new%%:*}:deprecated:yes$"
+    expect_in_log "^mca:coll:rsag:param:coll_rsag_${old_new%%:*}:synonym_of:name:coll_rsag_${old_new#*:}$"
+done
+expect_in_log '^mca:coll:rsag:param:coll_rsag_priority_aware_run_blocks:deprecated:no$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_reduce_scatter_ring_chunk_size:deprecated:no$'
+# the former enum value: listed after the current names, same value
+expect_in_log '^mca:coll:rsag:param:coll_rsag_allreduce_algorithm:enumerator:value:4:priority$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_reduce_scatter_algorithm:enumerator:value:3:priority$'
+expect_count 1 '^mca:coll:rsag:param:coll_rsag_allreduce_algorithm:enumerator:value:4:priority_aware$'
+
+formerconf="$results/select-former-names.conf"
+printf '%s\n' '# rsag parameters under their former names' \
+    'coll_rsag_allreduce_priority_min_bytes = 5000' \
+    'coll_rsag_reduce_scatter_block_algorithm = priority' \
+    'coll_rsag_allreduce_ring_segment_size = 4096' \
+    'coll_rsag_priority_chunks = 2' >"$formerconf"
+
+# The values the file gives, under the current names: the former ring
+# segment size sets both rings' chunk sizes.
+run_test select-former-names-file-values env OMPI_MCA_mca_param_files="$formerconf" \
+    ompi_info --param coll rsag --level 9 --parsable
+expect_in_log '^mca:coll:rsag:param:coll_rsag_allreduce_priority_aware_min_bytes:value:5000$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_reduce_scatter_block_algorithm:value:priority_aware$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_allreduce_ring_chunk_size:value:4096$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_reduce_scatter_ring_chunk_size:value:4096$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_priority_aware_run_blocks:value:2$'
+
+# The reduce-scatter ring's own name wins over the former common one.
+run_test select-former-ring-name-own-wins env OMPI_MCA_mca_param_files="$formerconf" \
+    OMPI_MCA_coll_rsag_reduce_scatter_ring_chunk_size=65536 \
+    ompi_info --param coll rsag --level 9 --parsable
+expect_in_log '^mca:coll:rsag:param:coll_rsag_allreduce_ring_chunk_size:value:4096$'
+expect_in_log '^mca:coll:rsag:param:coll_rsag_reduce_scatter_ring_chunk_size:value:65536$'
+
+# In a job: the former threshold name makes auto pick priority_aware (the
+# trace and the counter say so), and the four former names in the file give
+# one deprecation message for the job (Open MPI's show_help aggregation;
+# before, each rank printed its own).
+run_test select-former-names-file-job-np3 env OMPI_MCA_mca_param_files="$formerconf" \
+    "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 -np 3 "$demo"
+expect_in_log 'allreduce on MPI_COMM_WORLD \(cid 0, size 3\): 8000000 bytes .* -> priority_aware \(auto\); coll_rsag_allreduce_priority_aware_min_bytes 5000 <= bytes \(set for every size'
+expect_in_log 'coll_rsag_allreduce_priority_aware_calls +[1-9]'
+expect_count 1 'A deprecated MCA variable value was specified in an MCA variable'
+expect_count 1 'Deprecated variable: +coll_rsag_'
+expect_in_log 'results correct'
+
+# Settings rsag replaces: one message for the job, not one per rank.
+run_test select-unusable-settings-once-np3 "${mpirun_cmd[@]}" \
+    --mca coll_rsag_priority_aware_run_blocks 3 --mca coll_rsag_verbose -2 -np 3 "$demo"
+expect_count 1 'The rsag coll component was given MCA parameter settings it cannot use'
+expect_count 1 'coll:rsag: coll_rsag_priority_aware_run_blocks = 3 is invalid \(valid: a power of two from 1 to 65536\); using 2'
+expect_count 1 'coll:rsag: coll_rsag_verbose = -2 is negative'
+expect_in_log 'results correct'

@@ -81,7 +81,7 @@ static void test_halving(size_t count, int pof2)
 
     mca_coll_rsag_displs_bisect(count, pof2, vdispl);
     for (int v = 0; v < pof2; ++v) {
-        nsteps = mca_coll_rsag_halving_schedule(vdispl, pof2, v, MCA_COLL_RSAG_DISTANCE_DOUBLING,
+        nsteps = mca_coll_rsag_halving_pattern(vdispl, pof2, v, MCA_COLL_RSAG_DISTANCE_DOUBLING,
                                                 steps[v]);
         CHECK(nsteps == lg, "pof2=%d nsteps=%d", pof2, nsteps);
     }
@@ -143,7 +143,7 @@ static void test_gather(size_t count, int pof2)
     for (int vroot = 0; vroot < pof2; ++vroot) {
         for (int v = 0; v < pof2; ++v) {
             mca_coll_rsag_range_t b;
-            nsteps = mca_coll_rsag_halving_schedule(vdispl, pof2, v,
+            nsteps = mca_coll_rsag_halving_pattern(vdispl, pof2, v,
                                                     MCA_COLL_RSAG_DISTANCE_DOUBLING, steps[v]);
             b = nsteps > 0 ? steps[v][nsteps - 1].keep : mca_coll_rsag_vblocks(vdispl, 0, 1);
             memset(have[v], 0, sizeof(have[v]));
@@ -306,11 +306,11 @@ static void test_vhalving(void)
     }
 }
 
-/* The vblock schedule as element ranges: each step splits the previous
+/* The vblock pattern as element ranges: each step splits the previous
  * kept range into keep and give, the last keep is the vrank's vblock; the
  * reduce-scatter receive buffer holds exactly the largest part received
  * at once (pre-step or a halving step). */
-static void test_vschedule(void)
+static void test_vpattern(void)
 {
     static size_t displ[MAXP + 1], vdispl[MAXP + 1];
     static int counts[MAXP];
@@ -335,7 +335,7 @@ static void test_vschedule(void)
                 size_t n = displ[p], want = rank < 2 * extra ? n - n / 2 : 0;
                 mca_coll_rsag_range_t window = { 0, n };
                 if (v >= 0) {
-                    int ns = mca_coll_rsag_halving_schedule(vdispl, pof2, v, halving, steps);
+                    int ns = mca_coll_rsag_halving_pattern(vdispl, pof2, v, halving, steps);
                     CHECK(ns == mca_coll_rsag_log2_floor(pof2), "p=%d steps", p);
                     for (int k = 0; k < ns; ++k) {
                         mca_coll_rsag_vstep_t s = mca_coll_rsag_halving_step(v, pof2, k, halving);
@@ -553,7 +553,7 @@ int main(void)
     test_binomial();
     test_layouts();
     test_vhalving();
-    test_vschedule();
+    test_vpattern();
     test_priority_order();
     test_ring_segcount();
     for (int p = 1; p <= 33; ++p) {

@@ -102,8 +102,8 @@ static void test_closed_forms(void)
                    3 * a + 0.875 * n * (b + g)), "halving p8, reduce_scatter");
     /* priority, one block per message, no overlap: halving's bytes with
      * p-1 messages; a further message costs o (= alpha here) */
-    CHECK(close_to(T(RSB, "priority", 4, 4, N, &pr), 3 * a + 0.75 * n * (b + g)), "prio p4 %g",
-          T(RSB, "priority", 4, 4, N, &pr));
+    CHECK(close_to(T(RSB, "priority_aware", 4, 4, N, &pr), 3 * a + 0.75 * n * (b + g)), "prio p4 %g",
+          T(RSB, "priority_aware", 4, 4, N, &pr));
     /* binomial: ceil(log2 p) (alpha + n beta + n gamma) */
     CHECK(close_to(T(RD, "binomial", 4, 4, N, &pr), 2 * (a + n * b + n * g)), "binomial p4");
     CHECK(close_to(T(RD, "binomial", 3, 3, N, &pr), 2 * (a + n * b + n * g)), "binomial p3");
@@ -204,7 +204,7 @@ static void test_split(void)
     CHECK(close_to(T(AR, "recursive_doubling", 4, 1, N, &pr), 2 * (10 * a + 10 * n * b + n * g)),
           "rd all net");
     /* Rabenseifner keeps the big halves on the node, priority sends them out */
-    CHECK(T(AR, "rabenseifner", 8, 4, N, &pr) < T(AR, "priority", 8, 4, N, &pr),
+    CHECK(T(AR, "rabenseifner", 8, 4, N, &pr) < T(AR, "priority_aware", 8, 4, N, &pr),
           "rab < prio across nodes");
     /* ppn 3 (not a power of two): pairs at distance 1 cross the node edge */
     CHECK(T(AR, "recursive_doubling", 6, 3, N, &pr) > T(AR, "recursive_doubling", 6, 6, N, &pr),

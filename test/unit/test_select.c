@@ -426,27 +426,27 @@ static void test_validation(void)
     CHECK(mca_coll_rsag_fix_min_bytes(&mb) && mb == -1, "LONG_MIN -> -1");
 
     chunks = 1;
-    CHECK(!mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 1, "1 ok");
+    CHECK(!mca_coll_rsag_fix_run_blocks(&chunks) && chunks == 1, "1 ok");
     chunks = 8;
-    CHECK(!mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 8, "8 ok");
+    CHECK(!mca_coll_rsag_fix_run_blocks(&chunks) && chunks == 8, "8 ok");
     chunks = 6;
-    CHECK(mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 4, "6 -> 4");
+    CHECK(mca_coll_rsag_fix_run_blocks(&chunks) && chunks == 4, "6 -> 4");
     chunks = 0;
-    CHECK(mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 1, "0 -> 1");
+    CHECK(mca_coll_rsag_fix_run_blocks(&chunks) && chunks == 1, "0 -> 1");
     chunks = -5;
-    CHECK(mca_coll_rsag_fix_priority_chunks(&chunks) && chunks == 1, "-5 -> 1");
+    CHECK(mca_coll_rsag_fix_run_blocks(&chunks) && chunks == 1, "-5 -> 1");
     chunks = INT_MAX;
-    CHECK(mca_coll_rsag_fix_priority_chunks(&chunks)
-              && chunks == MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS, "INT_MAX -> cap");
+    CHECK(mca_coll_rsag_fix_run_blocks(&chunks)
+              && chunks == MCA_COLL_RSAG_MAX_RUN_BLOCKS, "INT_MAX -> cap");
 
     seg = 0;
-    CHECK(!mca_coll_rsag_fix_segment_size(&seg, 99) && seg == 0, "0 ok");
+    CHECK(!mca_coll_rsag_fix_chunk_size(&seg, 99) && seg == 0, "0 ok");
     seg = 1;
-    CHECK(!mca_coll_rsag_fix_segment_size(&seg, 99) && seg == 1, "1 ok");
+    CHECK(!mca_coll_rsag_fix_chunk_size(&seg, 99) && seg == 1, "1 ok");
     seg = (size_t) -1;
-    CHECK(mca_coll_rsag_fix_segment_size(&seg, 99) && seg == 99, "-1 -> default");
+    CHECK(mca_coll_rsag_fix_chunk_size(&seg, 99) && seg == 99, "-1 -> default");
     seg = SIZE_MAX >> 1;
-    CHECK(!mca_coll_rsag_fix_segment_size(&seg, 99) && seg == SIZE_MAX >> 1, "huge ok");
+    CHECK(!mca_coll_rsag_fix_chunk_size(&seg, 99) && seg == SIZE_MAX >> 1, "huge ok");
 
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         mca_coll_rsag_tuning_defaults((mca_coll_rsag_coll_t) coll, &t);
@@ -713,7 +713,7 @@ int main(void)
     test_override(MCA_COLL_RSAG_ALLREDUCE, MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER);
     test_override(MCA_COLL_RSAG_REDUCE, MCA_COLL_RSAG_REDUCE_RABENSEIFNER);
     test_override(MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_RING);
-    test_override(MCA_COLL_RSAG_REDUCE_SCATTER, MCA_COLL_RSAG_REDUCE_SCATTER_PRIORITY);
+    test_override(MCA_COLL_RSAG_REDUCE_SCATTER, MCA_COLL_RSAG_REDUCE_SCATTER_PRIORITY_AWARE);
     test_tables();
     test_auto(MCA_COLL_RSAG_ALLREDUCE, MCA_COLL_RSAG_ALLREDUCE_RECURSIVE_DOUBLING,
               MCA_COLL_RSAG_ALLREDUCE_RABENSEIFNER);

@@ -24,7 +24,7 @@
  *   coll_rsag_select.c      the pure selector
  *   coll_rsag_<coll>_<alg>.c  one file per algorithm, a composition of the
  *                           building blocks: coll_rsag_halving.c,
- *                           coll_rsag_ring.c, coll_rsag_priority_schedule.c;
+ *                           coll_rsag_ring.c, coll_rsag_priority_pattern.c;
  *                           each describes its steps into a schedule
  *   coll_rsag_sched.c       schedules: run blocking, nonblocking, persistent
  *   coll_rsag_request.c     the requests of the nonblocking and persistent calls
@@ -71,8 +71,9 @@ typedef struct mca_coll_rsag_component_t {
     /* coll_rsag_comm_class_<k>_max_size; every tuning[].class_bounds points here */
     int class_bounds[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1];
 
-    size_t ring_segment_size;                      /* bytes; 0: whole blocks */
-    int priority_chunks;                           /* blocks per message, power of 2 */
+    size_t allreduce_ring_chunk_size;              /* ring chunk bytes; 0: whole blocks */
+    size_t rs_ring_chunk_size;                     /* the reduce-scatter ring's */
+    int priority_aware_run_blocks;                 /* vblocks per message, power of 2 */
     /* coll_rsag_<coll>_hierarchical_inter_algorithm: the algorithm of the
      * cross-node step of hierarchical (0: auto) */
     int hier_inter[MCA_COLL_RSAG_NUM_COLLS];

@@ -9,7 +9,7 @@
  * Idea: cut the vector into p blocks as even as possible (the first
  * count % p blocks one element longer); (1) a ring reduce-scatter leaves
  * block r, reduced over every rank, on rank r; (2) a ring allgather passes
- * each reduced block once around the ring.  Both phases send segments that
+ * each reduced block once around the ring.  Both phases send chunks that
  * are forwarded as soon as they are ready (coll_rsag_ring.c),
  * so every link is busy at every step and the work is spread evenly.
  *
@@ -22,12 +22,12 @@
  *       step 1     gets 1       gets 2       gets 0
  *
  * Cost: 2(p-1) alpha + 2 (p-1)/p n beta + (p-1)/p n gamma with whole blocks
- *       (k segments per block: 2(p-1)k alpha, and the segments pipeline);
+ *       (k chunks per block: 2(p-1)k alpha, and the chunks pipeline);
  *       the same bandwidth term as Rabenseifner, p-1 latencies per phase
  *       instead of log2 p, and no extra step for p != 2^k.
  * Restrictions: commutative op.  None on the count: blocks may be empty.
- * Memory: the receive slots of the reduce-scatter (four segments) and a
- *       schedule of a few steps per segment.  recvbuf is the work vector;
+ * Memory: the receive slots of the reduce-scatter (four chunks) and a
+ *       schedule of a few steps per chunk.  recvbuf is the work vector;
  *       the send buffer is never copied: the first reduction of each block
  *       reads it and writes recvbuf.
  * Order: the allgather's steps follow the reduce-scatter's in the
@@ -47,8 +47,9 @@ int mca_coll_rsag_allreduce_ring(mca_coll_rsag_sched_t *s, const mca_coll_rsag_a
 
     /* (1) block r, reduced, lands in place in recvbuf */
     mca_coll_rsag_ring_rs(s, a, a->input, a->rbuf,
-                          mca_coll_rsag_elem(a->rbuf, a->displ[a->rank], a->extent), &rs);
-    /* (2) every block to every rank, each segment as soon as it is reduced */
+                          mca_coll_rsag_elem(a->rbuf, a->displ[a->rank], a->extent),
+                          mca_coll_rsag_component.allreduce_ring_chunk_size, &rs);
+    /* (2) every block to every rank, each chunk as soon as it is reduced */
     mca_coll_rsag_ring_allgather(s, a, a->rbuf, &rs);
     mca_coll_rsag_ring_release(&rs);
     return s->err;

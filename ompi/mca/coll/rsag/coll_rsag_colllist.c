@@ -24,9 +24,9 @@
 #include <string.h>
 
 #include "opal/mca/base/mca_base_var.h"
-#include "opal/util/output.h"
 
 #include "coll_rsag_colllist.h"
+#include "coll_rsag_help.h"
 
 #define MCA_COLL_RSAG_GOOD_LIST "rsag,basic,self,libnbc,inter"
 
@@ -58,7 +58,7 @@ bool mca_coll_rsag_check_coll_list(void)
 {
     static const char *const needed[] = {"libnbc", "self", "inter"};
     const char **value = NULL;
-    const char *list, *rank;
+    const char *list;
     char missing[64] = "";
     bool exclude, no_nbc = false;
     int idx;
@@ -84,29 +84,16 @@ bool mca_coll_rsag_check_coll_list(void)
         return false;
     }
 
-    /* One line per job: from its first process (or a singleton). */
-    rank = getenv("OMPI_COMM_WORLD_RANK");
-    if (NULL != rank && 0 != strcmp(rank, "0")) {
-        return true;
-    }
+    /* One message per job: from its first process (or a singleton). */
     if (no_nbc) {
-        opal_output(0,
-                    "coll:rsag: the coll list \"%s\" leaves out %s: without libnbc no "
-                    "component provides the nonblocking collectives and Open MPI will "
-                    "refuse to start (\"none of them said that they could be used for "
-                    "iallgather\"); use --mca coll " MCA_COLL_RSAG_GOOD_LIST
-                    " or leave coll unset (an installed rsag is used by default)",
-                    list, missing);
+        mca_coll_rsag_show_help("coll-list-no-libnbc", list, missing, MCA_COLL_RSAG_GOOD_LIST);
     } else {
-        opal_output(0,
-                    "coll:rsag: the coll list \"%s\" leaves out %s: %s; use --mca coll "
-                    MCA_COLL_RSAG_GOOD_LIST
-                    " or leave coll unset (an installed rsag is used by default)",
-                    list, missing,
-                    NULL != strstr(missing, "inter")
-                        ? "intercommunicator collectives then fall to basic alone and "
-                          "can crash inside Open MPI (mpi4py's tests do)"
-                        : "size-1 communicators then fall to the other components");
+        mca_coll_rsag_show_help("coll-list-missing", list, missing,
+                                NULL != strstr(missing, "inter")
+                                    ? "intercommunicator collectives then fall to basic "
+                                      "alone and can crash inside Open MPI (mpi4py's tests do)"
+                                    : "size-1 communicators then fall to the other components",
+                                MCA_COLL_RSAG_GOOD_LIST);
     }
     return true;
 }

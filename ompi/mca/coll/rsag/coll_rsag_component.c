@@ -14,6 +14,9 @@
  *                                       -1 the default of the communicator's
  *                                       size class, N >= 0 for every size
  *   coll_rsag_comm_class_<k>_max_size   bounds of those size classes
+ *   coll_rsag_allreduce_ring_chunk_size, coll_rsag_reduce_scatter_ring_chunk_size
+ *                                       bytes per message of each ring
+ *   coll_rsag_priority_aware_run_blocks vblocks per message of priority_aware
  *   coll_rsag_<coll>_hierarchical_inter_algorithm
  *                                       the cross-node step of hierarchical
  *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_mem.c)
@@ -26,9 +29,20 @@
  * time through MPI_T (they are read on every call; the selector and the
  * algorithms accept any value there).
  *
+ * Former names (deprecated synonyms: ompi_info marks them, Open MPI warns
+ * once per job when one is set, and they still work):
+ *   coll_rsag_<coll>_priority_min_bytes -> coll_rsag_<coll>_priority_aware_min_bytes
+ *   coll_rsag_priority_chunks           -> coll_rsag_priority_aware_run_blocks
+ *   coll_rsag_allreduce_ring_segment_size -> both rings' chunk sizes (a
+ *                                       synonym of the allreduce one; the
+ *                                       reduce-scatter ring takes its value
+ *                                       unless its own name is set)
+ * and the value "priority" of the algorithm enums (= priority_aware).
+ *
  * Hostile settings are checked once, at registration: each one that cannot
- * be used is replaced by a safe value and named in one message on stream 0,
- * with the valid values, and the job goes on.
+ * be used is replaced by a safe value and named, with the valid values, in
+ * one message per job (help-coll-rsag.txt, coll_rsag_help.h), and the job
+ * goes on.
  */
 #include "ompi_config.h"
 
@@ -44,6 +58,7 @@
 #include "ompi/constants.h"
 
 #include "coll_rsag.h"
+#include "coll_rsag_help.h"
 #include "coll_rsag_op.h"
 #include "coll_rsag_request.h"
 
@@ -51,12 +66,15 @@
  * component is enough for it to take the reductions. */
 #define MCA_COLL_RSAG_DEFAULT_PRIORITY 40
 #define MCA_COLL_RSAG_MAX_PRIORITY 100
-/* Ring segments, measured with the ring allreduce and reduce-scatter at
- * np 2 and 4, 1-64 MB: 64 KB segments took 1.06-1.41x the time of 256 KB;
+/* Ring chunks, measured with the ring allreduce and reduce-scatter at
+ * np 2 and 4, 1-64 MB: 64 KB chunks took 1.06-1.41x the time of 256 KB;
  * 1 MB ones 0.73-1.37x (a tie within the noise), with four times the
  * receive-slot memory; whole blocks 1.6-2.2x at 64 MB. */
-#define MCA_COLL_RSAG_DEFAULT_RING_SEGMENT ((size_t) 256 * 1024)
-#define MCA_COLL_RSAG_DEFAULT_PRIORITY_CHUNKS 1
+#define MCA_COLL_RSAG_DEFAULT_RING_CHUNK ((size_t) 256 * 1024)
+#define MCA_COLL_RSAG_DEFAULT_RUN_BLOCKS 1
+/* What a ring chunk size holds while the former name is looked up: a
+ * value no one sets (its top bit makes it invalid anyway). */
+#define MCA_COLL_RSAG_CHUNK_UNSET (SIZE_MAX - 0x5253)
 
 static int mca_coll_rsag_register(void);
 static int mca_coll_rsag_open(void);
@@ -99,8 +117,22 @@ static void mca_coll_rsag_register_counter(const char *name, const char *help, u
                                             NULL, NULL, NULL, value);
 }
 
-/* Settings that must be replaced say so, with the valid values. */
-#define MCA_COLL_RSAG_WARN(...) opal_output(0, "coll:rsag: " __VA_ARGS__)
+/* Settings that must be replaced say so, with the valid values: one line
+ * each, printed together once per job at the end of registration
+ * (coll_rsag_help.h). */
+#define MCA_COLL_RSAG_WARN(...) mca_coll_rsag_warn_setting(__VA_ARGS__)
+
+/* Register the former name of variable `index` (coll_rsag_<name>) as a
+ * deprecated synonym: ompi_info marks it deprecated, Open MPI warns when
+ * it is set (once per job: its show_help aggregation) and it keeps
+ * working. */
+static void mca_coll_rsag_register_former_name(int index, const char *name)
+{
+    if (index >= 0) {
+        (void) mca_base_var_register_synonym(index, "ompi", "coll", "rsag", name,
+                                             MCA_BASE_VAR_SYN_FLAG_DEPRECATED);
+    }
+}
 
 /* "p <= 2: 4096, p <= 4: 262144, p > 4: off": the class defaults of one
  * algorithm under the current class bounds. */
@@ -151,6 +183,58 @@ static void mca_coll_rsag_warn_uncovered(mca_coll_rsag_coll_t coll)
     }
 }
 
+/* The former algorithm names (coll_rsag_algorithms.h), old and current. */
+static const struct {
+    const char *old, *current;
+} mca_coll_rsag_former_names[] = {
+#define MCA_COLL_RSAG_FORMER_ROW(old, current) { old, current },
+    MCA_COLL_RSAG_DEPRECATED_ALG_NAMES(MCA_COLL_RSAG_FORMER_ROW)
+#undef MCA_COLL_RSAG_FORMER_ROW
+};
+#define MCA_COLL_RSAG_NUM_FORMER_NAMES \
+    (sizeof(mca_coll_rsag_former_names) / sizeof(mca_coll_rsag_former_names[0]))
+/* Room for an algorithm enum: auto, the table, the former names, the end. */
+#define MCA_COLL_RSAG_ENUM_ROOM (MCA_COLL_RSAG_MAX_ALGS + 2 + MCA_COLL_RSAG_NUM_FORMER_NAMES)
+
+/* The former name of algorithm `name`, or NULL. */
+static const char *mca_coll_rsag_former_name(const char *name)
+{
+    for (size_t i = 0; i < MCA_COLL_RSAG_NUM_FORMER_NAMES; ++i) {
+        if (0 == strcmp(mca_coll_rsag_former_names[i].current, name)) {
+            return mca_coll_rsag_former_names[i].old;
+        }
+    }
+    return NULL;
+}
+
+/* Append to the n enum values the former names of those among them (same
+ * value, after every current name: a value prints as its current name),
+ * and the terminating entry; the help text says they are deprecated. */
+static void mca_coll_rsag_add_former_values(mca_base_var_enum_value_t *values, int n,
+                                            char *help, size_t len)
+{
+    size_t used = strlen(help);
+    int m = n;
+
+    for (int i = 1; i < n; ++i) {
+        const char *old = mca_coll_rsag_former_name(values[i].string);
+
+        if (NULL == old) {
+            continue;
+        }
+        values[m].value = values[i].value;
+        values[m].string = old;
+        ++m;
+        if (used < len) {
+            used += (size_t) snprintf(help + used, len - used,
+                                      "; %s (%d): deprecated name of %s", old,
+                                      values[i].value, values[i].string);
+        }
+    }
+    values[m].value = 0;
+    values[m].string = NULL;
+}
+
 /* Register the algorithm enum parameter coll_rsag_<name> (the values, NULL-
  * terminated, and help text made by the caller) into *storage.  A bad value
  * in the environment or a parameter file keeps rsag in the job on auto:
@@ -174,7 +258,7 @@ static int mca_coll_rsag_register_algorithm_enum(const char *name, const char *e
     OBJ_RELEASE(algorithms);
     if (rc < 0) {
         *storage = MCA_COLL_RSAG_AUTO;
-        opal_output(0, "coll:rsag: ignoring the invalid coll_rsag_%s setting; using auto", name);
+        MCA_COLL_RSAG_WARN("ignoring the invalid coll_rsag_%s setting; using auto", name);
     }
     return OPAL_SUCCESS;
 }
@@ -187,8 +271,8 @@ static int mca_coll_rsag_register_algorithm_enum(const char *name, const char *e
 static int mca_coll_rsag_register_hier_inter(mca_coll_rsag_coll_t coll)
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
-    mca_base_var_enum_value_t values[MCA_COLL_RSAG_MAX_ALGS + 2];
-    char name[128], help[512], enum_name[128];
+    mca_base_var_enum_value_t values[MCA_COLL_RSAG_ENUM_ROOM];
+    char name[128], help[640], enum_name[128];
     size_t used;
     int n = 1;
 
@@ -221,11 +305,10 @@ static int mca_coll_rsag_register_hier_inter(mca_coll_rsag_coll_t coll)
         }
         ++n;
     }
-    values[n].value = 0;
-    values[n].string = NULL;
     if (used < sizeof(help)) {
         snprintf(help + used, sizeof(help) - used, ", used when it applies (else auto)");
     }
+    mca_coll_rsag_add_former_values(values, n, help, sizeof(help));
     snprintf(enum_name, sizeof(enum_name), "coll_rsag_%s_hierarchical_inter_algorithms",
              desc->name);
     snprintf(name, sizeof(name), "%s_hierarchical_inter_algorithm", desc->name);
@@ -233,18 +316,65 @@ static int mca_coll_rsag_register_hier_inter(mca_coll_rsag_coll_t coll)
                                                  &mca_coll_rsag_component.hier_inter[coll]);
 }
 
+/* coll_rsag_<coll>_<alg>_min_bytes (and the former name's synonym) and
+ * the MPI_T counter coll_rsag_<coll>_<alg>_calls. */
+static int mca_coll_rsag_register_threshold(mca_coll_rsag_coll_t coll,
+                                            const mca_coll_rsag_alg_desc_t *alg)
+{
+    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
+    const char *old = mca_coll_rsag_former_name(alg->name);
+    char name[128], help[1024], defaults[160];
+    long asked;
+    int index;
+
+    mca_coll_rsag_class_defaults_text(alg, defaults, sizeof(defaults));
+    snprintf(name, sizeof(name), "%s_%s_min_bytes", desc->name, alg->name);
+    snprintf(help, sizeof(help),
+             "auto uses %s for %s messages of at least this many bytes "
+             "(count * type size) when its restrictions (%s) are met and no "
+             "algorithm with a larger threshold applies. -1: the default of the "
+             "communicator's size class (coll_rsag_comm_class_*_max_size): %s bytes; "
+             "N >= 0: N for every communicator size",
+             alg->name, desc->mpi_name, mca_coll_rsag_restriction_text(alg->restrictions),
+             defaults);
+    index = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_LONG, NULL, 0,
+                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                            MCA_BASE_VAR_SCOPE_ALL_EQ,
+                                            &tuning->min_bytes[alg->id]);
+    if (index < 0) {
+        return index;
+    }
+    if (NULL != old) {
+        char former[128];
+
+        snprintf(former, sizeof(former), "%s_%s_min_bytes", desc->name, old);
+        mca_coll_rsag_register_former_name(index, former);
+    }
+    asked = tuning->min_bytes[alg->id];
+    if (mca_coll_rsag_fix_min_bytes(&tuning->min_bytes[alg->id])) {
+        MCA_COLL_RSAG_WARN("coll_rsag_%s = %ld is invalid (valid: -1 for the size-class "
+                           "defaults %s, or a byte count >= 0); using -1", name, asked, defaults);
+    }
+
+    snprintf(name, sizeof(name), "%s_%s_calls", desc->name, alg->name);
+    snprintf(help, sizeof(help), "Number of %s calls done by rsag's %s algorithm",
+             desc->mpi_name, alg->name);
+    mca_coll_rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][alg->id]);
+    return OPAL_SUCCESS;
+}
+
 /* Register coll_rsag_<coll>_algorithm (enum built from the table) and one
  * threshold and one MPI_T counter per algorithm, plus the delegation
  * counter. */
 static int mca_coll_rsag_register_collective(mca_coll_rsag_coll_t coll)
 {
-    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
     mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
-    mca_base_var_enum_value_t values[MCA_COLL_RSAG_MAX_ALGS + 2];
-    char name[128], help[1024], enum_name[128];
+    mca_base_var_enum_value_t values[MCA_COLL_RSAG_ENUM_ROOM];
+    char name[128], help[1200], enum_name[128];
     size_t used;
-    long asked;
     int rc;
 
     mca_coll_rsag_tuning_defaults(coll, tuning);
@@ -265,48 +395,17 @@ static int mca_coll_rsag_register_collective(mca_coll_rsag_coll_t coll)
                                       desc->algs[i].description);
         }
     }
-    values[desc->nalgs + 1].value = 0;
-    values[desc->nalgs + 1].string = NULL;
+    mca_coll_rsag_add_former_values(values, desc->nalgs + 1, help, sizeof(help));
 
     snprintf(enum_name, sizeof(enum_name), "coll_rsag_%s_algorithms", desc->name);
     snprintf(name, sizeof(name), "%s_algorithm", desc->name);
     rc = mca_coll_rsag_register_algorithm_enum(name, enum_name, values, help, OPAL_INFO_LVL_5,
                                                &tuning->forced);
+    for (int i = 0; OPAL_SUCCESS == rc && i < desc->nalgs; ++i) {
+        rc = mca_coll_rsag_register_threshold(coll, &desc->algs[i]);
+    }
     if (OPAL_SUCCESS != rc) {
         return rc;
-    }
-
-    for (int i = 0; i < desc->nalgs; ++i) {
-        const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
-        char defaults[160];
-
-        mca_coll_rsag_class_defaults_text(alg, defaults, sizeof(defaults));
-        snprintf(name, sizeof(name), "%s_%s_min_bytes", desc->name, alg->name);
-        snprintf(help, sizeof(help),
-                 "auto uses %s for %s messages of at least this many bytes "
-                 "(count * type size) when its restrictions (%s) are met and no "
-                 "algorithm with a larger threshold applies. -1: the default of the "
-                 "communicator's size class (coll_rsag_comm_class_*_max_size): %s bytes; "
-                 "N >= 0: N for every communicator size",
-                 alg->name, desc->mpi_name, mca_coll_rsag_restriction_text(alg->restrictions),
-                 defaults);
-        rc = mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_LONG, NULL, 0,
-                                             MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-                                             MCA_BASE_VAR_SCOPE_ALL_EQ,
-                                             &tuning->min_bytes[alg->id]);
-        if (rc < 0) {
-            return rc;
-        }
-        asked = tuning->min_bytes[alg->id];
-        if (mca_coll_rsag_fix_min_bytes(&tuning->min_bytes[alg->id])) {
-            MCA_COLL_RSAG_WARN("coll_rsag_%s = %ld is invalid (valid: -1 for the size-class "
-                      "defaults %s, or a byte count >= 0); using -1", name, asked, defaults);
-        }
-
-        snprintf(name, sizeof(name), "%s_%s_calls", desc->name, alg->name);
-        snprintf(help, sizeof(help), "Number of %s calls done by rsag's %s algorithm",
-                 desc->mpi_name, alg->name);
-        mca_coll_rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][alg->id]);
     }
 
     snprintf(name, sizeof(name), "%s_delegated_calls", desc->name);
@@ -348,12 +447,9 @@ static void mca_coll_rsag_register_classes(void)
     }
 }
 
-static int mca_coll_rsag_register(void)
+/* coll_rsag_priority and coll_rsag_verbose. */
+static void mca_coll_rsag_register_basics(const mca_base_component_t *c)
 {
-    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
-    size_t seg_asked;
-    int chunks_asked, rc;
-
     mca_coll_rsag_component.priority = MCA_COLL_RSAG_DEFAULT_PRIORITY;
     (void) mca_base_component_var_register(c, "priority",
                                            "Priority of the rsag coll component (default 40, "
@@ -365,9 +461,9 @@ static int mca_coll_rsag_register(void)
                                            &mca_coll_rsag_component.priority);
     if (mca_coll_rsag_component.priority > MCA_COLL_RSAG_MAX_PRIORITY) {
         MCA_COLL_RSAG_WARN("coll_rsag_priority = %d is out of range (valid: a negative value "
-                  "disables rsag, 0..%d selects it); using %d",
-                  mca_coll_rsag_component.priority, MCA_COLL_RSAG_MAX_PRIORITY,
-                  MCA_COLL_RSAG_MAX_PRIORITY);
+                           "disables rsag, 0..%d selects it); using %d",
+                           mca_coll_rsag_component.priority, MCA_COLL_RSAG_MAX_PRIORITY,
+                           MCA_COLL_RSAG_MAX_PRIORITY);
         mca_coll_rsag_component.priority = MCA_COLL_RSAG_MAX_PRIORITY;
     }
 
@@ -385,61 +481,131 @@ static int mca_coll_rsag_register(void)
                                            &mca_coll_rsag_component.verbose);
     if (mca_coll_rsag_component.verbose < 0) {
         MCA_COLL_RSAG_WARN("coll_rsag_verbose = %d is negative (valid: 0 silent, 1 decisions, "
-                  "2 also module life cycle); using 0", mca_coll_rsag_component.verbose);
+                           "2 also module life cycle); using 0", mca_coll_rsag_component.verbose);
         mca_coll_rsag_component.verbose = 0;
     }
+}
 
-    mca_coll_rsag_component.ring_segment_size = MCA_COLL_RSAG_DEFAULT_RING_SEGMENT;
-    (void) mca_base_component_var_register(c, "allreduce_ring_segment_size",
-                                           "Segment size in bytes of the ring algorithms "
-                                           "(MPI_Allreduce ring and the reduce-scatter ring): "
-                                           "blocks are sent and reduced in segments of this "
-                                           "size, pipelined, so the temporary memory is four "
-                                           "segments; 0 sends whole blocks; sizes below one "
-                                           "element send one element per segment",
-                                           MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0,
+/* coll_rsag_<coll>_ring_chunk_size of one ring into *storage; returns the
+ * variable's index. */
+static int mca_coll_rsag_register_chunk_size(const mca_base_component_t *c, const char *coll,
+                                             const char *rings, size_t *storage)
+{
+    char name[64], help[512];
+
+    snprintf(name, sizeof(name), "%s_ring_chunk_size", coll);
+    snprintf(help, sizeof(help),
+             "Chunk size in bytes of the %s ring: blocks are sent and reduced in chunks of "
+             "this size, pipelined, so the temporary memory is four chunks; 0 sends whole "
+             "blocks; sizes below one element send one element per chunk. "
+             "coll_rsag_allreduce_ring_segment_size, its former name (deprecated), sets "
+             "both rings' chunk sizes", rings);
+    *storage = MCA_COLL_RSAG_DEFAULT_RING_CHUNK;
+    return mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0,
                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-                                           MCA_BASE_VAR_SCOPE_ALL_EQ,
-                                           &mca_coll_rsag_component.ring_segment_size);
-    seg_asked = mca_coll_rsag_component.ring_segment_size;
-    if (mca_coll_rsag_fix_segment_size(&mca_coll_rsag_component.ring_segment_size,
-                                       MCA_COLL_RSAG_DEFAULT_RING_SEGMENT)) {
-        MCA_COLL_RSAG_WARN("coll_rsag_allreduce_ring_segment_size = %zu is not a size (a negative "
-                  "value?); valid: 0 (whole blocks) or a byte count; using %zu",
-                  seg_asked, MCA_COLL_RSAG_DEFAULT_RING_SEGMENT);
-    }
+                                           MCA_BASE_VAR_SCOPE_ALL_EQ, storage);
+}
 
-    mca_coll_rsag_component.priority_chunks = MCA_COLL_RSAG_DEFAULT_PRIORITY_CHUNKS;
-    (void) mca_base_component_var_register(c, "priority_chunks",
-                                           "Blocks per message of the priority-aware "
-                                           "reduce-scatter (a power of two from 1 to 65536; "
-                                           "others are rounded down or clamped): 1 sends every rank block as its "
-                                           "own message as in the paper, larger values group "
-                                           "blocks into fewer, larger messages",
-                                           MCA_BASE_VAR_TYPE_INT, NULL, 0,
-                                           MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-                                           MCA_BASE_VAR_SCOPE_ALL_EQ,
-                                           &mca_coll_rsag_component.priority_chunks);
-    chunks_asked = mca_coll_rsag_component.priority_chunks;
-    if (mca_coll_rsag_fix_priority_chunks(&mca_coll_rsag_component.priority_chunks)) {
-        MCA_COLL_RSAG_WARN("coll_rsag_priority_chunks = %d is invalid (valid: a power of two from 1 "
-                  "to %d); using %d", chunks_asked, MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS,
-                  mca_coll_rsag_component.priority_chunks);
-    }
+/* A chunk size that is not a size (a negative number) says so and takes
+ * the default. */
+static void mca_coll_rsag_check_chunk_size(const char *name, size_t *storage)
+{
+    size_t asked = *storage;
 
+    if (mca_coll_rsag_fix_chunk_size(storage, MCA_COLL_RSAG_DEFAULT_RING_CHUNK)) {
+        MCA_COLL_RSAG_WARN("coll_rsag_%s = %zu is not a size (a negative value?); valid: 0 "
+                           "(whole blocks) or a byte count; using %zu",
+                           name, asked, MCA_COLL_RSAG_DEFAULT_RING_CHUNK);
+    }
+}
+
+/* The two rings' chunk sizes, and their former common name
+ * coll_rsag_allreduce_ring_segment_size.  One synonym aliases one
+ * variable, so it is the allreduce one's, looked up with the allreduce
+ * value parked on a marker: a value there afterwards came from the former
+ * name, and it goes to each ring whose own name is not set. */
+static void mca_coll_rsag_register_ring_chunks(const mca_base_component_t *c)
+{
+    size_t *ar = &mca_coll_rsag_component.allreduce_ring_chunk_size;
+    size_t *rs = &mca_coll_rsag_component.rs_ring_chunk_size;
+    mca_base_var_source_t ar_source = MCA_BASE_VAR_SOURCE_DEFAULT;
+    mca_base_var_source_t rs_source = MCA_BASE_VAR_SOURCE_DEFAULT;
+    int ar_index, rs_index;
+    size_t ar_value;
+
+    ar_index = mca_coll_rsag_register_chunk_size(c, "allreduce", "MPI_Allreduce", ar);
+    rs_index = mca_coll_rsag_register_chunk_size(c, "reduce_scatter",
+                                                 "reduce-scatter (MPI_Reduce_scatter and "
+                                                 "MPI_Reduce_scatter_block)", rs);
+    if (ar_index >= 0) {
+        (void) mca_base_var_get_value(ar_index, NULL, &ar_source, NULL);
+    }
+    if (rs_index >= 0) {
+        (void) mca_base_var_get_value(rs_index, NULL, &rs_source, NULL);
+    }
+    ar_value = *ar;
+    *ar = MCA_COLL_RSAG_CHUNK_UNSET;
+    mca_coll_rsag_register_former_name(ar_index, "allreduce_ring_segment_size");
+    if (MCA_COLL_RSAG_CHUNK_UNSET != *ar) {           /* the former name is set */
+        if (MCA_BASE_VAR_SOURCE_DEFAULT == rs_source) {
+            *rs = *ar;
+        }
+        if (MCA_BASE_VAR_SOURCE_DEFAULT == ar_source) {
+            ar_value = *ar;
+        }
+    }
+    *ar = ar_value;
+    mca_coll_rsag_check_chunk_size("allreduce_ring_chunk_size", ar);
+    mca_coll_rsag_check_chunk_size("reduce_scatter_ring_chunk_size", rs);
+}
+
+/* coll_rsag_priority_aware_run_blocks, formerly coll_rsag_priority_chunks. */
+static void mca_coll_rsag_register_run_blocks(const mca_base_component_t *c)
+{
+    int *storage = &mca_coll_rsag_component.priority_aware_run_blocks;
+    int asked, index;
+
+    *storage = MCA_COLL_RSAG_DEFAULT_RUN_BLOCKS;
+    index = mca_base_component_var_register(c, "priority_aware_run_blocks",
+                                            "Vblocks per message (a run) of the "
+                                            "priority-aware reduce-scatter (a power of two "
+                                            "from 1 to 65536; others are rounded down or "
+                                            "clamped): 1 sends every vblock as its own "
+                                            "message as in the paper, larger values group "
+                                            "vblocks into fewer, larger messages. Former "
+                                            "name (deprecated): coll_rsag_priority_chunks",
+                                            MCA_BASE_VAR_TYPE_INT, NULL, 0,
+                                            MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                            MCA_BASE_VAR_SCOPE_ALL_EQ, storage);
+    mca_coll_rsag_register_former_name(index, "priority_chunks");
+    asked = *storage;
+    if (mca_coll_rsag_fix_run_blocks(storage)) {
+        MCA_COLL_RSAG_WARN("coll_rsag_priority_aware_run_blocks = %d is invalid (valid: a power "
+                           "of two from 1 to %d); using %d", asked, MCA_COLL_RSAG_MAX_RUN_BLOCKS,
+                           *storage);
+    }
+}
+
+static int mca_coll_rsag_register(void)
+{
+    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
+    int rc = OMPI_SUCCESS;
+
+    mca_coll_rsag_help_init();
+    mca_coll_rsag_register_basics(c);
+    mca_coll_rsag_register_ring_chunks(c);
+    mca_coll_rsag_register_run_blocks(c);
     mca_coll_rsag_register_classes();
     mca_coll_rsag_mem_register(c);
     mca_coll_rsag_op_register(c);
     mca_coll_rsag_segment_register(c);
     mca_coll_rsag_request_register(c);
 
-    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
+    for (int coll = 0; OMPI_SUCCESS == rc && coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         rc = mca_coll_rsag_register_collective((mca_coll_rsag_coll_t) coll);
-        if (OPAL_SUCCESS != rc) {
-            return rc;
-        }
     }
-    return OMPI_SUCCESS;
+    mca_coll_rsag_warn_settings_flush();
+    return rc;
 }
 
 static int mca_coll_rsag_open(void)

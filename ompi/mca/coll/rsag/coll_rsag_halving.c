@@ -91,7 +91,7 @@ int mca_coll_rsag_folded_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t
     if (vrank < 0) {
         return s->err;
     }
-    *nsteps = mca_coll_rsag_halving_schedule(a->vdispl, pof2, vrank, order, steps);
+    *nsteps = mca_coll_rsag_halving_pattern(a->vdispl, pof2, vrank, order, steps);
     return mca_coll_rsag_halving_rs(s, a, folded ? work : input, work, tmp, steps, *nsteps,
                                     last);
 }

@@ -9,9 +9,9 @@
  * and, for its pre-step and delivery, the priority-aware one.
  *
  *   fold        the balanced pre-step: p ranks -> p' vranks, no idle half
- *   halving_rs  reduce-scatter along a halving schedule
+ *   halving_rs  reduce-scatter along a halving pattern
  *   folded_rs   fold, then halving_rs: how every one of them begins
- *   doubling_allgather  the schedule walked backwards, then the whole vector
+ *   doubling_allgather  the pattern walked backwards, then the whole vector
  *               to the folded-away ranks
  *   unfold_blocks  the end of a folding reduce-scatter: each rank its block
  *

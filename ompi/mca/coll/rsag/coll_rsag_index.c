@@ -105,9 +105,9 @@ mca_coll_rsag_vstep_t mca_coll_rsag_halving_step(int vrank, int pof2, int k,
     return s;
 }
 
-int mca_coll_rsag_halving_schedule(const size_t *vdispl, int pof2, int vrank,
-                                   mca_coll_rsag_order_t order,
-                                   mca_coll_rsag_halving_step_t *steps)
+int mca_coll_rsag_halving_pattern(const size_t *vdispl, int pof2, int vrank,
+                                  mca_coll_rsag_order_t order,
+                                  mca_coll_rsag_halving_step_t *steps)
 {
     int nsteps = mca_coll_rsag_log2_floor(pof2);
 

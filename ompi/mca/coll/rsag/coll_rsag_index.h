@@ -5,7 +5,7 @@
  */
 /*
  * Pure index arithmetic shared by rsag's algorithms: power-of-two folding,
- * rank remapping, block layouts, the recursive-halving schedule, ring walks
+ * rank remapping, block layouts, the recursive-halving pattern, ring walks
  * and binomial-tree relations.  No MPI here: test/unit/test_index.c checks
  * it exhaustively.
  *
@@ -130,9 +130,9 @@ mca_coll_rsag_vstep_t mca_coll_rsag_halving_step(int vrank, int pof2, int k,
                                                  mca_coll_rsag_order_t order);
 /* Every step of vrank as element ranges of vdispl[0..pof2]; returns the
  * number of steps, log2 pof2.  The last keep is vrank's own vblock. */
-int mca_coll_rsag_halving_schedule(const size_t *vdispl, int pof2, int vrank,
-                                   mca_coll_rsag_order_t order,
-                                   mca_coll_rsag_halving_step_t *steps);
+int mca_coll_rsag_halving_pattern(const size_t *vdispl, int pof2, int vrank,
+                                  mca_coll_rsag_order_t order,
+                                  mca_coll_rsag_halving_step_t *steps);
 
 /* Elements of the receive buffer of a folding halving over vdispl on a
  * communicator of p ranks: the most `rank` receives at once, i.e. the
@@ -153,7 +153,7 @@ typedef struct mca_coll_rsag_vrange_t {
     int n;
 } mca_coll_rsag_vrange_t;
 
-/* The priority-aware schedule (DISTANCE_HALVING).  A vrank u that receives
+/* The priority-aware pattern (DISTANCE_HALVING).  A vrank u that receives
  * the aligned window W = [lo, lo + n) (n a power of two, u inside W) needs
  * its vblocks in this order: first the half of W not holding u, in the
  * order u's next partner u ^ (n/2) needs it (u forwards that half next),
@@ -178,7 +178,7 @@ int mca_coll_rsag_binomial_child_limit(int vrank, int p);
 int mca_coll_rsag_binomial_children(int vrank, int p);
 
 /*
- * Ring schedules.  Every rank sends to rank + 1 and receives from rank - 1;
+ * Ring patterns.  Every rank sends to rank + 1 and receives from rank - 1;
  * at step s rank r handles block (r - s - shift) mod p.  The reduce-scatter
  * ring sends with shift 1 and receives with shift 2 (block r arrives last,
  * at step p - 2); the allgather ring sends with shift 0 and receives with

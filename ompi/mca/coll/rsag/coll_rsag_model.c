@@ -417,14 +417,14 @@ static const struct {
     { 1u << MCA_COLL_RSAG_ALLREDUCE, "recursive_doubling", f_allreduce_rd },
     { 1u << MCA_COLL_RSAG_ALLREDUCE, "rabenseifner", f_allreduce_rabenseifner },
     { 1u << MCA_COLL_RSAG_ALLREDUCE, "ring", f_allreduce_ring },
-    { 1u << MCA_COLL_RSAG_ALLREDUCE, "priority", f_allreduce_priority },
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "priority_aware", f_allreduce_priority },
     { 1u << MCA_COLL_RSAG_ALLREDUCE, "direct", f_allreduce_direct },
     { 1u << MCA_COLL_RSAG_REDUCE, "binomial", f_reduce_binomial },
     { 1u << MCA_COLL_RSAG_REDUCE, "rabenseifner", f_reduce_rabenseifner },
     { 1u << MCA_COLL_RSAG_REDUCE, "direct", f_reduce_direct },
     { ALL_RS, "recursive_halving", f_rs_halving },
     { ALL_RS, "ring", f_rs_ring },
-    { ALL_RS, "priority", f_rs_priority },
+    { ALL_RS, "priority_aware", f_rs_priority },
     { ALL_RS, "direct", f_rs_direct },
 };
 

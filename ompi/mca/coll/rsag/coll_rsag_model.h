@@ -98,8 +98,8 @@ typedef struct mca_coll_rsag_model_profile_t {
 
 /* The algorithms' knobs (defaults: the MCA parameters' defaults). */
 typedef struct mca_coll_rsag_model_knobs_t {
-    size_t ring_segment;        /* coll_rsag_allreduce_ring_segment_size; 0 whole blocks */
-    int priority_chunks;        /* coll_rsag_priority_chunks */
+    size_t ring_segment;        /* coll_rsag_<coll>_ring_chunk_size; 0 whole blocks */
+    int priority_chunks;        /* coll_rsag_priority_aware_run_blocks */
     size_t direct_chunk;        /* coll_rsag_direct_chunk_size */
     size_t direct_slot;         /* bytes of a segment slot (small-vector path) */
     int root;                   /* MPI_Reduce root */

@@ -63,7 +63,7 @@ static void mca_coll_rsag_reduce_take_root(mca_coll_rsag_sched_t *s,
         (void) mca_coll_rsag_sched_recv(s, a, mca_coll_rsag_elem(work, block.off, a->extent),
                                         block.cnt, 0);
         *vrank = 0;
-        *nsteps = mca_coll_rsag_halving_schedule(a->vdispl, pof2, 0, order, steps);
+        *nsteps = mca_coll_rsag_halving_pattern(a->vdispl, pof2, 0, order, steps);
     } else if (0 == *vrank) {
         (void) mca_coll_rsag_sched_send(s, a, mca_coll_rsag_elem(work, block.off, a->extent),
                                         block.cnt, a->root);

@@ -11,9 +11,9 @@
  * sends block (r-s-1) mod p to r + 1 and receives block (r-s-2) mod p from
  * r - 1, which it reduces with its own contribution: what it reduced at
  * step s is what it sends at step s + 1, so block r, received last, holds
- * every rank's contribution.  Blocks travel in segments: a segment is
+ * every rank's contribution.  Blocks travel in chunks: a chunk is
  * received into one of four slots, reduced, and forwarded at once, so the
- * next segment arrives while this one is reduced and rank r + 1 works on a
+ * next chunk arrives while this one is reduced and rank r + 1 works on a
  * block before rank r has finished it.
  *
  *   p = 4; "b:x..y" = block b reduced over ranks x, x+1, .., y (mod 4)
@@ -25,28 +25,28 @@
  *
  * The allgather phase (ring allreduce) walks the same ring one block
  * later: at step s rank r sends block (r-s) mod p and receives block
- * (r-s-1) mod p straight into place, forwarding each segment on arrival.
+ * (r-s-1) mod p straight into place, forwarding each chunk on arrival.
  *
  * Blocks may be of any size, zero included, so one code serves both
  * collectives (coll_rsag_dispatch.c builds the layout).  Segments are
- * coll_rsag_allreduce_ring_segment_size bytes of data (at least one
+ * coll_rsag_reduce_scatter_ring_chunk_size bytes of data (at least one
  * element; 0: whole blocks); both ends of a link cut them with the same
- * cursor (coll_rsag_index.c), so each segment is one message.
+ * cursor (coll_rsag_index.c), so each chunk is one message.
  *
- * Cost, n the whole vector, k segments per block:
- *       (p-1) k alpha + (p-1)/p n beta + (p-1)/p n gamma; the segments
+ * Cost, n the whole vector, k chunks per block:
+ *       (p-1) k alpha + (p-1)/p n beta + (p-1)/p n gamma; the chunks
  *       pipeline, so for k >> p the time nears (p-1)/p n max(beta, gamma)
  *       instead of their sum.  Bandwidth-optimal like recursive halving,
  *       but p-1 latencies instead of log2 p: a large-message algorithm.
  * Restrictions: commutative op (partial sums are combined in ring order,
  *       not rank order).
- * Memory: four receive slots of one segment (two blocks when whole blocks
- *       are sent), a schedule of a few steps per segment, and for
+ * Memory: four receive slots of one chunk (two blocks when whole blocks
+ *       are sent), a schedule of a few steps per chunk, and for
  *       reduce-scatter a work vector of n elements for the forwarded
  *       partial sums.  The send buffer is read, never copied.
- * Order: the steps of each segment name what they wait for (its receive,
+ * Order: the steps of each chunk name what they wait for (its receive,
  *       the slot's previous reduction, the send W before), so many
- *       segments are in flight; how they are listed so that the ring
+ *       chunks are in flight; how they are listed so that the ring
  *       cannot deadlock is at the top of coll_rsag_ring.c.  In place, a
  *       fence puts the final copy after the whole pass.
  */
@@ -72,7 +72,8 @@ int mca_coll_rsag_reduce_scatter_ring(mca_coll_rsag_sched_t *s, const mca_coll_r
     if (a->in_place) {
         out = mca_coll_rsag_elem(work, mine.off, a->extent);
     }
-    mca_coll_rsag_ring_rs(s, a, a->input, work, out, &rs);
+    mca_coll_rsag_ring_rs(s, a, a->input, work, out,
+                          mca_coll_rsag_component.rs_ring_chunk_size, &rs);
     mca_coll_rsag_ring_release(&rs);
     if (a->in_place) {
         mca_coll_rsag_sched_fence(s);

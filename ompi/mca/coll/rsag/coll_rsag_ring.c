@@ -5,7 +5,7 @@
  */
 /*
  * The ring phases as schedules: one pass of p - 1 steps, pipelined by
- * segments; see coll_rsag_ring.h for what each phase computes.
+ * chunks; see coll_rsag_ring.h for what each phase computes.
  *
  *  reduce-scatter  receive i (shift 2) into slot i mod S, reduce
  *                  work[seg] = slot (op) input[seg] (into `out` for block
@@ -14,9 +14,9 @@
  *  allgather       receive (shift 1) straight into work and forward from
  *                  there; the first block (shift 0) is sent from work.
  *
- * What r sends is the first block, then the segments it received in the
+ * What r sends is the first block, then the chunks it received in the
  * first p - 2 steps (a prefix of its receive stream) once processed; both
- * ends of a link cut segments with the same cursor (coll_rsag_index.c), so
+ * ends of a link cut chunks with the same cursor (coll_rsag_index.c), so
  * send k of r is receive k of r + 1, one message.  The steps and what
  * each names (mca_coll_rsag_sched_after):
  *
@@ -27,21 +27,21 @@
  *   reduction i  receive i;
  *   send k       send k - W (at most W sends in flight), and what produced
  *                its data: reduction (receive) k - nfirst for a forwarded
- *                segment, the reduce-scatter's reduction of it for the
+ *                chunk, the reduce-scatter's reduction of it for the
  *                allgather's first block.
  *
  * Order of the list.  Steps issue in list order, so a step placed too
  * early holds back the ones after it, and one placed too late starves the
- * neighbour.  Give every segment a clock (ring step, place in its block):
+ * neighbour.  Give every chunk a clock (ring step, place in its block):
  * send k of r and receive k of r + 1 share it.  Each rank lists its steps
- * by clock: first receives 0 .. S-1, then for each received segment i the
+ * by clock: first receives 0 .. S-1, then for each received chunk i the
  * sends that may go before it, reduction i, receive i + S.  Send k may go
  * before reduction i when its data is ready (first block, or k - nfirst
  * < i) and the receive that completes send k - W is posted: receive k - W
  * of r + 1 follows its reduction k - W - S, so send k waits for the clock
  * to pass send k - W - S (no wait for k < W + S).  Then every step waits
  * only for steps of an earlier clock, on any rank: the ring cannot
- * deadlock, for any p, layout and segment size, and each rank keeps up to
+ * deadlock, for any p, layout and chunk size, and each rank keeps up to
  * W sends and S receives in flight (the first block's sends run W + S
  * ahead of the reductions).  The allgather's steps follow all of the
  * reduce-scatter's.
@@ -56,9 +56,9 @@
 #define MCA_COLL_RSAG_RING_SLOTS 4
 /* With whole blocks two slots keep one receive ahead at half the memory. */
 #define MCA_COLL_RSAG_RING_BLOCK_SLOTS 2
-/* Sends in flight at most.  Posting a whole block of small segments at
+/* Sends in flight at most.  Posting a whole block of small chunks at
  * once (thousands of messages) makes Open MPI 4.1's shared-memory path
- * slow down quadratically (4 MB in 64-byte segments: 2.4 s instead of
+ * slow down quadratically (4 MB in 64-byte chunks: 2.4 s instead of
  * 0.01 s on 2 ranks); a window keeps it linear. */
 #define MCA_COLL_RSAG_RING_SENDS 8
 
@@ -74,12 +74,12 @@ typedef struct mca_coll_rsag_ring_build_t {
     size_t nslots;              /* S: receive i waits for the use of receive i - S */
     const mca_coll_rsag_ring_t *rs; /* allgather: the reduce-scatter before it, or NULL */
     mca_coll_rsag_ring_t *r;
-    /* post: next receive to post; cur: next received segment to process;
+    /* post: next receive to post; cur: next received chunk to process;
      * send: next send; lag: the send W + S before it */
     mca_coll_rsag_ring_cursor_t post, cur, send, lag;
 } mca_coll_rsag_ring_build_t;
 
-/* Whether segment x comes before segment y on the ring's clock. */
+/* Whether chunk x comes before chunk y on the ring's clock. */
 static bool mca_coll_rsag_ring_earlier(const mca_coll_rsag_ring_cursor_t *x,
                                        const mca_coll_rsag_ring_cursor_t *y)
 {
@@ -88,7 +88,7 @@ static bool mca_coll_rsag_ring_earlier(const mca_coll_rsag_ring_cursor_t *x,
     return x->step < y->step || (x->step == y->step && xo < yo);
 }
 
-/* Receive i: the `post` cursor's segment, into its slot (reduce-scatter)
+/* Receive i: the `post` cursor's chunk, into its slot (reduce-scatter)
  * or its place in work (allgather). */
 static void mca_coll_rsag_ring_recv(mca_coll_rsag_ring_build_t *b, size_t i)
 {
@@ -110,7 +110,7 @@ static void mca_coll_rsag_ring_recv(mca_coll_rsag_ring_build_t *b, size_t i)
     mca_coll_rsag_ring_cursor_next(&b->post);
 }
 
-/* Received segment i (the `cur` cursor's) is usable after its reduction,
+/* Received chunk i (the `cur` cursor's) is usable after its reduction,
  * into out for the last step (reduce-scatter), or as it arrives. */
 static void mca_coll_rsag_ring_process(mca_coll_rsag_ring_build_t *b, size_t i)
 {
@@ -134,7 +134,7 @@ static void mca_coll_rsag_ring_process(mca_coll_rsag_ring_build_t *b, size_t i)
     mca_coll_rsag_ring_cursor_next(&b->cur);
 }
 
-/* Send k: the `send` cursor's segment, from the input (the reduce-scatter's
+/* Send k: the `send` cursor's chunk, from the input (the reduce-scatter's
  * first block) or work. */
 static void mca_coll_rsag_ring_send(mca_coll_rsag_ring_build_t *b, size_t k)
 {
@@ -162,7 +162,7 @@ static void mca_coll_rsag_ring_send(mca_coll_rsag_ring_build_t *b, size_t k)
     }
 }
 
-/* Whether send k goes before received segment i is processed (i = nrecv:
+/* Whether send k goes before received chunk i is processed (i = nrecv:
  * after the last one); see the order at the top. */
 static bool mca_coll_rsag_ring_send_goes(const mca_coll_rsag_ring_build_t *b, size_t k,
                                          size_t i)
@@ -178,22 +178,22 @@ static bool mca_coll_rsag_ring_send_goes(const mca_coll_rsag_ring_build_t *b, si
     return mca_coll_rsag_ring_earlier(&b->lag, &b->cur);
 }
 
-/* Count the segments and set the cursors of a phase. */
+/* Count the chunks and set the cursors of a phase. */
 static void mca_coll_rsag_ring_init(mca_coll_rsag_ring_build_t *b, mca_coll_rsag_sched_t *s,
                                     const mca_coll_rsag_args_t *a, bool reduce,
-                                    mca_coll_rsag_ring_t *r)
+                                    size_t chunk_bytes, mca_coll_rsag_ring_t *r)
 {
     const int shift = reduce ? 2 : 1, p = a->size;
-    size_t type_size, seg_bytes = mca_coll_rsag_component.ring_segment_size;
+    size_t type_size;
 
     *b = (mca_coll_rsag_ring_build_t) { .s = s, .a = a, .reduce = reduce, .r = r,
                                         .succ = (a->rank + 1) % p,
                                         .pred = (a->rank + p - 1) % p };
-    *r = (mca_coll_rsag_ring_t) { .recv = NULL };
+    *r = (mca_coll_rsag_ring_t) { .recv = NULL, .chunk_bytes = chunk_bytes };
     ompi_datatype_type_size(a->dtype, &type_size);
-    b->segcount = mca_coll_rsag_ring_segcount(seg_bytes, type_size,
+    b->segcount = mca_coll_rsag_ring_segcount(chunk_bytes, type_size,
                                               mca_coll_rsag_max_block(a->displ, p));
-    b->nslots = (reduce && 0 == seg_bytes) ? MCA_COLL_RSAG_RING_BLOCK_SLOTS
+    b->nslots = (reduce && 0 == chunk_bytes) ? MCA_COLL_RSAG_RING_BLOCK_SLOTS
                                            : MCA_COLL_RSAG_RING_SLOTS;
     /* What arrives from r - 1: p - 1 blocks; what leaves for r + 1: the
      * first block, then each block received but the last one. */
@@ -241,12 +241,13 @@ static void mca_coll_rsag_ring_describe(mca_coll_rsag_ring_build_t *b)
 }
 
 void mca_coll_rsag_ring_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
-                           const char *input, char *work, char *out, mca_coll_rsag_ring_t *r)
+                           const char *input, char *work, char *out, size_t chunk_bytes,
+                           mca_coll_rsag_ring_t *r)
 {
     mca_coll_rsag_ring_build_t b;
     size_t slots;
 
-    mca_coll_rsag_ring_init(&b, s, a, true, r);
+    mca_coll_rsag_ring_init(&b, s, a, true, chunk_bytes, r);
     b.input = input;
     b.work = work;
     b.out = out;
@@ -264,7 +265,10 @@ void mca_coll_rsag_ring_allgather(mca_coll_rsag_sched_t *s, const mca_coll_rsag_
     mca_coll_rsag_ring_build_t b;
     mca_coll_rsag_ring_t r;
 
-    mca_coll_rsag_ring_init(&b, s, a, false, &r);
+    mca_coll_rsag_ring_init(&b, s, a, false,
+                            NULL != rs ? rs->chunk_bytes
+                                       : mca_coll_rsag_component.allreduce_ring_chunk_size,
+                            &r);
     b.work = buf;
     b.rs = rs;
     r.first_in_work = true;

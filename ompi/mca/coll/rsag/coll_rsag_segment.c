@@ -49,6 +49,7 @@
 
 #include "coll_rsag.h"
 #include "coll_rsag_cma.h"
+#include "coll_rsag_help.h"
 #include "coll_rsag_p2p.h"
 #include "coll_rsag_segment.h"
 
@@ -140,8 +141,8 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         mca_coll_rsag_node_params.segment_size = asked < MCA_COLL_RSAG_MIN_SEGMENT_SIZE
                                                      ? MCA_COLL_RSAG_MIN_SEGMENT_SIZE
                                                      : MCA_COLL_RSAG_MAX_SEGMENT_SIZE;
-        opal_output(0, "coll:rsag: coll_rsag_segment_size = %zu is out of range (valid: %zu "
-                       "to %zu bytes); using %zu", asked, MCA_COLL_RSAG_MIN_SEGMENT_SIZE,
+        mca_coll_rsag_warn_setting("coll_rsag_segment_size = %zu is out of range (valid: %zu "
+                                   "to %zu bytes); using %zu", asked, MCA_COLL_RSAG_MIN_SEGMENT_SIZE,
                     MCA_COLL_RSAG_MAX_SEGMENT_SIZE, mca_coll_rsag_node_params.segment_size);
     }
     mca_coll_rsag_node_params.segment_size =
@@ -170,8 +171,8 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         &mca_coll_rsag_node_params.chunk_size);
     if (mca_coll_rsag_node_params.chunk_size < 4096
         || mca_coll_rsag_node_params.chunk_size > MCA_COLL_RSAG_MAX_SEGMENT_SIZE) {
-        opal_output(0, "coll:rsag: coll_rsag_direct_chunk_size = %zu is out of range (valid: "
-                       "4096 to %zu); using %zu", mca_coll_rsag_node_params.chunk_size,
+        mca_coll_rsag_warn_setting("coll_rsag_direct_chunk_size = %zu is out of range (valid: "
+                                   "4096 to %zu); using %zu", mca_coll_rsag_node_params.chunk_size,
                     MCA_COLL_RSAG_MAX_SEGMENT_SIZE, MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE);
         mca_coll_rsag_node_params.chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE;
     }

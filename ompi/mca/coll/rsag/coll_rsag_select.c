@@ -272,28 +272,28 @@ bool mca_coll_rsag_fix_min_bytes(long *min_bytes)
     return false;
 }
 
-bool mca_coll_rsag_fix_priority_chunks(int *chunks)
+bool mca_coll_rsag_fix_run_blocks(int *run_blocks)
 {
-    int fixed = *chunks;
+    int fixed = *run_blocks;
 
     if (fixed < 1) {
         fixed = 1;
-    } else if (fixed > MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS) {
-        fixed = MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS;
+    } else if (fixed > MCA_COLL_RSAG_MAX_RUN_BLOCKS) {
+        fixed = MCA_COLL_RSAG_MAX_RUN_BLOCKS;
     } else {
         fixed = mca_coll_rsag_pof2_floor(fixed);
     }
-    if (fixed == *chunks) {
+    if (fixed == *run_blocks) {
         return false;
     }
-    *chunks = fixed;
+    *run_blocks = fixed;
     return true;
 }
 
-bool mca_coll_rsag_fix_segment_size(size_t *seg, size_t fallback)
+bool mca_coll_rsag_fix_chunk_size(size_t *bytes, size_t fallback)
 {
-    if (*seg > (SIZE_MAX >> 1)) {
-        *seg = fallback;
+    if (*bytes > (SIZE_MAX >> 1)) {
+        *bytes = fallback;
         return true;
     }
     return false;

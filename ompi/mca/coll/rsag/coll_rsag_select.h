@@ -159,13 +159,13 @@ size_t mca_coll_rsag_threshold(mca_coll_rsag_coll_t coll, const mca_coll_rsag_tu
 bool mca_coll_rsag_fix_class_bounds(int *bounds);
 /* A negative threshold other than -1 becomes -1 (by class). */
 bool mca_coll_rsag_fix_min_bytes(long *min_bytes);
-/* priority_chunks: < 1 -> 1, otherwise rounded down to a power of two and
- * capped at MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS. */
-#define MCA_COLL_RSAG_MAX_PRIORITY_CHUNKS (1 << 16)
-bool mca_coll_rsag_fix_priority_chunks(int *chunks);
-/* A segment size with the top bit set (a negative number read as size_t)
- * becomes `fallback`. */
-bool mca_coll_rsag_fix_segment_size(size_t *seg, size_t fallback);
+/* priority_aware_run_blocks: < 1 -> 1, otherwise rounded down to a power
+ * of two and capped at MCA_COLL_RSAG_MAX_RUN_BLOCKS. */
+#define MCA_COLL_RSAG_MAX_RUN_BLOCKS (1 << 16)
+bool mca_coll_rsag_fix_run_blocks(int *run_blocks);
+/* A ring chunk size with the top bit set (a negative number read as
+ * size_t) becomes `fallback`. */
+bool mca_coll_rsag_fix_chunk_size(size_t *bytes, size_t fallback);
 /* Smallest message size auto covers for every commutative call of class
  * k: 0 unless the thresholds leave small messages to the previous module. */
 size_t mca_coll_rsag_uncovered_below(mca_coll_rsag_coll_t coll,

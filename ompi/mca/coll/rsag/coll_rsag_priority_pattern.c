@@ -4,8 +4,8 @@
  * See LICENSE at the top of the tree.
  */
 /*
- * The priority-aware reduce-scatter schedule; see
- * coll_rsag_reduce_scatter_priority.c for the idea and the diagram.
+ * The message pattern of the priority-aware reduce-scatter; see
+ * coll_rsag_reduce_scatter_priority_aware.c for the idea and the diagram.
  *
  * The receives land in one receive area, `tmp`, which mirrors the first
  * kept half K0 of the work vector (run R of step 0 at tmp[R - K0]): the
@@ -41,7 +41,7 @@
 #include "ompi/constants.h"
 
 #include "coll_rsag_halving.h"
-#include "coll_rsag_priority_schedule.h"
+#include "coll_rsag_priority_pattern.h"
 
 /* One receive of a step: its run of vblocks, its step in the schedule (-1
  * when empty) and whether its reduction is still to be appended. */
@@ -259,14 +259,14 @@ static void mca_coll_rsag_prio_areas(mca_coll_rsag_prio_t *c, char *tmp)
     }
 }
 
-int mca_coll_rsag_priority_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
-                              const char *input, char *work, char *tmp)
+int mca_coll_rsag_priority_aware_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                    const char *input, char *work, char *tmp)
 {
-    int chunks = mca_coll_rsag_component.priority_chunks;
+    int run_blocks = mca_coll_rsag_component.priority_aware_run_blocks;
     mca_coll_rsag_prio_t c = { .s = s, .a = a, .work = work,
                                .pof2 = mca_coll_rsag_pof2_floor(a->size),
                                .vrank = mca_coll_rsag_fold_vrank(a->rank, a->size),
-                               .unit = mca_coll_rsag_pof2_floor(chunks > 1 ? chunks : 1) };
+                               .unit = mca_coll_rsag_pof2_floor(run_blocks > 1 ? run_blocks : 1) };
     int nsteps = mca_coll_rsag_log2_floor(c.pof2), cur = 0;
     bool folded = a->rank < 2 * (a->size - c.pof2);
     int err = mca_coll_rsag_prio_book(&c);

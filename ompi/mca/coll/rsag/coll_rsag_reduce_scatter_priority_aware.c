@@ -8,12 +8,13 @@
  * (M. Gavahi, "Priority-aware MPI_Reduce-Scatter Operation").
  *
  * Idea: the steps of recursive halving over vblocks, but each step's outgoing
- * half leaves as separate nonblocking messages of U vblocks ("runs"), in the
+ * half leaves as separate nonblocking messages of U vblocks ("runs", U =
+ * coll_rsag_priority_aware_run_blocks), in the
  * order the partner needs them, and a received run is reduced only when due:
  * just before it is forwarded in the next step or, if kept, while the next
  * step's messages are in flight.
  *
- * Schedule of vrank v (U = 1 below; step k pairs v with v ^ m, m = p'/2^(k+1),
+ * Pattern of vrank v (U = 1 below; step k pairs v with v ^ m, m = p'/2^(k+1),
  * inside the aligned window of 2m vblocks, as in recursive halving):
  *   step 0   post the receives of the kept half K0 in v's own need order;
  *            send the given half G0 from the input in the partner's order.
@@ -24,7 +25,7 @@
  *            (2) for each run of K_k in v's order: wait and reduce the
  *            step k-1 receive holding it (if not yet done), while the step
  *            k messages arrive.  Receives alternate between two areas of
- *            the one receive buffer (coll_rsag_priority_schedule.c), so
+ *            the one receive buffer (coll_rsag_priority_pattern.c), so
  *            none waits for a reduction to free its slot.
  *   end      wait and reduce the last receive (vblock v); unfold_blocks.
  * As a schedule (coll_rsag_sched.h) this is the list of those steps in
@@ -77,10 +78,10 @@
 #include "ompi/constants.h"
 
 #include "coll_rsag_halving.h"
-#include "coll_rsag_priority_schedule.h"
+#include "coll_rsag_priority_pattern.h"
 
-int mca_coll_rsag_reduce_scatter_priority(mca_coll_rsag_sched_t *s,
-                                          const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_reduce_scatter_priority_aware(mca_coll_rsag_sched_t *s,
+                                                const mca_coll_rsag_args_t *a)
 {
     char *work, *tmp;
 
@@ -89,6 +90,6 @@ int mca_coll_rsag_reduce_scatter_priority(mca_coll_rsag_sched_t *s,
                                                       &tmp)) {
         return s->err;
     }
-    (void) mca_coll_rsag_priority_rs(s, a, a->input, work, tmp);
+    (void) mca_coll_rsag_priority_aware_rs(s, a, a->input, work, tmp);
     return mca_coll_rsag_unfold_blocks(s, a, work);
 }

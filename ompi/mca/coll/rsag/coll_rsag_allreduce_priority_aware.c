@@ -7,7 +7,7 @@
  * MPI_Allreduce by the priority-aware reduce-scatter + allgather.
  *
  * Idea: cut the vector into p even blocks; run the priority-aware
- * reduce-scatter (coll_rsag_reduce_scatter_priority.c) with recvbuf as its
+ * reduce-scatter (coll_rsag_reduce_scatter_priority_aware.c) with recvbuf as its
  * work vector, then regather the vblocks by recursive doubling.
  *
  *   p = 4 (vblocks = blocks; U = 1: one message per block and step)
@@ -31,9 +31,9 @@
 #include "ompi/constants.h"
 
 #include "coll_rsag_halving.h"
-#include "coll_rsag_priority_schedule.h"
+#include "coll_rsag_priority_pattern.h"
 
-int mca_coll_rsag_allreduce_priority(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_allreduce_priority_aware(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
     const mca_coll_rsag_order_t order = MCA_COLL_RSAG_DISTANCE_HALVING;
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
@@ -46,10 +46,10 @@ int mca_coll_rsag_allreduce_priority(mca_coll_rsag_sched_t *s, const mca_coll_rs
         return s->err;
     }
     /* reduce-scatter into recvbuf: this vrank's vblock is reduced */
-    (void) mca_coll_rsag_priority_rs(s, a, a->input, a->rbuf, tmp);
+    (void) mca_coll_rsag_priority_aware_rs(s, a, a->input, a->rbuf, tmp);
     /* allgather of the vblocks: the halving steps walked backwards; then
      * the folded odd ranks get the whole result */
-    nsteps = (vrank >= 0) ? mca_coll_rsag_halving_schedule(a->vdispl, pof2, vrank, order, steps)
+    nsteps = (vrank >= 0) ? mca_coll_rsag_halving_pattern(a->vdispl, pof2, vrank, order, steps)
                           : 0;
     return mca_coll_rsag_doubling_allgather(s, a, a->rbuf, steps, nsteps);
 }
