@@ -133,6 +133,39 @@ static uint32_t mca_coll_rsag_segments_made = 0;
  * /dev/shm), against coll_rsag_segment_max_bytes. */
 static size_t mca_coll_rsag_segment_bytes_held = 0;
 
+/* The limits on rsag's shared memory: coll_rsag_segment_max_bytes and
+ * coll_rsag_segment_keep_free_percent. */
+static void mca_coll_rsag_segment_register_limits(const mca_base_component_t *c)
+{
+    (void) mca_base_component_var_register(
+        c, "segment_max_bytes",
+        "Bytes of shared memory (in /dev/shm) that the segments one process creates for the "
+        "direct algorithms may take together (rank 0 of each single-node communicator creates "
+        "its segment: p * (192 B + the data slot), e.g. 2 MiB at p = 2, 8 MiB at p = 16, "
+        "16 MiB at p = 256). Per process, not per node: the node as a whole is guarded by "
+        "coll_rsag_segment_keep_free_percent. A communicator whose segment would go over uses "
+        "rsag's point-to-point algorithms instead (verbose trace). Default 32 MiB",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
+        &mca_coll_rsag_node_params.max_bytes);
+
+    (void) mca_base_component_var_register(
+        c, "segment_keep_free_percent",
+        "Per cent of the size of /dev/shm that must stay free after a new shared segment of "
+        "the direct algorithms is made (vader's files and others' need their pages later); "
+        "else that communicator uses rsag's point-to-point algorithms (verbose trace). 0: no "
+        "such check, only the reservation of the segment's memory (posix_fallocate) decides. "
+        "0 to 99, default 25",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
+        &mca_coll_rsag_node_params.keep_free_percent);
+    if (mca_coll_rsag_node_params.keep_free_percent < 0
+        || mca_coll_rsag_node_params.keep_free_percent > 99) {
+        opal_output(0, "coll:rsag: coll_rsag_segment_keep_free_percent = %d is out of range "
+                       "(valid: 0 to 99); using %d", mca_coll_rsag_node_params.keep_free_percent,
+                    MCA_COLL_RSAG_DEFAULT_KEEP_FREE);
+        mca_coll_rsag_node_params.keep_free_percent = MCA_COLL_RSAG_DEFAULT_KEEP_FREE;
+    }
+}
+
 void mca_coll_rsag_segment_register(const mca_base_component_t *c)
 {
     static const mca_base_var_enum_value_t modes[] = {
@@ -206,33 +239,7 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.cma_min_bytes);
 
-    (void) mca_base_component_var_register(
-        c, "segment_max_bytes",
-        "Bytes of shared memory (in /dev/shm) that the segments one process creates for the "
-        "direct algorithms may take together (rank 0 of each single-node communicator creates "
-        "its segment: p * (192 B + the data slot), e.g. 2 MiB at p = 2, 8 MiB at p = 16, "
-        "16 MiB at p = 256). Per process, not per node: the node as a whole is guarded by "
-        "coll_rsag_segment_keep_free_percent. A communicator whose segment would go over uses "
-        "rsag's point-to-point algorithms instead (verbose trace). Default 32 MiB",
-        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
-        &mca_coll_rsag_node_params.max_bytes);
-
-    (void) mca_base_component_var_register(
-        c, "segment_keep_free_percent",
-        "Per cent of the size of /dev/shm that must stay free after a new shared segment of "
-        "the direct algorithms is made (vader's files and others' need their pages later); "
-        "else that communicator uses rsag's point-to-point algorithms (verbose trace). 0: no "
-        "such check, only the reservation of the segment's memory (posix_fallocate) decides. "
-        "0 to 99, default 25",
-        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
-        &mca_coll_rsag_node_params.keep_free_percent);
-    if (mca_coll_rsag_node_params.keep_free_percent < 0
-        || mca_coll_rsag_node_params.keep_free_percent > 99) {
-        opal_output(0, "coll:rsag: coll_rsag_segment_keep_free_percent = %d is out of range "
-                       "(valid: 0 to 99); using %d", mca_coll_rsag_node_params.keep_free_percent,
-                    MCA_COLL_RSAG_DEFAULT_KEEP_FREE);
-        mca_coll_rsag_node_params.keep_free_percent = MCA_COLL_RSAG_DEFAULT_KEEP_FREE;
-    }
+    mca_coll_rsag_segment_register_limits(c);
 
     (void) mca_base_component_var_register(
         c, "test_node_fail",
@@ -408,7 +415,7 @@ static bool mca_coll_rsag_room(int fd, size_t bytes, char *why, size_t why_len)
     }
     total = (size_t) st.f_blocks * (size_t) st.f_frsize;
     avail = (size_t) st.f_bavail * (size_t) st.f_frsize;
-    kept = total / 100 * (size_t) keep;
+    kept = total / 100 * (size_t) keep + total % 100 * (size_t) keep / 100;
     if (avail >= bytes && avail - bytes >= kept) {
         return true;
     }
