@@ -24,10 +24,11 @@
  *                     nobody needs the name: nothing is left in /dev/shm
  *                     whatever happens later), the verdict to 1..p-1
  *   every rank        (only when something may use CMA: single copy cma,
- *                     or auto with a coll_rsag_direct_cma_min_bytes) test-reads its right
- *                     neighbour's probe word with CMA and posts the outcome
- *                     in its control line; each reads all of them: CMA
- *                     only if every probe worked (same answer everywhere)
+ *                     or auto with a coll_rsag_direct_cma_min_bytes)
+ *                     test-reads its right neighbour's probe word with CMA
+ *                     and posts the outcome in its control line; each reads
+ *                     all of them: CMA only if every probe worked (same
+ *                     answer everywhere)
  *
  * Each rank sends and receives the same messages whatever failed, so a
  * failure anywhere gives every rank the same answer and nobody waits for a
