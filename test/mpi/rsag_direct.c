@@ -25,6 +25,18 @@
  *     (/proc/self/maps lines) and of open descriptors (/proc/self/fd) may
  *     not grow: a segment or a descriptor kept per communicator fails.
  *
+ *   rsag_direct comms [--comms N]
+ *     MPI_COMM_WORLD and N - 1 duplicates of it, all kept, each with one
+ *     MPI_Allreduce of 1000 doubles forced to direct (the first call on a
+ *     communicator makes its segment), then once more on each; every
+ *     result checked.  Rank 0 prints, per communicator, the algorithm that
+ *     ran ("comm K: direct" or the point-to-point algorithm rsag fell back
+ *     to): the suite runs it where the shared memory is short (a full
+ *     /dev/shm, a small coll_rsag_segment_max_node_bytes) and checks which
+ *     communicators got the node path.  Then the duplicates are freed and
+ *     one more is made ("comms after free: ..."): the shared memory of
+ *     the freed ones must be available again.
+ *
  *   rsag_direct kill
  *     Makes a segment (a direct allreduce on a dup), checks that no
  *     /dev/shm/rsag-* name exists while it is mapped (unlinked at once),
@@ -327,6 +339,83 @@ static int mode_churn(int cycles)
     return all ? 1 : 0;
 }
 
+static int mode_comms(int ncomms)
+{
+    int k = rt_alg_index(RT_ALLREDUCE, "direct");
+    MPI_Comm *comms = malloc(sizeof(MPI_Comm) * (size_t) ncomms);
+    double v[1000];
+    long all = 0;
+
+    force_direct();
+    for (int c = 0; c < ncomms; ++c) {
+        if (0 == c) {
+            comms[c] = MPI_COMM_WORLD;
+        } else {
+            MPI_Comm_dup(MPI_COMM_WORLD, &comms[c]);
+        }
+    }
+    for (int round = 0; round < 2; ++round) {
+        for (int c = 0; c < ncomms; ++c) {
+            rt_snap_t before, after;
+            const char *ran;
+
+            for (int j = 0; j < 1000; ++j) {
+                v[j] = rank + j + c;
+            }
+            rt_snapshot(RT_ALLREDUCE, &before);
+            MPI_Allreduce(MPI_IN_PLACE, v, 1000, MPI_DOUBLE, MPI_SUM, comms[c]);
+            rt_snapshot(RT_ALLREDUCE, &after);
+            ran = rt_ran(RT_ALLREDUCE, &before, &after);
+            for (int j = 0; j < 1000; ++j) {
+                if (v[j] != (double) size * (size - 1) / 2 + (double) size * (j + c)) {
+                    FAIL("comms: comm %d element %d is %g", c, j, v[j]);
+                    break;
+                }
+            }
+            /* rsag ran it (an algorithm of its own, not delegated) */
+            if (rt_alg_index(RT_ALLREDUCE, ran) < 0) {
+                FAIL("comms: comm %d: %s ran, not one of rsag's algorithms", c, ran);
+            }
+            if (0 == rank) {
+                printf("rsag_direct: comms round %d comm %d: %s%s\n", round, c, ran,
+                       0 == strcmp(ran, rt_alg(RT_ALLREDUCE, k)) ? "" : " (not direct)");
+            }
+        }
+    }
+    for (int c = 1; c < ncomms; ++c) {
+        MPI_Comm_free(&comms[c]);
+    }
+    free(comms);
+    {   /* the duplicates' shared memory is given back: a new one may have it */
+        MPI_Comm again;
+        rt_snap_t before, after;
+        const char *ran;
+
+        MPI_Comm_dup(MPI_COMM_WORLD, &again);
+        for (int j = 0; j < 1000; ++j) {
+            v[j] = rank;
+        }
+        rt_snapshot(RT_ALLREDUCE, &before);
+        MPI_Allreduce(MPI_IN_PLACE, v, 1000, MPI_DOUBLE, MPI_SUM, again);
+        rt_snapshot(RT_ALLREDUCE, &after);
+        ran = rt_ran(RT_ALLREDUCE, &before, &after);
+        if (v[999] != (double) size * (size - 1) / 2) {
+            FAIL("comms: after free: result %g", v[999]);
+        }
+        if (0 == rank) {
+            printf("rsag_direct: comms after free: %s%s\n", ran,
+                   0 == strcmp(ran, rt_alg(RT_ALLREDUCE, k)) ? "" : " (not direct)");
+        }
+        MPI_Comm_free(&again);
+    }
+    MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("rsag_direct: comms %s np=%d comms=%d failures=%ld\n", all ? "FAIL" : "PASS",
+               size, ncomms, all);
+    }
+    return all ? 1 : 0;
+}
+
 static int mode_kill(void)
 {
     MPI_Comm dup;
@@ -364,7 +453,8 @@ int main(int argc, char **argv)
     int n = 0, rc;
 
     for (int i = 2; i + 1 < argc; i += 2) {
-        if (0 == strcmp(argv[i], "--iters") || 0 == strcmp(argv[i], "--cycles")) {
+        if (0 == strcmp(argv[i], "--iters") || 0 == strcmp(argv[i], "--cycles")
+            || 0 == strcmp(argv[i], "--comms")) {
             n = atoi(argv[i + 1]);
         }
     }
@@ -373,11 +463,14 @@ int main(int argc, char **argv)
         rc = mode_bits(n > 0 ? n : 1);
     } else if (0 == strcmp(mode, "churn")) {
         rc = mode_churn(n > 0 ? n : 10000);
+    } else if (0 == strcmp(mode, "comms")) {
+        rc = mode_comms(n > 0 ? n : 2);
     } else if (0 == strcmp(mode, "kill")) {
         rc = mode_kill();
     } else {
         if (0 == rank) {
-            fprintf(stderr, "usage: rsag_direct bits [--iters N] | churn [--cycles N] | kill\n");
+            fprintf(stderr, "usage: rsag_direct bits [--iters N] | churn [--cycles N] | "
+                            "comms [--comms N] | kill\n");
         }
         rc = 2;
     }

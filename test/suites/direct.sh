@@ -1,7 +1,7 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
-# direct.sh: the node path (issue 11), the `direct` algorithm of every
+# direct.sh: the node path, the `direct` algorithm of every
 # collective through the per-communicator shared segment.  Sourced by
 # test/run_tests.sh.
 #
@@ -16,7 +16,9 @@
 # rank-order fold, on random non-integer doubles and a non-commutative
 # non-associative op; sendbuf untouched; nothing in /dev/shm after a normal
 # end nor after a rank is SIGKILLed; 10 000 dup/use/free cycles with flat
-# memory, mappings and descriptors.
+# memory, mappings and descriptors.  Shared memory that runs short (a full
+# /dev/shm in a private mount namespace, the caps) and CMA refused by the
+# kernel (a seccomp filter, rsag_nocma) must mean a fallback, never a crash.
 
 direct_force=(--mca coll_rsag_allreduce_algorithm direct
               --mca coll_rsag_reduce_algorithm direct
@@ -87,7 +89,7 @@ expect_in_log "direct on MPI_COMM_WORLD .*not made \(rank 1 failed\); rsag's poi
 expect_in_log 'allreduce on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs one node with its shared segment\)'
 expect_not_in_log 'allreduce on MPI_COMM_WORLD .* -> direct'
 run_test direct-cma-refused-np3 "${mpirun_cmd[@]}" -np 3 --mca coll_rsag_test_node_fail -2 \
-    --mca coll_rsag_verbose 1 "$direct_prog" bits
+    "${direct_cma[@]}" --mca coll_rsag_verbose 1 "$direct_prog" bits
 expect_in_log 'rsag_direct: bits PASS np=3 '
 expect_in_log 'direct on MPI_COMM_WORLD .*CMA refused on rank 1: copies through the segment'
 
@@ -146,3 +148,92 @@ direct_valgrind() {
 run_test direct-valgrind-np3 direct_valgrind
 expect_in_log 'rsag_direct: bits PASS np=3 '
 expect_in_log 'valgrind-filter: 3 files \(3 finished\), 0 rsag records'
+
+# Shared memory runs short: a fallback, never a crash (a segment only
+# ftruncate'd was "made" on a full /dev/shm and raised SIGBUS at its first
+# touch).  direct_small_shm SIZE CMD...: CMD in a private mount namespace
+# whose /dev/shm is a tmpfs of SIZE; afterwards it lists what CMD left there
+# ("rsag names left in /dev/shm: N").  vader's files go to /tmp
+# (btl_vader_backing_directory), so that only rsag meets the small /dev/shm.
+direct_small_shm() {
+    local size=$1
+    shift
+    unshare -m --propagation private sh -c '
+        mount -t tmpfs -o size="$0" tmpfs /dev/shm || exit 1
+        "$@"
+        rc=$?
+        echo "/dev/shm after the job: $(ls -A /dev/shm | tr "\n" " ")"
+        echo "rsag names left in /dev/shm: $(ls -A /dev/shm | grep -c "^rsag-")"
+        exit $rc' "$size" "$@"
+}
+direct_shm_vader=(--mca btl_vader_backing_directory /tmp)
+# 16 KiB: rsag's 2 MiB segment cannot be reserved (posix_fallocate: ENOSPC;
+# the free-space rule off, so the reservation itself is what refuses): both
+# communicators fall back to the point-to-point algorithms, results right.
+run_test direct-shm-full-fallback-np2 direct_small_shm 16k "${mpirun_cmd[@]}" -np 2 \
+    "${direct_shm_vader[@]}" --mca coll_rsag_segment_keep_free_percent 0 \
+    --mca coll_rsag_verbose 1 "$direct_prog" comms
+expect_in_log "direct on MPI_COMM_WORLD .*: shared segment of [0-9]+ bytes not made: posix_fallocate: No space left on device; rsag's point-to-point algorithms instead"
+expect_in_log "direct on MPI COMMUNICATOR [0-9]+ DUP FROM 0 .*not made: posix_fallocate: No space left on device"
+expect_in_log 'rsag_direct: comms round 1 comm 0: [a-z_]+ \(not direct\)'
+expect_in_log 'rsag_direct: comms round 1 comm 1: [a-z_]+ \(not direct\)'
+expect_in_log 'rsag_direct: comms PASS np=2 comms=2 failures=0'
+expect_in_log 'rsag names left in /dev/shm: 0$'
+expect_not_in_log 'Bus error|signal 7'
+# 2304 KiB: the segment (2097536 bytes at np 2) would fit, but would leave
+# less than coll_rsag_segment_keep_free_percent (25 %) of /dev/shm free.
+run_test direct-shm-keep-free-fallback-np2 direct_small_shm 2304k "${mpirun_cmd[@]}" -np 2 \
+    "${direct_shm_vader[@]}" --mca coll_rsag_verbose 1 "$direct_prog" comms
+expect_in_log "direct on MPI_COMM_WORLD .*: shared segment of 2097536 bytes not made: /dev/shm has [0-9]+ of 2359296 bytes free and must keep 589824 free \(coll_rsag_segment_keep_free_percent 25\); rsag's point-to-point algorithms instead"
+expect_in_log 'rsag_direct: comms round 0 comm 0: [a-z_]+ \(not direct\)'
+expect_in_log 'rsag_direct: comms PASS np=2 comms=2 failures=0'
+expect_in_log 'rsag names left in /dev/shm: 0$'
+# ... and the same /dev/shm without that rule: the segment is made, direct runs.
+run_test direct-shm-keep-free-off-np2 direct_small_shm 2304k "${mpirun_cmd[@]}" -np 2 \
+    "${direct_shm_vader[@]}" --mca coll_rsag_segment_keep_free_percent 0 \
+    --mca coll_rsag_verbose 1 "$direct_prog" comms --comms 1
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment 2097536 bytes, copies through the segment'
+expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
+expect_in_log 'rsag_direct: comms PASS np=2 comms=1 failures=0'
+expect_in_log 'rsag names left in /dev/shm: 0$'
+# The per-process cap: 5 MiB holds the segments of MPI_COMM_WORLD and of
+# the first duplicate (2 MiB each, both created by rank 0), not of the
+# second, which falls back; once the duplicates are freed a new one gets
+# its segment again.
+run_test direct-shm-cap-fallback-np2 "${mpirun_cmd[@]}" -np 2 \
+    --mca coll_rsag_segment_max_bytes 5242880 --mca coll_rsag_verbose 1 "$direct_prog" comms \
+    --comms 3
+expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
+expect_in_log 'rsag_direct: comms round 1 comm 1: direct$'
+expect_in_log 'rsag_direct: comms round 1 comm 2: [a-z_]+ \(not direct\)'
+expect_in_log "direct on MPI COMMUNICATOR [0-9]+ DUP FROM 0 .*: shared segment of 2097536 bytes not made: this process's segments would take 6292608 bytes, above coll_rsag_segment_max_bytes 5242880; rsag's point-to-point algorithms instead"
+expect_count 1 'not made: '
+expect_in_log 'rsag_direct: comms after free: direct$'
+expect_in_log 'rsag_direct: comms PASS np=2 comms=3 failures=0'
+run_test direct-shm-clean-after-cap-np2 direct_no_shm_names
+
+# CMA refused for real: rsag_nocma installs a seccomp filter under which
+# process_vm_readv/writev fail (EPERM, or ENOSYS), then execs the rank
+# (vader's own single copy is turned off: it would meet the same filter).
+# With coll_rsag_single_copy cma the test read is refused on every rank and
+# every rank copies through the segment; direct still runs (rsag_direct
+# bits checks its counter), same bits.
+direct_nocma=(--mca btl_vader_single_copy_mechanism none)
+run_test direct-cma-seccomp-refused-np2 "${mpirun_cmd[@]}" -np 2 "${direct_nocma[@]}" \
+    --mca coll_rsag_single_copy cma --mca coll_rsag_verbose 1 "$here/mpi/rsag_nocma" \
+    "$direct_prog" bits
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes; CMA refused \(process_vm_readv: Operation not permitted\): copies through the segment'
+expect_not_in_log 'single copy by CMA'
+expect_in_log 'rsag_direct: bits PASS np=2 '
+run_test direct-cma-seccomp-enosys-np3 "${mpirun_cmd[@]}" -np 3 "${direct_nocma[@]}" \
+    "${direct_cma[@]}" --mca coll_rsag_verbose 1 "$here/mpi/rsag_nocma" --errno ENOSYS \
+    "$direct_prog" bits
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes; CMA refused \(process_vm_readv: Function not implemented\): copies through the segment'
+expect_in_log 'rsag_direct: bits PASS np=3 '
+# With the defaults nothing uses CMA: no test read (the filter would refuse
+# it), and the trace says the segment carries the data.
+run_test direct-cma-no-test-read-np2 "${mpirun_cmd[@]}" -np 2 "${direct_nocma[@]}" \
+    --mca coll_rsag_verbose 1 "$here/mpi/rsag_nocma" "$direct_prog" bits
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes, copies through the segment \(coll_rsag_single_copy auto, coll_rsag_direct_cma_min_bytes never: no CMA, no test read\)'
+expect_not_in_log 'CMA refused|single copy by CMA'
+expect_in_log 'rsag_direct: bits PASS np=2 '

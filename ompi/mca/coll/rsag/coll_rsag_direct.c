@@ -227,6 +227,90 @@ static int mca_coll_rsag_direct_cma(mca_coll_rsag_direct_ctx_t *ctx,
     return err;
 }
 
+/* The segment path, tick t: publish my input of elements [w0, w1) (in box
+ * or slot half h), wait for every rank's, and point ctx->src at them.
+ * `all`: copy the whole window (else not my block [lo, hi), which I read
+ * from my input). */
+static void mca_coll_rsag_direct_post(mca_coll_rsag_direct_ctx_t *ctx, const char *in,
+                                      size_t w0, size_t w1, size_t lo, size_t hi, bool boxed,
+                                      bool all, uint64_t t)
+{
+    mca_coll_rsag_segment_t *seg = ctx->seg;
+    int p = ctx->a->size, r = ctx->a->rank, h = (int) (t & 1);
+    size_t ext = ctx->ext;
+
+    if (boxed) {
+        mca_coll_rsag_box_t *box = mca_coll_rsag_box(seg, r, h);
+
+        memcpy(box->data, in, (w1 - w0) * ext);
+        mca_coll_rsag_box_publish(box, t);
+        mca_coll_rsag_wait_boxes(seg, h, t);
+        for (int q = 0; q < p; ++q) {
+            ctx->src[q].local = mca_coll_rsag_box(seg, q, h)->data;
+            ctx->src[q].first = 0;
+        }
+        return;
+    }
+    if (all) {
+        memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
+    } else {
+        /* the peers read every part of the window but my block (a
+         * reduce-scatter block may lie outside the window) */
+        size_t ml = lo < w1 ? lo : w1, mh = hi < w1 ? hi : w1;
+
+        memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (ml - w0) * ext);
+        memcpy(mca_coll_rsag_slot(seg, r, h) + (mh - w0) * ext, in + mh * ext, (w1 - mh) * ext);
+    }
+    mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
+    mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
+    for (int q = 0; q < p; ++q) {
+        ctx->src[q].local = mca_coll_rsag_slot(seg, q, h);
+        ctx->src[q].first = w0;
+    }
+    if (!all) {
+        ctx->src[r].local = in + w0 * ext;  /* my block straight from my input */
+    }
+}
+
+/* The segment path, one window [w0, w1) split among its owners (tick t,
+ * input posted): my block reduced into my slot, the others' copied. */
+static void mca_coll_rsag_direct_split(mca_coll_rsag_direct_ctx_t *ctx,
+                                       mca_coll_rsag_direct_kind_t kind, char *out,
+                                       char *stage, size_t w0, size_t w1, size_t lo, size_t hi,
+                                       uint64_t t)
+{
+    const mca_coll_rsag_args_t *a = ctx->a;
+    mca_coll_rsag_segment_t *seg = ctx->seg;
+    int p = a->size, r = a->rank, h = (int) (t & 1);
+    size_t ext = ctx->ext;
+    char *mine;
+
+    if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind) {
+        /* results only move down (block r starts at displ[r] >= 0):
+         * in place, every byte written was copied to the slot already */
+        (void) mca_coll_rsag_direct_fold(ctx, lo, hi - lo, out + (lo - a->displ[r]) * ext);
+        return;
+    }
+    mine = (MCA_COLL_RSAG_DIRECT_REDUCE == kind && r != a->root) ? stage : out + lo * ext;
+    (void) mca_coll_rsag_direct_fold(ctx, lo, hi - lo, mine);
+    if (r != a->root) {
+        /* my part of my slot is read by nobody but me: it takes the result */
+        memcpy(mca_coll_rsag_slot(seg, r, h) + (lo - w0) * ext, mine, (hi - lo) * ext);
+    }
+    mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(ready), t);
+    if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == kind || r == a->root) {
+        for (int k = 1; k < p; ++k) {
+            int j = (r + k) % p;
+            size_t jl, jh;
+
+            mca_coll_rsag_direct_block(a, kind, w0, w1, j, &jl, &jh);
+            mca_coll_rsag_wait_one(seg, j, MCA_COLL_RSAG_CTL(ready), t);
+            memcpy(out + jl * ext, mca_coll_rsag_slot(seg, j, h) + (jl - w0) * ext,
+                   (jh - jl) * ext);
+        }
+    }
+}
+
 /* The segment path: one step per window of `window` elements. */
 static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
                                       mca_coll_rsag_direct_kind_t kind, const char *in,
@@ -255,81 +339,19 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
     for (size_t w0 = 0; w0 < n; w0 += window) {
         size_t w1 = (n - w0 < window) ? n : w0 + window, lo, hi;
         uint64_t t = ++seg->tick;
-        int h = (int) (t & 1);
 
         if (t > 2) {
             mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(done), t - 2);
         }
         mca_coll_rsag_direct_block(a, kind, w0, w1, r, &lo, &hi);
-        if (boxed) {
-            mca_coll_rsag_box_t *box = mca_coll_rsag_box(seg, r, h);
-
-            memcpy(box->data, in, n * ext);
-            mca_coll_rsag_box_publish(box, t);
-            mca_coll_rsag_wait_boxes(seg, h, t);
-            for (int q = 0; q < p; ++q) {
-                ctx->src[q].local = mca_coll_rsag_box(seg, q, h)->data;
-                ctx->src[q].first = 0;
-            }
-        } else {
-            if (whole || !own_from_input) {
-                memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
-            } else {
-                /* the peers read every part of the window but my block (a
-                 * reduce-scatter block may lie outside the window) */
-                size_t ml = lo < w1 ? lo : w1, mh = hi < w1 ? hi : w1;
-
-                memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (ml - w0) * ext);
-                memcpy(mca_coll_rsag_slot(seg, r, h) + (mh - w0) * ext, in + mh * ext,
-                       (w1 - mh) * ext);
-            }
-            mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
-            mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
-            for (int q = 0; q < p; ++q) {
-                ctx->src[q].local = mca_coll_rsag_slot(seg, q, h);
-                ctx->src[q].first = w0;
-            }
-        }
-        if (!whole && own_from_input) {
-            ctx->src[r].local = in + w0 * ext;  /* my block straight from my input */
-        }
-
-        if (whole) {
-            if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind) {
-                (void) mca_coll_rsag_direct_fold(ctx, a->displ[r], a->displ[r + 1] - a->displ[r],
-                                                 out);
-            } else if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == kind || r == a->root) {
-                (void) mca_coll_rsag_direct_fold(ctx, 0, n, out);
-            }
-            mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(done), t);
-            continue;
-        }
-
-        if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind) {
-            /* results only move down (block r starts at displ[r] >= 0):
-             * in place, every byte written was copied to the slot already */
-            (void) mca_coll_rsag_direct_fold(ctx, lo, hi - lo, out + (lo - a->displ[r]) * ext);
-        } else {
-            char *mine = (MCA_COLL_RSAG_DIRECT_REDUCE == kind && r != a->root) ? stage
-                                                                             : out + lo * ext;
-            (void) mca_coll_rsag_direct_fold(ctx, lo, hi - lo, mine);
-            if (r != a->root) {
-                /* my part of my slot is read by nobody but me: it takes
-                 * the result */
-                memcpy(mca_coll_rsag_slot(seg, r, h) + (lo - w0) * ext, mine, (hi - lo) * ext);
-            }
-            mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(ready), t);
-            if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == kind || r == a->root) {
-                for (int k = 1; k < p; ++k) {
-                    int j = (r + k) % p;
-                    size_t jl, jh;
-
-                    mca_coll_rsag_direct_block(a, kind, w0, w1, j, &jl, &jh);
-                    mca_coll_rsag_wait_one(seg, j, MCA_COLL_RSAG_CTL(ready), t);
-                    memcpy(out + jl * ext, mca_coll_rsag_slot(seg, j, h) + (jl - w0) * ext,
-                           (jh - jl) * ext);
-                }
-            }
+        mca_coll_rsag_direct_post(ctx, in, w0, w1, lo, hi, boxed, whole || !own_from_input, t);
+        if (!whole) {
+            mca_coll_rsag_direct_split(ctx, kind, out, stage, w0, w1, lo, hi, t);
+        } else if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind) {
+            (void) mca_coll_rsag_direct_fold(ctx, a->displ[r], a->displ[r + 1] - a->displ[r],
+                                             out);
+        } else if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == kind || r == a->root) {
+            (void) mca_coll_rsag_direct_fold(ctx, 0, n, out);
         }
         mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(done), t);
     }

@@ -10,17 +10,25 @@
  * Set-up, once per communicator, every step through the PML (linear: a
  * node has few ranks, and it happens once):
  *
- *   rank 0            shm_open(O_CREAT|O_EXCL) "/rsag-<job>-<cid>-<pid>-<n>",
- *                     ftruncate, mmap; the name (empty on failure) to 1..p-1
+ *   rank 0            checks its allowance (coll_rsag_segment_max_bytes),
+ *                     shm_open(O_CREAT|O_EXCL) "/rsag-<job>-<cid>-<pid>-<n>",
+ *                     checks the free space of /dev/shm
+ *                     (coll_rsag_segment_keep_free_percent), reserves the
+ *                     memory with posix_fallocate (ENOSPC on a full tmpfs,
+ *                     where a segment only ftruncate'd would raise SIGBUS at
+ *                     its first touch), mmap; the name (empty on failure) to
+ *                     1..p-1
  *   every rank        maps it, writes pid and probe address in its control
  *                     line, tells rank 0 whether it mapped
  *   rank 0            shm_unlink at once (every rank has mapped or failed,
  *                     nobody needs the name: nothing is left in /dev/shm
  *                     whatever happens later), the verdict to 1..p-1
- *   every rank        (single copy not none) test-reads its right
- *                     neighbour's probe word with CMA and posts the outcome
- *                     in its control line; each reads all of them: CMA
- *                     only if every probe worked (same answer everywhere)
+ *   every rank        (only when something may use CMA: single copy cma,
+ *                     or auto with a coll_rsag_direct_cma_min_bytes)
+ *                     test-reads its right neighbour's probe word with CMA
+ *                     and posts the outcome in its control line; each reads
+ *                     all of them: CMA only if every probe worked (same
+ *                     answer everywhere)
  *
  * Each rank sends and receives the same messages whatever failed, so a
  * failure anywhere gives every rank the same answer and nobody waits for a
@@ -36,6 +44,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "mpi.h"
@@ -78,6 +87,14 @@
  * (larger p, XPMEM-less hosts with faster CMA) before lowering it. */
 #define MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES SIZE_MAX
 #define MCA_COLL_RSAG_NAME_LEN 64
+/* The probe word of a rank: this pattern xor its pid. */
+#define MCA_COLL_RSAG_PROBE_MAGIC 0x7273616700000000ULL
+/* Per process, all of the segments it created together: room for a
+ * container's default 64 MB /dev/shm to hold rsag's and vader's. */
+#define MCA_COLL_RSAG_DEFAULT_MAX_BYTES ((size_t) 32 * 1024 * 1024)
+/* Part of /dev/shm (per cent of its size) a new segment must leave free:
+ * vader's files are sparse and take their pages as they are used. */
+#define MCA_COLL_RSAG_DEFAULT_KEEP_FREE 25
 /* Busy polls before a wait starts calling opal_progress, and how often a
  * wait on a node that is not oversubscribed yields the core anyway. */
 #define MCA_COLL_RSAG_SPINS 64
@@ -107,11 +124,49 @@ mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
     .single_copy = MCA_COLL_RSAG_SINGLE_COPY_AUTO,
     .chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE,
     .cma_min_bytes = MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES,
+    .max_bytes = MCA_COLL_RSAG_DEFAULT_MAX_BYTES,
+    .keep_free_percent = MCA_COLL_RSAG_DEFAULT_KEEP_FREE,
     .test_fail = 0,
 };
 
 /* Segments made by this process, for unique names. */
 static uint32_t mca_coll_rsag_segments_made = 0;
+/* Bytes of the segments this process created and still has (its share of
+ * /dev/shm), against coll_rsag_segment_max_bytes. */
+static size_t mca_coll_rsag_segment_bytes_held = 0;
+
+/* The limits on rsag's shared memory: coll_rsag_segment_max_bytes and
+ * coll_rsag_segment_keep_free_percent. */
+static void mca_coll_rsag_segment_register_limits(const mca_base_component_t *c)
+{
+    (void) mca_base_component_var_register(
+        c, "segment_max_bytes",
+        "Bytes of shared memory (in /dev/shm) that the segments one process creates for the "
+        "direct algorithms may take together (rank 0 of each single-node communicator creates "
+        "its segment: p * (192 B + the data slot), e.g. 2 MiB at p = 2, 8 MiB at p = 16, "
+        "16 MiB at p = 256). Per process, not per node: the node as a whole is guarded by "
+        "coll_rsag_segment_keep_free_percent. A communicator whose segment would go over uses "
+        "rsag's point-to-point algorithms instead (verbose trace). Default 32 MiB",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
+        &mca_coll_rsag_node_params.max_bytes);
+
+    (void) mca_base_component_var_register(
+        c, "segment_keep_free_percent",
+        "Per cent of the size of /dev/shm that must stay free after a new shared segment of "
+        "the direct algorithms is made (vader's files and others' need their pages later); "
+        "else that communicator uses rsag's point-to-point algorithms (verbose trace). 0: no "
+        "such check, only the reservation of the segment's memory (posix_fallocate) decides. "
+        "0 to 99, default 25",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
+        &mca_coll_rsag_node_params.keep_free_percent);
+    if (mca_coll_rsag_node_params.keep_free_percent < 0
+        || mca_coll_rsag_node_params.keep_free_percent > 99) {
+        opal_output(0, "coll:rsag: coll_rsag_segment_keep_free_percent = %d is out of range "
+                       "(valid: 0 to 99); using %d", mca_coll_rsag_node_params.keep_free_percent,
+                    MCA_COLL_RSAG_DEFAULT_KEEP_FREE);
+        mca_coll_rsag_node_params.keep_free_percent = MCA_COLL_RSAG_DEFAULT_KEEP_FREE;
+    }
+}
 
 void mca_coll_rsag_segment_register(const mca_base_component_t *c)
 {
@@ -185,6 +240,8 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         "measured on, the segment was 1.3-2x faster from 64 KB to 64 MB",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.cma_min_bytes);
+
+    mca_coll_rsag_segment_register_limits(c);
 
     (void) mca_base_component_var_register(
         c, "test_node_fail",
@@ -324,81 +381,168 @@ static int mca_coll_rsag_setup_gather(int *ok, int *who, struct ompi_communicato
     return err;
 }
 
-mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t *comm,
-                                                      int tag, char *why, size_t why_len)
+/* Take `bytes` from this process's allowance (coll_rsag_segment_max_bytes);
+ * false, and nothing taken, when it would go over. */
+static bool mca_coll_rsag_charge(size_t bytes)
 {
-    int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
-    size_t bytes = mca_coll_rsag_segment_bytes(p);
-    mca_coll_rsag_segment_t *seg = calloc(1, sizeof(*seg));
-    pid_t *pids = calloc((size_t) p, sizeof(pid_t));
-    uint64_t *seen_done = calloc((size_t) p, sizeof(uint64_t));
-    char name[MCA_COLL_RSAG_NAME_LEN], sent[MCA_COLL_RSAG_NAME_LEN];
-    int ok = (NULL != seg && NULL != pids && NULL != seen_done), verdict[2] = { 0, 0 };
-    int who = -1, probe_err = 0;
-    int err_no = 0, fd = -1;
-    bool created = false;
+    size_t held = __atomic_load_n(&mca_coll_rsag_segment_bytes_held, __ATOMIC_RELAXED);
+
+    do {
+        if (bytes > mca_coll_rsag_node_params.max_bytes
+            || held > mca_coll_rsag_node_params.max_bytes - bytes) {
+            return false;
+        }
+    } while (!__atomic_compare_exchange_n(&mca_coll_rsag_segment_bytes_held, &held,
+                                          held + bytes, false, __ATOMIC_RELAXED,
+                                          __ATOMIC_RELAXED));
+    return true;
+}
+
+static void mca_coll_rsag_uncharge(size_t bytes)
+{
+    (void) __atomic_fetch_sub(&mca_coll_rsag_segment_bytes_held, bytes, __ATOMIC_RELAXED);
+}
+
+/* Does the file system of `fd` (the tmpfs behind shm_open) keep
+ * coll_rsag_segment_keep_free_percent of its size free once `bytes` more
+ * are taken?  Else the reason in why. */
+static bool mca_coll_rsag_room(int fd, size_t bytes, char *why, size_t why_len)
+{
+    int keep = mca_coll_rsag_node_params.keep_free_percent;
+    struct statvfs st;
+    size_t total, avail, kept;
+
+    if (keep <= 0 || 0 != fstatvfs(fd, &st)) {
+        return true;        /* no check asked, or none possible: posix_fallocate decides */
+    }
+    total = (size_t) st.f_blocks * (size_t) st.f_frsize;
+    avail = (size_t) st.f_bavail * (size_t) st.f_frsize;
+    kept = total / 100 * (size_t) keep + total % 100 * (size_t) keep / 100;
+    if (avail >= bytes && avail - bytes >= kept) {
+        return true;
+    }
+    snprintf(why, why_len, "shared segment of %zu bytes not made: /dev/shm has %zu of %zu "
+                           "bytes free and must keep %zu free (coll_rsag_segment_keep_free_"
+                           "percent %d)", bytes, avail, total, kept, keep);
+    return false;
+}
+
+/* Rank 0: create the segment under `name`, with its memory reserved (a
+ * file that is only ftruncate'd has no pages: on a full tmpfs the first
+ * touch of a page raises SIGBUS).  The descriptor, or -1 with the reason
+ * in why; *created when the name exists (to unlink). */
+static int mca_coll_rsag_segment_make(const char *name, size_t bytes, bool *created,
+                                      char *why, size_t why_len)
+{
+    int fd, rc;
+
+    if (!mca_coll_rsag_charge(bytes)) {
+        snprintf(why, why_len, "shared segment of %zu bytes not made: this process's segments "
+                               "would take %zu bytes, above coll_rsag_segment_max_bytes %zu",
+                 bytes, __atomic_load_n(&mca_coll_rsag_segment_bytes_held, __ATOMIC_RELAXED)
+                            + bytes, mca_coll_rsag_node_params.max_bytes);
+        return -1;
+    }
+    fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0) {
+        snprintf(why, why_len, "shared segment of %zu bytes not made: shm_open: %s", bytes,
+                 strerror(errno));
+        goto cleanup;
+    }
+    *created = true;
+    if (!mca_coll_rsag_room(fd, bytes, why, why_len)) {
+        goto cleanup;
+    }
+    /* posix_fallocate returns the error (errno is not set) */
+    while (EINTR == (rc = posix_fallocate(fd, 0, (off_t) bytes))) {
+    }
+    if (0 != rc) {
+        snprintf(why, why_len, "shared segment of %zu bytes not made: posix_fallocate: %s",
+                 bytes, strerror(rc));
+        goto cleanup;
+    }
+    return fd;
+
+cleanup:
+    if (fd >= 0) {
+        close(fd);
+        shm_unlink(name);
+        *created = false;
+    }
+    mca_coll_rsag_uncharge(bytes);
+    return -1;
+}
+
+/* Every rank with a descriptor: map it and join (pid and probe address in
+ * my control line).  The mapping, or NULL with the reason in why. */
+static char *mca_coll_rsag_segment_join(mca_coll_rsag_segment_t *seg, int fd, size_t bytes,
+                                        int rank, char *why, size_t why_len)
+{
+    char *base = mca_coll_rsag_map(fd, bytes);
+    mca_coll_rsag_ctl_t *mine;
+
+    if (NULL != base && mca_coll_rsag_node_params.test_fail == rank + 1) {
+        munmap(base, bytes);        /* injected: as if mmap had failed */
+        base = NULL;
+        errno = ENOMEM;
+    }
+    if (NULL == base) {
+        snprintf(why, why_len, "shared segment of %zu bytes not made: mmap: %s", bytes,
+                 strerror(errno));
+        return NULL;
+    }
+    mine = (mca_coll_rsag_ctl_t *) base + rank;
+    seg->probe_word = MCA_COLL_RSAG_PROBE_MAGIC ^ (uint64_t) getpid();
+    mine->pid = (int32_t) getpid();
+    mine->probe = (uint64_t) (uintptr_t) &seg->probe_word;
+    __atomic_store_n(&mine->joined, (uint16_t) 1, __ATOMIC_RELEASE);
+    return base;
+}
+
+/* The set-up's messages (the same on every rank whatever failed): the
+ * name from rank 0 (empty when it could not make the segment), every
+ * rank's outcome to rank 0, which then unlinks the name, and the verdict
+ * from rank 0.  Returns the mapping when every rank has it, else NULL
+ * (unmapped) with the reason in why. */
+static char *mca_coll_rsag_segment_exchange(mca_coll_rsag_segment_t *seg, bool can,
+                                            struct ompi_communicator_t *comm, int tag,
+                                            size_t bytes, char *why, size_t why_len)
+{
+    int rank = ompi_comm_rank(comm), fd = -1, who = -1, verdict[2] = { 0, 0 };
+    char name[MCA_COLL_RSAG_NAME_LEN];
+    bool created = false, charged = false;
     char *base = NULL;
 
-    snprintf(why, why_len, "?");
     memset(name, 0, sizeof(name));
-    if (0 == rank) {
+    if (0 == rank && can) {
         snprintf(name, sizeof(name), "/rsag-%u-%d-%d-%u",
                  (unsigned) OPAL_PROC_MY_NAME.jobid, MCA_COLL_RSAG_COMM_CID(comm), (int) getpid(),
                  __atomic_fetch_add(&mca_coll_rsag_segments_made, 1u, __ATOMIC_RELAXED));
-        fd = ok ? shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600) : -1;
-        if (fd >= 0) {
-            created = true;
-            if (0 != ftruncate(fd, (off_t) bytes)) {
-                err_no = errno;
-                ok = 0;
-            }
-        } else {
-            err_no = ok ? errno : ENOMEM;
-            ok = 0;
+        fd = mca_coll_rsag_segment_make(name, bytes, &created, why, why_len);
+        charged = (fd >= 0);
+        if (fd < 0) {
+            name[0] = '\0';         /* (1) carries "no segment" */
         }
     }
     /* (1) the name; empty when rank 0 could not make the segment */
-    memset(sent, 0, sizeof(sent));
-    if (0 == rank && ok) {
-        memcpy(sent, name, sizeof(sent));
-    }
-    if (OMPI_SUCCESS != mca_coll_rsag_setup_bcast(sent, sizeof(sent), &ompi_mpi_char.dt, comm,
+    if (OMPI_SUCCESS != mca_coll_rsag_setup_bcast(name, sizeof(name), &ompi_mpi_char.dt, comm,
                                                   tag)) {
-        ok = 0;
+        name[0] = '\0';
     }
-    if (0 != rank && ok) {
-        sent[sizeof(sent) - 1] = '\0';
-        fd = '\0' != sent[0] ? shm_open(sent, O_RDWR, 0600) : -1;
+    name[sizeof(name) - 1] = '\0';
+    if (0 != rank && can && '\0' != name[0]) {
+        fd = shm_open(name, O_RDWR, 0600);
         if (fd < 0) {
-            err_no = '\0' != sent[0] ? errno : 0;
-            ok = 0;
+            snprintf(why, why_len, "shared segment of %zu bytes not made: shm_open: %s", bytes,
+                     strerror(errno));
         }
     }
     if (fd >= 0) {
-        if (ok) {
-            base = mca_coll_rsag_map(fd, bytes);
-            if (NULL == base) {
-                err_no = errno;
-                ok = 0;
-            } else if (mca_coll_rsag_node_params.test_fail == rank + 1) {
-                munmap(base, bytes);        /* injected: as if mmap had failed */
-                base = NULL;
-                err_no = ENOMEM;
-                ok = 0;
-            }
-        }
+        base = mca_coll_rsag_segment_join(seg, fd, bytes, rank, why, why_len);
         close(fd);
     }
-    if (NULL != base) {
-        mca_coll_rsag_ctl_t *mine = (mca_coll_rsag_ctl_t *) base + rank;
-
-        seg->probe_word = 0x7273616700000000ULL ^ (uint64_t) getpid();
-        mine->pid = (int32_t) getpid();
-        mine->probe = (uint64_t) (uintptr_t) &seg->probe_word;
-        __atomic_store_n(&mine->joined, (uint16_t) 1, __ATOMIC_RELEASE);
-    }
     /* (2) who mapped it; rank 0 removes the name at once */
-    verdict[0] = ok;
+    verdict[0] = (NULL != base);
     (void) mca_coll_rsag_setup_gather(&verdict[0], &who, comm, tag);
     if (created) {
         shm_unlink(name);
@@ -408,16 +552,117 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
         verdict[0] = 0;
     }
     if (!verdict[0]) {
-        if (!ok && 0 != err_no) {
-            snprintf(why, why_len, "shared segment of %zu bytes not made: %s", bytes,
-                     strerror(err_no));
-        } else {
+        if (NULL != base) {     /* mine worked: say whose did not */
             snprintf(why, why_len, "shared segment of %zu bytes not made (rank %d failed)",
                      bytes, verdict[1]);
+        } else if (0 != rank && can && '\0' == name[0]) {
+            snprintf(why, why_len, "shared segment of %zu bytes not made (rank 0 failed)",
+                     bytes);
         }
+        if (NULL != base) {
+            munmap(base, bytes);
+        }
+        if (charged) {
+            mca_coll_rsag_uncharge(bytes);
+        }
+        return NULL;
+    }
+    seg->charged = charged ? bytes : 0;
+    return base;
+}
+
+/* Wait until rank q's control line says `joined`: written before rank q's
+ * answer in (2), so at once; a few polls, then yield the core. */
+static void mca_coll_rsag_wait_joined(const mca_coll_rsag_segment_t *seg, int q)
+{
+    for (uint32_t spins = 0; 0 == __atomic_load_n(&seg->ctl[q].joined, __ATOMIC_ACQUIRE);
+         ++spins) {
+        if (spins < MCA_COLL_RSAG_SPINS) {
+            MCA_COLL_RSAG_CPU_RELAX();
+        } else {
+            sched_yield();
+        }
+    }
+}
+
+/* May anything use CMA on this communicator?  coll_rsag_single_copy cma, or
+ * auto with a coll_rsag_direct_cma_min_bytes (the default never does). */
+static bool mca_coll_rsag_cma_wanted(void)
+{
+    return MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy
+           || (MCA_COLL_RSAG_SINGLE_COPY_AUTO == mca_coll_rsag_node_params.single_copy
+               && SIZE_MAX != mca_coll_rsag_node_params.cma_min_bytes);
+}
+
+/* (3) can we read a peer's memory?  Each rank test-reads its right
+ * neighbour and posts the outcome in its control line (every rank has
+ * mapped the segment, so every rank posts); each reads all outcomes: CMA
+ * only if every test worked, the same answer everywhere.  Sets the mode
+ * and says in why which path the calls will take. */
+static void mca_coll_rsag_segment_probe(mca_coll_rsag_segment_t *seg, char *why, size_t why_len)
+{
+    int p = seg->size, rank = seg->rank, right = (rank + 1) % p, refused = -1, probe_err;
+    size_t min = mca_coll_rsag_node_params.cma_min_bytes;
+
+    probe_err = mca_coll_rsag_cma_probe(seg->pids[right], seg->ctl[right].probe,
+                                        MCA_COLL_RSAG_PROBE_MAGIC ^ (uint64_t) seg->pids[right]);
+    if (mca_coll_rsag_node_params.test_fail == -(rank + 1)) {
+        probe_err = EPERM;              /* injected: as if the kernel had refused */
+    }
+    __atomic_store_n(&seg->ctl[rank].probed, (uint16_t) (0 == probe_err ? 1 : 2),
+                     __ATOMIC_RELEASE);
+    for (int q = 0; q < p; ++q) {
+        uint16_t v;
+        for (uint32_t spins = 0;
+             0 == (v = __atomic_load_n(&seg->ctl[q].probed, __ATOMIC_ACQUIRE)); ++spins) {
+            if (spins < MCA_COLL_RSAG_SPINS) {
+                MCA_COLL_RSAG_CPU_RELAX();
+            } else {
+                opal_progress();
+                sched_yield();
+            }
+        }
+        if (2 == v && refused < 0) {
+            refused = q;
+        }
+    }
+    if (refused >= 0 && 0 != probe_err) {
+        snprintf(why, why_len, "shared segment %zu bytes; CMA refused (process_vm_readv: %s): "
+                               "copies through the segment", seg->bytes, strerror(probe_err));
+    } else if (refused >= 0) {
+        snprintf(why, why_len, "shared segment %zu bytes; CMA refused on rank %d: copies "
+                               "through the segment", seg->bytes, refused);
+    } else if (MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy) {
+        seg->mode = MCA_COLL_RSAG_COPY_CMA;
+        snprintf(why, why_len, "shared segment %zu bytes, single copy by CMA (test read of a "
+                               "peer worked on every rank)", seg->bytes);
+    } else {
+        seg->mode = MCA_COLL_RSAG_COPY_CMA;
+        snprintf(why, why_len, "shared segment %zu bytes, copies through the segment below "
+                               "%zu bytes, single copy by CMA from %zu bytes (test read of a "
+                               "peer worked on every rank)", seg->bytes, min, min);
+    }
+}
+
+mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t *comm,
+                                                      int tag, char *why, size_t why_len)
+{
+    int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
+    size_t bytes = mca_coll_rsag_segment_bytes(p);
+    mca_coll_rsag_segment_t *seg = calloc(1, sizeof(*seg));
+    pid_t *pids = calloc((size_t) p, sizeof(pid_t));
+    uint64_t *seen_done = calloc((size_t) p, sizeof(uint64_t));
+    bool can = (NULL != seg && NULL != pids && NULL != seen_done);
+    char *base;
+
+    /* Out of memory here: still every message of the set-up (rank 0 sends
+     * no name; the others answer "failed"), so that nobody waits. */
+    snprintf(why, why_len, "shared segment of %zu bytes not made: %s", bytes,
+             strerror(ENOMEM));
+    base = mca_coll_rsag_segment_exchange(seg, can, comm, tag, bytes, why, why_len);
+    if (NULL == base) {
         goto cleanup;
     }
-
     seg->base = base;
     seg->bytes = bytes;
     seg->size = p;
@@ -431,56 +676,22 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     seg->pids = pids;
     seg->seen_done = seen_done;
     for (int q = 0; q < p; ++q) {
-        while (0 == __atomic_load_n(&seg->ctl[q].joined, __ATOMIC_ACQUIRE)) {
-            sched_yield();      /* written before rank q's answer in (2): at once */
-        }
+        mca_coll_rsag_wait_joined(seg, q);
         pids[q] = (pid_t) seg->ctl[q].pid;
     }
-
-    /* (3) can we read a peer's memory?  Through the segment: every rank
-     * has mapped it, so every rank posts its outcome. */
-    if (MCA_COLL_RSAG_SINGLE_COPY_NONE != mca_coll_rsag_node_params.single_copy) {
-        int right = (rank + 1) % p, refused = -1;
-
-        probe_err = mca_coll_rsag_cma_probe(pids[right], seg->ctl[right].probe,
-                                            0x7273616700000000ULL ^ (uint64_t) pids[right]);
-        if (mca_coll_rsag_node_params.test_fail == -(rank + 1)) {
-            probe_err = EPERM;              /* injected: as if the kernel had refused */
-        }
-        __atomic_store_n(&seg->ctl[rank].probed, (uint16_t) (0 == probe_err ? 1 : 2),
-                         __ATOMIC_RELEASE);
-        for (int q = 0; q < p; ++q) {
-            uint16_t v;
-            while (0 == (v = __atomic_load_n(&seg->ctl[q].probed, __ATOMIC_ACQUIRE))) {
-                opal_progress();
-                sched_yield();
-            }
-            if (2 == v && refused < 0) {
-                refused = q;
-            }
-        }
-        if (refused < 0) {
-            seg->mode = MCA_COLL_RSAG_COPY_CMA;
-            snprintf(why, why_len, "shared segment %zu bytes, single copy by CMA "
-                                   "(test read of a peer worked on every rank)", bytes);
-        } else if (0 != probe_err) {
-            snprintf(why, why_len, "shared segment %zu bytes; CMA refused (process_vm_readv: "
-                                   "%s): copies through the segment", bytes,
-                     strerror(probe_err));
-        } else {
-            snprintf(why, why_len, "shared segment %zu bytes; CMA refused on rank %d: copies "
-                                   "through the segment", bytes, refused);
-        }
-    } else {
+    if (mca_coll_rsag_cma_wanted()) {
+        mca_coll_rsag_segment_probe(seg, why, why_len);
+    } else if (MCA_COLL_RSAG_SINGLE_COPY_NONE == mca_coll_rsag_node_params.single_copy) {
         snprintf(why, why_len, "shared segment %zu bytes, copies through the segment "
                                "(coll_rsag_single_copy none)", bytes);
+    } else {
+        snprintf(why, why_len, "shared segment %zu bytes, copies through the segment "
+                               "(coll_rsag_single_copy auto, coll_rsag_direct_cma_min_bytes "
+                               "never: no CMA, no test read)", bytes);
     }
     return seg;
 
 cleanup:
-    if (NULL != base) {
-        munmap(base, bytes);
-    }
     free(seen_done);
     free(pids);
     free(seg);
@@ -494,6 +705,9 @@ void mca_coll_rsag_segment_destroy(mca_coll_rsag_segment_t *seg)
     }
     if (NULL != seg->base) {
         munmap(seg->base, seg->bytes);
+    }
+    if (seg->charged > 0) {
+        mca_coll_rsag_uncharge(seg->charged);
     }
     free(seg->seen_done);
     free(seg->pids);

@@ -88,6 +88,8 @@ typedef struct mca_coll_rsag_segment_t {
     pid_t *pids;                    /* peers' process ids (CMA) */
     uint64_t *seen_done;            /* [size]: highest done of each rank seen so far */
     uint64_t probe_word;            /* what peers read to test CMA */
+    size_t charged;                 /* bytes counted against coll_rsag_segment_max_bytes
+                                       (the creator, rank 0), else 0 */
 } mca_coll_rsag_segment_t;
 
 /* State of a module's node path. */
@@ -101,13 +103,18 @@ typedef enum mca_coll_rsag_node_state_t {
 bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm);
 
 /* Make the segment of `comm`, collectively (every rank of comm calls it
- * with the same tag): rank 0 creates and names it, sends the name through
- * the PML, every rank maps it and says so, rank 0 unlinks the name at once
- * and sends the verdict; then, unless coll_rsag_single_copy is none, each
- * rank test-reads a peer with CMA, posts the outcome in its control line and
- * reads everyone's: all ranks choose the same copy mode.
+ * with the same tag): rank 0 creates and names it, its memory reserved
+ * (posix_fallocate) within coll_rsag_segment_max_bytes and
+ * coll_rsag_segment_keep_free_percent, sends the name through the PML (an
+ * empty one when it could not), every rank maps it and says so, rank 0
+ * unlinks the name at once and sends the verdict; then, when something may
+ * use CMA (coll_rsag_single_copy cma, or auto with a
+ * coll_rsag_direct_cma_min_bytes), each rank test-reads a peer with CMA,
+ * posts the outcome in its control line and reads everyone's: all ranks
+ * choose the same copy mode.
  * Returns the segment (NULL when any rank failed: then every rank returns
- * NULL) and in `why` the reason of a failure or the copy mode chosen. */
+ * NULL) and in `why` the reason of a failure or the data path the calls
+ * will take. */
 mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t *comm,
                                                       int tag, char *why, size_t why_len);
 void mca_coll_rsag_segment_destroy(mca_coll_rsag_segment_t *seg);
@@ -170,6 +177,8 @@ typedef struct mca_coll_rsag_node_params_t {
     int single_copy;        /* mca_coll_rsag_single_copy_t */
     size_t chunk_size;      /* bytes reduced at a time from CMA pulls */
     size_t cma_min_bytes;   /* auto: CMA from this message size on */
+    size_t max_bytes;       /* the segments one process creates, together */
+    int keep_free_percent;  /* of /dev/shm's size, free after a new segment */
     int test_fail;          /* TEST ONLY: r + 1: rank r fails to map the segment;
                                -(r + 1): rank r's CMA test read is refused */
 } mca_coll_rsag_node_params_t;
