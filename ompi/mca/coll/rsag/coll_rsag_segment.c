@@ -43,6 +43,11 @@
 #include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/proc.h"
+#if OMPI_MAJOR_VERSION >= 5
+#include "opal/mca/pmix/pmix-internal.h"
+#else
+#include "opal/mca/pmix/pmix.h"
+#endif
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/group/group.h"
@@ -193,6 +198,25 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         "(EPERM). 0 (default): no injected failure",
         MCA_BASE_VAR_TYPE_INT, NULL, 0, 0, OPAL_INFO_LVL_9, MCA_BASE_VAR_SCOPE_LOCAL,
         &mca_coll_rsag_node_params.test_fail);
+}
+
+/* A peer killed in the set-up leaves rank 0 waiting in (2) with the name in
+ * /dev/shm until the launcher kills it too: the name is registered with the
+ * job's PMIx server, which removes it when the job ends, however it ends (as
+ * it removes the BTL's segments).  Best effort: without a server the name is
+ * only unlinked by rank 0. */
+static void mca_coll_rsag_segment_cleanup_at_job_end(const char *name)
+{
+    char path[MCA_COLL_RSAG_NAME_LEN + 16];
+
+    snprintf(path, sizeof(path), "/dev/shm%s", name);
+#if OMPI_MAJOR_VERSION >= 5
+    (void) opal_pmix_register_cleanup(path, false, false, false);
+#else
+    if (NULL != opal_pmix.register_cleanup) {
+        (void) opal_pmix.register_cleanup(path, false, false, false);
+    }
+#endif
 }
 
 bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm)
@@ -347,6 +371,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
         fd = ok ? shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600) : -1;
         if (fd >= 0) {
             created = true;
+            mca_coll_rsag_segment_cleanup_at_job_end(name);
             if (0 != ftruncate(fd, (off_t) bytes)) {
                 err_no = errno;
                 ok = 0;
