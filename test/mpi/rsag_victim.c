@@ -33,7 +33,9 @@
  *
  * Rank 0 prints first "rsag_victim: job <jobid> pid0 <pid> ..." (the
  * jobid from Open MPI's environment when there is one, and rank 0's pid:
- * the names of the job's files in /dev/shm contain them), and at the end
+ * the names of the job's files in /dev/shm contain them), after the first
+ * call how many rsag-* names of its pid are in /dev/shm (a `direct` segment
+ * is mapped now and its name must be gone already), and at the end
  * "rsag_victim: PASS ..." when every result was right and the forced
  * algorithm's MPI_T counter moved by --calls on every rank (auto: calls not
  * delegated; persistent: by one, when the request was made, and
@@ -45,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rsag_forms.h"
@@ -96,6 +99,24 @@ static const char *segment_of(int pid0)
     return NULL;
 }
 
+/* How many rsag-* names made by pid0 are in /dev/shm. */
+static int segments_of(int pid0)
+{
+    char tail[32];
+    DIR *d = opendir("/dev/shm");
+    struct dirent *e;
+    int n = 0;
+
+    snprintf(tail, sizeof(tail), "-%d-", pid0);
+    while (NULL != d && NULL != (e = readdir(d))) {
+        n += 0 == strncmp(e->d_name, "rsag-", 5) && NULL != strstr(e->d_name, tail);
+    }
+    if (NULL != d) {
+        closedir(d);
+    }
+    return n;
+}
+
 static int coll_index(const char *name)
 {
     for (int c = 0; c < RT_NCOLL; c++) {
@@ -134,6 +155,7 @@ int main(int argc, char **argv)
     rt_call_t call;
     unsigned long long moved, least;
     long long starts0;
+    struct timespec now;
 
     rt_start(&argc, &argv, &rank, &size);
     for (int i = 1; i < argc; i++) {
@@ -244,16 +266,21 @@ int main(int argc, char **argv)
                        seg ? seg : "(no segment of rank 0 within a minute)");
             }
             rt_snapshot(coll, &s1);
+            clock_gettime(CLOCK_REALTIME, &now);
             printf("rsag_victim: rank %d pid %d: %llu calls by %s%s so far; raises SIG%s "
-                   "before call %ld\n", rank, (int) getpid(),
+                   "before call %ld at %ld.%03ld\n", rank, (int) getpid(),
                    RT_FORM_PERSISTENT == form
                        ? (unsigned long long) (rt_counter("coll_rsag_persistent_starts") - starts0)
                            * (ran(k, &s1) - ran(k, &s0))
                        : ran(k, &s1) - ran(k, &s0),
-                   alg, RT_FORM_PERSISTENT == form ? " (persistent starts)" : "", 0 == strcmp(sig, "kill") ? "KILL" : "STOP", c);
+                   alg, RT_FORM_PERSISTENT == form ? " (persistent starts)" : "",
+                   0 == strcmp(sig, "kill") ? "KILL" : "STOP", c, (long) now.tv_sec,
+                   now.tv_nsec / 1000000);
             fflush(stdout);
             raise(0 == strcmp(sig, "kill") ? SIGKILL : SIGSTOP);
-            printf("rsag_victim: rank %d continued\n", rank);
+            clock_gettime(CLOCK_REALTIME, &now);
+            printf("rsag_victim: rank %d continued at %ld.%03ld\n", rank, (long) now.tv_sec,
+                   now.tv_nsec / 1000000);
             fflush(stdout);
         }
         for (long i = 0; i < total; i++) {
@@ -274,6 +301,12 @@ int main(int argc, char **argv)
         if (MPI_SUCCESS != rc) {
             FAIL("call %ld returned %d", c, rc);
             continue;
+        }
+        if (0 == c && 0 == rank) {
+            /* a segment is unlinked as soon as every rank has mapped it */
+            printf("rsag_victim: after the first call, rsag-* names of rank 0 in /dev/shm: %d\n",
+                   segments_of(pid0));
+            fflush(stdout);
         }
         if (RT_REDUCE == coll && rank != call.root) {
             continue;
