@@ -13,7 +13,7 @@
 #   np 1-8 (np 1 with coll/self left out, so that rsag serves it), the
 #   collective, an algorithm of its table or auto (not hierarchical: one
 #   node; `direct` only blocking), the form (blocking, nonblocking,
-#   persistent), the count (8 to 20 000 ints), 10-40 calls, the transport
+#   persistent), the count (any from 8 to 23 331 ints), 10-40 calls, the transport
 #   (ob1 + vader, or ob1 + tcp over the loopback), and the fault:
 #     none (60 %)        exit 0, rsag_victim: PASS (every element of every
 #                        result right, rsag's counter of the forced path moved
@@ -62,8 +62,11 @@ chaos_job() {
     alg=${algs[RANDOM % ${#algs[@]}]}
     case $((RANDOM % 3)) in 0) form=blocking ;; 1) form=nonblocking ;; *) form=persistent ;; esac
     [ "$alg" = direct ] && form=blocking
-    case $((RANDOM % 5)) in 0) count=8 ;; 1) count=100 ;; 2) count=1000 ;; 3) count=5000 ;;
-        *) count=20000 ;; esac
+    # any count from 8 (forced algorithms need count >= p', p' <= 8): odd ones,
+    # primes, uneven blocks, not only round numbers
+    case $((RANDOM % 5)) in 0) count=$((8 + RANDOM % 24)) ;; 1) count=$((32 + RANDOM % 300)) ;;
+        2) count=$((332 + RANDOM % 3000)) ;; 3) count=$((3332 + RANDOM % 8000)) ;;
+        *) count=$((11332 + RANDOM % 12000)) ;; esac
     calls=$((10 + RANDOM % 31))
     # two-way choices from a high bit (the low bits of RANDOM repeat sooner)
     if [ $(((RANDOM >> 7) & 1)) = 1 ]; then
