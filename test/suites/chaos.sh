@@ -18,7 +18,9 @@
 #     none (60 %)        exit 0, rsag_victim: PASS (every element of every
 #                        result right, rsag's counter of the forced path moved
 #                        by the number of calls on every rank)
-#     kill (20 %)        a random rank raises SIGKILL before a random call:
+#     kill (20 %)        a random rank raises SIGKILL before a random call
+#                        (having seen rsag's counter of the forced path move
+#                        by one per call before it):
 #                        the job ends by itself, non-zero, mpirun naming a
 #                        process that exited on signal 9
 #     stop (20 %)        a random rank raises SIGSTOP before a random call:
@@ -129,6 +131,9 @@ chaos_job() {
 
     if [ "$liveness_timed_out" = 1 ]; then
         verdict=FAIL; why="TIMEOUT: did not end by itself within $chaos_limit s"
+    elif [ "$fault" != none ] && ! grep -qE "^rsag_victim: rank $victim pid [0-9]+: $at calls by $alg( \(persistent starts\))? so far" "$out"; then
+        # the calls before the fault ran on the forced path
+        verdict=FAIL; why="the victim did not report $at calls by rsag's $alg before the fault"
     elif [ "$fault" = none ] || { [ "$fault" = stop ] && [ "$action" = cont ]; }; then
         if [ "$liveness_rc" != 0 ] || ! grep -q '^rsag_victim: PASS ' "$out"; then
             verdict=FAIL; why="exit $liveness_rc, no PASS: $(grep -m 3 -E 'FAIL|rsag_victim\[' "$out" | tr '\n' ' ')"
