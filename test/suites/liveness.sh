@@ -23,19 +23,18 @@
 #   - mpirun's log names rank 1 as exited on signal 9;
 #   - no name of the job is in /dev/shm: rsag's segment (rsag-<jobid>-... made
 #     by rank 0's pid) nor vader's (vader_segment.<host>.<jobid>.<rank>).
-# About 2-5 s each on an idle 2-core machine.
+# About 2-5 s each on an idle 2-core machine.  At the end,
+# multinode-kill-hierarchical-np4: the same for hierarchical on 2 emulated
+# hosts (below).
 
 # shellcheck source=liveness.inc
 . "$here/suites/liveness.inc"
 liveness_limit=${RSAG_LIVENESS_LIMIT:-120}
 
-# liveness_kill NP ARGS... (of rsag_victim): the job with rank 1 the victim.
-liveness_kill() {
-    local np="$1" before job="$last_log.job" rc=0
-    shift
-    before=$(ls -A /dev/shm 2>/dev/null)
-    : >"$job"
-    liveness_run "$liveness_limit" "$job" -np "$np" "$liveness_victim" --victim 1 "$@"
+# liveness_verdict JOB BEFORE: the checks of a job whose output is the file
+# JOB (liveness_run's results set), BEFORE the listing of /dev/shm before it.
+liveness_verdict() {
+    local job="$1" before="$2" rc=0
     cat "$job"
     echo "liveness: mpirun exit status $liveness_rc after ${liveness_secs} s (limit ${liveness_limit} s)"
     awk -v end="$(date +%s.%N)" '/raises SIGKILL before call [0-9]+ at / {
@@ -50,6 +49,16 @@ liveness_kill() {
     liveness_shm_left "$job" "$before" || rc=1
     rm -f "$job"
     return "$rc"
+}
+
+# liveness_kill NP ARGS... (of rsag_victim): the job with rank 1 the victim.
+liveness_kill() {
+    local np="$1" before job="$last_log.job"
+    shift
+    before=$(ls -A /dev/shm 2>/dev/null)
+    : >"$job"
+    liveness_run "$liveness_limit" "$job" -np "$np" "$liveness_victim" --victim 1 "$@"
+    liveness_verdict "$job" "$before"
 }
 
 liveness_signal9='(mpirun|prterun) noticed that process rank 1 with PID [0-9]+ on node [^ ]+ exited on signal 9'
@@ -87,3 +96,54 @@ expect_in_log 'rsag_victim: rank 1: rank 0 is in the set-up: /dev/shm/rsag-[0-9]
 expect_in_log 'rsag_victim: rank 1 pid [0-9]+: 0 calls by direct so far; raises SIGKILL before call 0'
 expect_in_log "$liveness_signal9"
 expect_in_log 'liveness: nothing of this job .* in /dev/shm'
+
+# hierarchical needs several nodes: the emulated cluster of
+# contrib/rsag-cluster.sh (doc/cluster.md), 2 hosts x 2 ranks, brought up for
+# this one test under the cluster's lock ("with") and taken down after it.
+# Rank 1 (on rsag-h1) dies before call 20 of a hierarchical allreduce; the
+# others wait in its node step or, on rsag-h2, in the cross-node step.  Its
+# orted reports the death to mpirun, which ends the job.  Where namespaces
+# cannot be made it prints one SKIP line and counts nothing, as multinode.sh
+# does (RSAG_REQUIRE_MULTINODE=1: a failure instead).  About 20 s.
+liveness_cluster="$top/contrib/rsag-cluster.sh"
+liveness_kill_on_cluster() {
+    local before job="$last_log.job"
+    before=$(ls -A /dev/shm 2>/dev/null)
+    : >"$job"
+    RSAG_CLUSTER_LOCK_WAIT=${RSAG_CLUSTER_LOCK_WAIT:-900} "$liveness_cluster" with 2 -- \
+        bash -c 'out=$1 limit=$2 cluster=$3; shift 3
+                 t0=$(date +%s%N)
+                 # shellcheck disable=SC2046
+                 timeout -k 10 "$limit" mpirun --allow-run-as-root $("$cluster" mpirun-args) \
+                     "$@" >>"$out" 2>&1
+                 echo "liveness-cluster: $? $(( ($(date +%s%N) - t0) / 1000000000 ))" >>"$out"' \
+        _ "$job" "$liveness_limit" "$liveness_cluster" --host rsag-h1:2,rsag-h2:2 -np 4 \
+        "$liveness_victim" --victim 1 --coll allreduce --alg hierarchical --count 20000 --at 20 \
+        >"$job.cluster" 2>&1
+    if ! grep -q '^liveness-cluster: ' "$job"; then
+        echo "liveness: the cluster's job did not run:"
+        cat "$job.cluster" "$job"
+        rm -f "$job" "$job.cluster"
+        return 1
+    fi
+    rm -f "$job.cluster"
+    read -r liveness_rc liveness_secs < <(sed -n 's/^liveness-cluster: //p' "$job")
+    liveness_timed_out=0
+    if [ "$liveness_rc" = 124 ] || [ "$liveness_secs" -ge "$liveness_limit" ]; then
+        liveness_timed_out=1
+    fi
+    liveness_verdict "$job" "$before"
+}
+if name_selected multinode-kill-hierarchical-np4 && [ "${list_only:-0}" != 1 ] \
+   && { [ "$(id -u)" != 0 ] || ! unshare --net --uts true 2>/dev/null; }; then
+    echo "SKIP multinode-kill-hierarchical-np4: needs root and network/UTS namespaces"
+    if [ "${RSAG_REQUIRE_MULTINODE:-0}" = 1 ]; then
+        run_test multinode-kill-hierarchical-np4 sh -c \
+            "echo 'RSAG_REQUIRE_MULTINODE=1 and no namespaces'; exit 1"
+    fi
+else
+    run_test multinode-kill-hierarchical-np4 liveness_kill_on_cluster
+    expect_in_log 'rsag_victim: rank 1 pid [0-9]+: 20 calls by hierarchical so far; raises SIGKILL before call 20'
+    expect_in_log "$liveness_signal9"
+    expect_in_log 'liveness: nothing of this job .* in /dev/shm'
+fi
