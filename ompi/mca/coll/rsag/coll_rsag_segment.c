@@ -44,9 +44,15 @@
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/proc.h"
 #if OMPI_MAJOR_VERSION >= 5
+#if defined(__has_include)
+#if __has_include("opal/mca/pmix/pmix-internal.h")
 #include "opal/mca/pmix/pmix-internal.h"
+#define MCA_COLL_RSAG_HAVE_PMIX_CLEANUP 1
+#endif
+#endif
 #else
 #include "opal/mca/pmix/pmix.h"
+#define MCA_COLL_RSAG_HAVE_PMIX_CLEANUP 1
 #endif
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
@@ -210,7 +216,9 @@ static void mca_coll_rsag_segment_cleanup_at_job_end(const char *name)
     char path[MCA_COLL_RSAG_NAME_LEN + 16];
 
     snprintf(path, sizeof(path), "/dev/shm%s", name);
-#if OMPI_MAJOR_VERSION >= 5
+#if !defined(MCA_COLL_RSAG_HAVE_PMIX_CLEANUP)
+    (void) path;            /* headers without the call: rank 0's unlink only */
+#elif OMPI_MAJOR_VERSION >= 5
     (void) opal_pmix_register_cleanup(path, false, false, false);
 #else
     if (NULL != opal_pmix.register_cleanup) {
