@@ -1,6 +1,7 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
+# shellcheck shell=bash
 # chaos.sh: a few hundred short random jobs, some with a rank killed or
 # stopped in the middle; every job must end by itself, right where nobody
 # died, and leave nothing in /dev/shm (doc/reliability.md, "Chaos").
@@ -72,21 +73,23 @@ chaos_job() {
     calls=$((10 + RANDOM % 31))
     # two-way choices from a high bit (the low bits of RANDOM repeat sooner)
     if [ $(((RANDOM >> 7) & 1)) = 1 ]; then
+        # shellcheck disable=SC2054
         tr=(--mca pml ob1 --mca btl self,tcp --mca btl_tcp_if_include lo)
         trname=tcp
     else
+        # shellcheck disable=SC2054
         tr=(--mca pml ob1 --mca btl self,vader)
         trname=vader
     fi
     [ "$np" = 1 ] && tr+=(--mca coll '^self')
-    case $((RANDOM % 10)) in 0|1) fault=kill ;; 2|3) fault=stop ;; *) fault=none ;; esac
+    case $((RANDOM % 10)) in 0|1) fault="kill" ;; 2|3) fault="stop" ;; *) fault="none" ;; esac
     [ "$np" = 1 ] && fault=none
     victim=$((RANDOM % np))
     at=$((RANDOM % calls))
     pause=$((5 + RANDOM % 16))            # tenths of a second
     pause=$((pause / 10)).$((pause % 10))
     action=cont
-    [ $(((RANDOM >> 7) & 1)) = 1 ] && action=kill
+    [ $(((RANDOM >> 7) & 1)) = 1 ] && action="kill"
 
     local args=(-np "$np" "${tr[@]}" "$liveness_victim" --coll "$coll" --alg "$alg" --form "$form"
                 --count "$count" --calls "$calls")

@@ -1,6 +1,7 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
+# shellcheck shell=bash
 # liveness.sh: a rank that dies in the middle of a collective ends the job
 # promptly, with Open MPI's usual error, on every path of rsag, and leaves
 # nothing in /dev/shm (doc/reliability.md, "Liveness").  Sourced by
@@ -110,10 +111,10 @@ liveness_kill_on_cluster() {
     local before job="$last_log.job"
     before=$(ls -A /dev/shm 2>/dev/null)
     : >"$job"
+    # shellcheck disable=SC2016
     RSAG_CLUSTER_LOCK_WAIT=${RSAG_CLUSTER_LOCK_WAIT:-900} "$liveness_cluster" with 2 -- \
         bash -c 'out=$1 limit=$2 cluster=$3; shift 3
                  t0=$(date +%s%N)
-                 # shellcheck disable=SC2046
                  timeout -k 10 "$limit" mpirun --allow-run-as-root $("$cluster" mpirun-args) \
                      "$@" >>"$out" 2>&1
                  echo "liveness-cluster: $? $(( ($(date +%s%N) - t0) / 1000000000 ))" >>"$out"' \
