@@ -52,6 +52,17 @@
 #include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/runtime/opal_progress.h"
 #include "opal/util/proc.h"
+#if OMPI_MAJOR_VERSION >= 5
+#if defined(__has_include)
+#if __has_include("opal/mca/pmix/pmix-internal.h")
+#include "opal/mca/pmix/pmix-internal.h"
+#define MCA_COLL_RSAG_HAVE_PMIX_CLEANUP 1
+#endif
+#endif
+#else
+#include "opal/mca/pmix/pmix.h"
+#define MCA_COLL_RSAG_HAVE_PMIX_CLEANUP 1
+#endif
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/group/group.h"
@@ -253,6 +264,27 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         &mca_coll_rsag_node_params.test_fail);
 }
 
+/* A peer killed in the set-up leaves rank 0 waiting in (2) with the name in
+ * /dev/shm until the launcher kills it too: the name is registered with the
+ * job's PMIx server, which removes it when the job ends, however it ends (as
+ * it removes the BTL's segments).  Best effort: without a server the name is
+ * only unlinked by rank 0. */
+static void mca_coll_rsag_segment_cleanup_at_job_end(const char *name)
+{
+    char path[MCA_COLL_RSAG_NAME_LEN + 16];
+
+    snprintf(path, sizeof(path), "/dev/shm%s", name);
+#if !defined(MCA_COLL_RSAG_HAVE_PMIX_CLEANUP)
+    (void) path;            /* headers without the call: rank 0's unlink only */
+#elif OMPI_MAJOR_VERSION >= 5
+    (void) opal_pmix_register_cleanup(path, false, false, false);
+#else
+    if (NULL != opal_pmix.register_cleanup) {
+        (void) opal_pmix.register_cleanup(path, false, false, false);
+    }
+#endif
+}
+
 bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm)
 {
     return !ompi_group_have_remote_peers(comm->c_local_group);
@@ -450,6 +482,7 @@ static int mca_coll_rsag_segment_make(const char *name, size_t bytes, bool *crea
         goto cleanup;
     }
     *created = true;
+    mca_coll_rsag_segment_cleanup_at_job_end(name);
     if (!mca_coll_rsag_room(fd, bytes, why, why_len)) {
         goto cleanup;
     }
