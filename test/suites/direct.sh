@@ -109,11 +109,13 @@ expect_in_log 'rsag_direct: bits PASS np=3 '
 # Nothing left in /dev/shm: after a normal end, and after a rank was
 # killed in the middle of a loop of direct calls (the job aborts; bounded).
 run_test direct-shm-clean-after-end-np16 direct_no_shm_names
+expect_ran direct-bits-np16
 run_test direct-kill-np3 exits_nonzero timeout -k 10 120 mpirun --allow-run-as-root \
     --oversubscribe -np 3 "$direct_prog" kill
 expect_in_log 'rsag_direct: kill segment mapped, /dev/shm/rsag-\* names: 0'
 expect_not_in_log 'rsag_direct: kill FAIL'
 run_test direct-shm-clean-after-kill-np3 direct_no_shm_names
+expect_ran direct-kill-np3
 
 # A segment per communicator, made and freed 10 000 times.
 run_test direct-churn-10000-np2 "${mpirun_cmd[@]}" -np 2 "$direct_prog" churn --cycles 10000
