@@ -22,8 +22,22 @@
 #   test_ran                     true when the last run_test ran (not filtered
 #                                out, not listed): guard for code that reads
 #                                $last_log
-#   exits_nonzero CMD...         a command that must fail (use with run_test)
-#   enum_values COLL             the values of coll_rsag_COLL_algorithm
+#   expect_ran NAME              refine the last test: it depends on what test
+#                                NAME did, which must have run in this
+#                                invocation (else the last test fails)
+#   skip_test NAME REASON        NAME cannot run here: a SKIP line, counted in
+#                                the summary's "N skipped" (.ci/run fails on
+#                                a skip it does not expect)
+#   exits_with_error CMD...      a command that must fail cleanly: exit status
+#                                1..123, not a signal, not timeout's 124/137
+#                                (use with run_test, and match the error text
+#                                with expect_in_log)
+#   exits_nonzero CMD...         a command that must fail, any way at all
+#                                (only for commands that cannot crash or hang)
+#   enum_values COLL             the values of coll_rsag_COLL_algorithm; none
+#                                is a harness error (a failure in the summary)
+#   harness_error MESSAGE        count a failure of the harness itself (works
+#                                inside $(...)); run_tests.sh reports it
 #   makevar DIR VAR              VAR of the configured $top/DIR/Makefile
 #   valgrind_job NAME NP PROG... PROG under valgrind memcheck, rsag's records
 #                                fail it (use with run_test NAME)
@@ -41,13 +55,19 @@
 
 passed=0
 failed=0
+skipped=0
 failed_names=()
+skipped_names=()
+# the tests that ran in this invocation (for expect_ran)
+declare -gA ran_tests=()
 last_log=""
 last_name=""
 last_ok=0
 last_time=0
-# one line per test: seconds, PASS|FAIL, name (sorted at the end)
+# one line per test: seconds, PASS|FAIL|SKIP, name (sorted at the end)
 times_file="$results/TIMES"
+# one line per error of the harness (harness_error), from any subshell
+harness_errors_file="$results/HARNESS_ERRORS"
 
 # name_selected NAME: no -k filter, or NAME contains it ("^X": begins with X,
 # "X$": ends with X, "^X$": is X).
@@ -76,6 +96,7 @@ run_test() {
     fi
     last_name="$name"
     last_log="$results/$name.log"
+    ran_tests[$name]=1
     local t0=$SECONDS rc
     { echo "+ $*"; "$@"; } >"$last_log" 2>&1
     rc=$?
@@ -87,6 +108,42 @@ run_test() {
 
 # true when the last run_test ran (its log exists and belongs to it)
 test_ran() { [ -n "$last_name" ]; }
+
+# expect_ran NAME: the last test checks what test NAME left behind (e.g. no
+# shared memory after NAME's job), so NAME must have run in this invocation;
+# under a -k that leaves NAME out the last test proves nothing and fails.
+expect_ran() {
+    test_ran || return 0
+    if [ -z "${ran_tests[$1]:-}" ]; then
+        echo "depends on test $1, which did not run in this invocation (select both, e.g. -k with a common part of their names)" >>"$last_log"
+        reopen_failed
+    fi
+}
+
+# skip_test NAME REASON: test NAME cannot run on this machine.  It is not a
+# pass: the summary counts it in "N skipped", and .ci/run fails on a skip
+# that is not on its list of expected ones.
+skip_test() {
+    local name="$1" reason="$2"
+    name_selected "$name" || return 0
+    if [ "$list_only" = 1 ]; then
+        echo "$name"
+        return 0
+    fi
+    last_name=""
+    skipped=$((skipped + 1))
+    skipped_names+=("$name")
+    printf 'SKIP %-52s       (%s)\n' "$name" "$reason"
+    printf '0 SKIP %s\n' "$name" >>"$times_file"
+}
+
+# harness_error MESSAGE: the harness itself went wrong (e.g. no algorithm
+# found to build tests from): said at once on stderr, and counted as a
+# failure in the summary.  Works in a subshell ($(...)).
+harness_error() {
+    echo "run_tests.sh: ERROR: $1" >&2
+    printf '%s\n' "$1" >>"$harness_errors_file"
+}
 
 expect_in_log() {
     test_ran || return 0
@@ -157,14 +214,46 @@ reopen_failed() {
     fi
 }
 
+# exits_nonzero CMD...: CMD fails in any way (a crash, a timeout too); only
+# for commands that cannot crash or hang (scripts, filters).
 exits_nonzero() { ! "$@"; }
 
+# exits_with_error CMD...: CMD must fail the way a program reports an error:
+# exit status 1..123.  0 is a pass of CMD (this fails), 124 and 137 are
+# timeout's (a hang), 125..127 a command that could not run, above 128 a
+# signal (a crash): none of them is the expected failure.  Pair it with
+# expect_in_log on the exact error text.
+exits_with_error() {
+    "$@"
+    local rc=$?
+    if [ "$rc" -ge 1 ] && [ "$rc" -le 123 ]; then
+        echo "(failed as expected, exit status $rc)"
+        return 0
+    fi
+    case "$rc" in
+        0) echo "expected an error exit, but the command succeeded" ;;
+        124|137) echo "expected an error exit, got $rc: a timeout (hang) or SIGKILL, not the expected error" ;;
+        125|126|127) echo "expected an error exit, got $rc: the command could not run" ;;
+        *) echo "expected an error exit, got $rc: killed by signal $((rc - 128)) (a crash), not the expected error" ;;
+    esac
+    return 1
+}
+
 # Values of an rsag enum parameter, from ompi_info (the algorithm tables).
+# Loops over them build tests: when ompi_info shows no algorithm besides
+# auto (its output changed, rsag is not installed), that is a harness error
+# counted as a failure, not zero tests.
 enum_values() {
+    local v
     # each value once: a former (deprecated) name follows with the same value
-    ompi_info --param coll rsag --level 9 --parsable 2>/dev/null |
+    v=$(ompi_info --param coll rsag --level 9 --parsable 2>/dev/null |
         sed -n "s/^mca:coll:rsag:param:coll_rsag_$1_algorithm:enumerator:value://p" |
-        awk -F: '!seen[$1]++ { print $2 }'
+        awk -F: '!seen[$1]++ { print $2 }')
+    if ! grep -qvxE '(auto)?' <<<"$v"; then
+        harness_error "enum_values $1: ompi_info --param coll rsag --level 9 --parsable shows no algorithm of coll_rsag_$1_algorithm (besides auto); the tests built from it would be none"
+        return 1
+    fi
+    printf '%s\n' "$v"
 }
 
 # makevar DIR VAR: the value of VAR in the configured $top/DIR/Makefile.
@@ -256,9 +345,18 @@ assert_transport() {
     echo "transport check: $want used by all $np ranks"
 }
 
-# The summary at the end of a run: the slowest tests, the failed ones and
-# the last line "N passed, N failed".  Returns 0 iff none failed.
+# The summary at the end of a run: the slowest tests, the failed and skipped
+# ones and the last line "N passed, N failed" (", N skipped" when some were).
+# Errors of the harness count as failures.  Returns 0 iff none failed.
 print_summary() {
+    local err
+    if [ -s "$harness_errors_file" ]; then
+        while IFS= read -r err; do
+            failed=$((failed + 1))
+            failed_names+=("harness-error")
+            echo "FAIL harness: $err"
+        done <"$harness_errors_file"
+    fi
     if [ -s "$times_file" ] && [ "$((passed + failed))" -gt 1 ]; then
         echo
         echo "slowest tests (seconds; all in ${times_file#"$top"/}):"
@@ -268,6 +366,11 @@ print_summary() {
     if [ "$failed" -gt 0 ]; then
         echo "failed: ${failed_names[*]}"
     fi
-    echo "$passed passed, $failed failed"
+    if [ "$skipped" -gt 0 ]; then
+        echo "skipped: ${skipped_names[*]}"
+        echo "$passed passed, $failed failed, $skipped skipped"
+    else
+        echo "$passed passed, $failed failed"
+    fi
     [ "$failed" -eq 0 ]
 }

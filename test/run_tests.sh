@@ -13,7 +13,9 @@
 #
 # Each test is one program or one mpirun; its output goes to
 # test/results/<name>.log, its time to test/results/TIMES.  The last line is
-# "N passed, N failed".  RSAG_MPIRUN_TIMEOUT (seconds, default 900) bounds
+# "N passed, N failed", followed by ", N skipped" when tests could not run
+# here (a skip is not a pass; .ci/run fails on unexpected ones); the exit
+# status is 0 iff none failed.  RSAG_MPIRUN_TIMEOUT (seconds, default 900) bounds
 # every mpirun.  The tests are in test/suites/*.sh, the harness in
 # test/lib.sh; test/README.md explains both.
 set -u
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
         -k) [ $# -ge 2 ] || { echo "run_tests.sh: -k needs a NAME" >&2; exit 2; }
             filter="$2"; shift 2 ;;
         -l) list_only=1; shift ;;
-        -h|--help) sed -n '5,18p' "$0"; exit 0 ;;
+        -h|--help) sed -n '5,20p' "$0"; exit 0 ;;
         *) echo "run_tests.sh: unknown option $1" >&2; exit 2 ;;
     esac
 done
@@ -56,7 +58,13 @@ mpirun_cmd=(timeout -k 10 "$timeout_s" mpirun --allow-run-as-root --oversubscrib
 check="$here/mpi/rsag_check"
 demo="$top/contrib/rsag_demo"
 mkdir -p "$results"
-[ "$list_only" = 1 ] || : >"$times_file"
+if [ "$list_only" = 1 ]; then
+    harness_errors_file=$(mktemp)
+    trap 'rm -f "$harness_errors_file"' EXIT
+else
+    : >"$times_file"
+    : >"$harness_errors_file"
+fi
 
 # The suites: core.sh first (its first test checks that the installed
 # component is this build), then the others in name order.
@@ -68,5 +76,9 @@ for suite in "$here/suites/core.sh" "$here"/suites/*.sh; do
     [ "$suite" = "$here/suites/core.sh" ] && core_done=1
 done
 
-[ "$list_only" = 1 ] && exit 0
+if [ "$list_only" = 1 ]; then
+    # a listing built from nothing (enum_values) is an error too
+    [ -s "$harness_errors_file" ] && exit 1
+    exit 0
+fi
 print_summary

@@ -13,7 +13,8 @@
  *                  with reversed rank order
  *   collectives    MPI_Allreduce, MPI_Reduce, MPI_Reduce_scatter_block,
  *                  MPI_Reduce_scatter (a collective whose control variable
- *                  coll_rsag_<coll>_algorithm does not exist is skipped)
+ *                  coll_rsag_<coll>_algorithm does not exist while rsag is
+ *                  loaded counts as one failed case)
  *   algorithms     every item of that enum control variable (auto first),
  *                  written with MPI_T_cvar_write before the cases
  *                  (--algorithms current: left alone, only read)
@@ -1406,6 +1407,7 @@ int main(int argc, char **argv)
     }
 
     /* which collectives and algorithms run */
+    unsigned long long missing_cvars = 0;
     for (int ci = 0; ci < NCOLL; ci++) {
         collinfo *c = &colls[ci];
         c->run = 0;
@@ -1414,8 +1416,14 @@ int main(int argc, char **argv)
             continue;
         if (!c->have_cvar) {
             if (rsag_loaded && !opt.norsag) {
-                r0printf("rsag_check: skipping %s: control variable %s_%s_algorithm "
-                         "does not exist\n", coll_names[ci], opt.cvar_prefix, coll_names[ci]);
+                /* rsag without the variable that selects its algorithms:
+                 * nothing of this collective can be forced or checked, which
+                 * is a failure of rsag (or of its names), not a skip */
+                r0printf("rsag_check: FAIL: %s: control variable %s_%s_algorithm does not "
+                         "exist; none of its algorithms can be tested (counted as failed)\n",
+                         coll_names[ci], opt.cvar_prefix, coll_names[ci]);
+                if (world_rank == 0)
+                    missing_cvars++;
                 continue;
             }
             c->run = 1;
@@ -1464,7 +1472,7 @@ int main(int argc, char **argv)
     comm_setup(&cxs[2], split, world_rank % 2 ? "split(rank%2=1)" : "split(rank%2=0)");
     comm_setup(&cxs[3], rsplit, "split(reversed)");
 
-    unsigned long long setup_failures = 0;
+    unsigned long long setup_failures = missing_cvars;
     for (int f = 0; f < RT_NFORM; f++) {
         if (!(opt.forms & (1 << f)))
             continue;
@@ -1576,8 +1584,8 @@ int main(int argc, char **argv)
                    "4.1.4 (tuned ring allreduce) crashes, and in the nonblocking and "
                    "persistent forms reduce (libnbc's crashes)\n", all[5]);
         if (all[4])
-            printf("rsag_check: %llu algorithm settings could not be forced (counted as "
-                   "failed)\n", all[4]);
+            printf("rsag_check: %llu algorithm settings could not be forced or control "
+                   "variables were missing (counted as failed)\n", all[4]);
         failed_total = all[2];
         if (all[0] == 0) {
             printf("rsag_check: ERROR: no case ran%s\n",

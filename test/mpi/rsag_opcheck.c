@@ -9,15 +9,22 @@
  * MPI_UNSIGNED_LONG compared as signed, #10525; MIN/MAX on MPI_OFFSET),
  * once through MPI_Reduce_local (Open MPI alone) and once through
  * MPI_Allreduce (rsag), at every count 1..70 and 1000, against results
- * computed here.  Prints one line per wrong (call, pair), then
- *   rsag_opcheck: reduce_local wrong=<n> allreduce wrong=<m>
- * and exits 1 when the allreduce was wrong anywhere.
+ * computed here.  rsag's counters are read around every tested
+ * MPI_Allreduce: rsag must have run each one with an algorithm of its own
+ * (not delegated), or the results prove nothing about rsag.  Prints one line
+ * per wrong (call, pair), then
+ *   rsag_opcheck: rsag ran <k> of <n> allreduce calls itself
+ *   rsag_opcheck: np=<p> reduce_local wrong=<n> allreduce wrong=<m>
+ * and exits 1 when the allreduce was wrong anywhere or rsag did not run
+ * every one of them.
  */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "rsag_mpit.h"
 
 typedef enum { SUM, MAX, MIN } which_t;
 static const struct {
@@ -102,11 +109,14 @@ static int wrong(int p, const void *buf, int n, int np)
 int main(int argc, char **argv)
 {
     static uint64_t in[MAXN], out[MAXN];
-    int rank, np, local_wrong = 0, all_wrong = 0;
+    int rank, np, local_wrong = 0, all_wrong = 0, calls = 0, by_rsag = 0;
+    rt_snap_t before, after;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+    /* tolerant: without rsag the program still runs and says so */
+    (void) rt_mpit_open(NULL, NULL);
     for (int p = 0; p < NPAIRS; ++p) {
         int bad_local = 0, bad_all = 0;
         for (int n = 1; n <= 71; ++n) {
@@ -122,7 +132,15 @@ int main(int argc, char **argv)
             for (int i = 0; i < count; ++i) {
                 put(in, i, pairs[p].size, value(rank, i));
             }
+            rt_snapshot(RT_ALLREDUCE, &before);
             MPI_Allreduce(in, out, count, pairs[p].dt, pairs[p].op, MPI_COMM_WORLD);
+            rt_snapshot(RT_ALLREDUCE, &after);
+            {
+                const char *ran = rt_ran(RT_ALLREDUCE, &before, &after);
+                ++calls;
+                by_rsag += strcmp(ran, "none") && strcmp(ran, "several")
+                           && strcmp(ran, "delegated");
+            }
             bad_all |= wrong(p, out, count, np);
         }
         MPI_Allreduce(MPI_IN_PLACE, &bad_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
@@ -133,10 +151,14 @@ int main(int argc, char **argv)
         local_wrong += bad_local;
         all_wrong += bad_all;
     }
+    /* the fewest calls any rank saw rsag run */
+    MPI_Allreduce(MPI_IN_PLACE, &by_rsag, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (0 == rank) {
+        printf("rsag_opcheck: rsag ran %d of %d allreduce calls itself\n", by_rsag, calls);
         printf("rsag_opcheck: np=%d reduce_local wrong=%d allreduce wrong=%d\n", np,
                local_wrong, all_wrong);
     }
+    rt_mpit_finalize();
     MPI_Finalize();
-    return all_wrong ? 1 : 0;
+    return all_wrong || by_rsag != calls ? 1 : 0;
 }

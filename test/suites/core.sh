@@ -39,10 +39,10 @@ run_test core-demo-explicit-coll-list-np3 "${mpirun_cmd[@]}" --mca coll rsag,bas
 expect_in_log 'results correct'
 
 # Opting out: the demo fails (rsag did nothing) and says why.
-run_test core-demo-excluded-np2 exits_nonzero "${mpirun_cmd[@]}" --mca coll ^rsag -np 2 "$demo"
+run_test core-demo-excluded-np2 exits_with_error "${mpirun_cmd[@]}" --mca coll ^rsag -np 2 "$demo"
 expect_in_log 'mca_coll_rsag is NOT loaded'
 
-run_test core-demo-negative-priority-np2 exits_nonzero "${mpirun_cmd[@]}" \
+run_test core-demo-negative-priority-np2 exits_with_error "${mpirun_cmd[@]}" \
     --mca coll_rsag_priority -1 -np 2 "$demo"
 expect_in_log 'rank 0: 0 calls done by rsag'
 

@@ -112,6 +112,7 @@ expect_in_log 'rsag_direct: bits PASS np=3 '
 # of direct calls or in the segment's set-up: liveness.sh
 # (liveness-kill-direct-np3, liveness-kill-setup-np3).
 run_test direct-shm-clean-after-end-np16 direct_no_shm_names
+expect_ran direct-bits-np16
 
 # A segment per communicator, made and freed 10 000 times.
 run_test direct-churn-10000-np2 "${mpirun_cmd[@]}" -np 2 "$direct_prog" churn --cycles 10000

@@ -16,7 +16,8 @@
 #                         1 Gbit/s): rsag_check --quick, every algorithm of
 #                         every collective forced in turn through MPI_T, and
 #                         auto; each must report 0 failed, and rsag's counters
-#                         prove it ran the forced algorithm
+#                         prove it ran the forced algorithm (at np 4,
+#                         hierarchical's counters moved for each collective)
 # In all of them every rank pair on one node must use vader and every pair
 # across nodes tcp (btl_base_verbose).  And:
 #   multinode-hier-auto-np4  2 hosts x 2 ranks: with the default thresholds
@@ -29,17 +30,29 @@
 #                         forced for the four collectives; rsag's counters
 #                         show hierarchical ran, non-commutative ops fall
 #                         back to a flat algorithm with the reason traced
+#   multinode-hier-forced-nonblocking-np4  2 hosts x 2 ranks, hierarchical
+#                         forced by --mca for the four collectives, in the
+#                         nonblocking and persistent forms (rsag_check
+#                         --form): the trace says "hierarchical (forced)" and
+#                         hierarchical's counters moved for each collective
+#                         (on one node these forms only show its fallback)
 #   multinode-hier-uneven-np5  2+1+2 ranks: forced hierarchical falls back
 #                         to a flat algorithm, saying why, results right
 #   multinode-checks-reject-wrong-job-np4  a job over tcp alone, expected on
 #                         3 nodes, fails both checks
-#   multinode-link-cap-np2  a ping-pong between 2 hosts capped at 200 Mbit/s
-#                         stays under 25 MB/s
+#   multinode-link-cap-np2  a ping-pong between 2 hosts, links capped at
+#                         200 and then 50 Mbit/s: each rate stays under its
+#                         cap (25, 6.25 MB/s), the 50 Mbit/s one is within 4x
+#                         of its cap, and the 200 Mbit/s one at least twice
+#                         it (4x expected): the cap is what limits the rate
 #   multinode-down-leaves-nothing  no namespace, link, mount, /etc/hosts
 #                         line, process or Open MPI file of the hosts is left
-# Where namespaces cannot be made (not root, no netns/veth/bridge), it prints
-# one SKIP line and counts nothing; RSAG_REQUIRE_MULTINODE=1 makes that a
-# failure instead (CI).  About 3 minutes on 2 cores.
+# Where namespaces cannot be made (not root, no netns/veth/bridge) or
+# another suite holds the cluster's lock too long, each selected test is a
+# SKIP, counted in the summary (.ci/run fails on it); RSAG_REQUIRE_MULTINODE=1
+# makes each a failure instead.  Where they can, a cluster that does not come
+# up fails each selected test.  About 4 minutes on
+# 2 cores.
 # RSAG_MULTINODE_TIMEOUT (seconds, default 300) bounds every mpirun.
 
 mn_cluster="$top/contrib/rsag-cluster.sh"
@@ -48,7 +61,8 @@ mn_bench="$top/contrib/rsag_bench"
 mn_timeout=${RSAG_MULTINODE_TIMEOUT:-300}
 mn_names=()
 mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4
-          multinode-hier-auto-np4 multinode-hier-roundrobin-np4 multinode-hier-uneven-np5
+          multinode-hier-auto-np4 multinode-hier-roundrobin-np4
+          multinode-hier-forced-nonblocking-np4 multinode-hier-uneven-np5
           multinode-checks-reject-wrong-job-np4 multinode-link-cap-np2
           multinode-matrix-capped-np5 multinode-down-leaves-nothing)
 
@@ -106,20 +120,62 @@ mn_leftovers() {
 }
 mn_down_and_check() { "$mn_cluster" down && mn_leftovers; }
 
-# mn_cap_holds LOG MBPS: the ping-pong between nodes moved at most MBPS MB/s.
-mn_cap_holds() {
-    awk -v cap="$2" '/pingpong .* other-node/ {
-            for (i = 1; i <= NF; i++) if ($(i + 1) == "MB/s,") rate = $i
-            printf "link cap: %s MB/s measured, cap %s MB/s\n", rate, cap
-            found = 1; if (rate + 0 > cap + 0) exit 1 }
-        END { if (!found) { print "link cap: no ping-pong line"; exit 1 } }' "$1"
+# mn_pingpong_rate RATE: the links capped at RATE (tc), a ping-pong of 2 MiB
+# messages between 2 hosts; prints its output and last "rate=<MB/s>".
+mn_pingpong_rate() {
+    local out
+    "$mn_cluster" rate "$1" >/dev/null || { echo "link cap: cannot set $1"; return 1; }
+    out=$("${mn_mpirun[@]}" --host rsag-h1:1,rsag-h2:1 -np 2 "$mn_nodes" --expect-nodes 2 \
+              --pingpong 2097152 --iters 10 2>&1) || { printf '%s\n' "$out"; return 1; }
+    printf '%s\n' "$out"
+    awk '/pingpong .* other-node/ {
+            for (i = 1; i <= NF; i++) if ($(i + 1) == "MB/s,") rate = $i }
+         END { if (rate == "") exit 1; print "rate=" rate }' <<<"$out"
 }
 
+# mn_link_cap: both sides of the cap.  At 200 Mbit/s (25 MB/s on the wire,
+# counted both ways) and at 50 Mbit/s (6.25 MB/s) each ping-pong stays under
+# its cap; the 50 Mbit/s one is at least a quarter of its cap (the link is
+# not broken or stalled), and the 200 Mbit/s one at least twice the 50 Mbit/s
+# one (4x if the caps alone limit): a cap that does nothing, or a machine
+# too slow to reach 25 MB/s between namespaces, fails.  Margins for a loaded
+# 2-core machine: 2 MiB messages need little CPU at these rates.
+mn_link_cap() {
+    local out hi lo
+    out=$(mn_pingpong_rate 200mbit) || { printf '%s\n' "$out"; return 1; }
+    printf '%s\n' "$out"; hi=$(sed -n 's/^rate=//p' <<<"$out")
+    out=$(mn_pingpong_rate 50mbit) || { printf '%s\n' "$out"; return 1; }
+    printf '%s\n' "$out"; lo=$(sed -n 's/^rate=//p' <<<"$out")
+    awk -v hi="$hi" -v lo="$lo" 'BEGIN {
+        printf "link cap: %s MB/s at 200 Mbit/s (cap 25), %s MB/s at 50 Mbit/s (cap 6.25)\n", hi, lo
+        bad = 0
+        if (hi + 0 > 25) { print "link cap: 200 Mbit/s not held"; bad = 1 }
+        if (lo + 0 > 6.25) { print "link cap: 50 Mbit/s not held"; bad = 1 }
+        if (lo + 0 < 6.25 / 4) { print "link cap: 50 Mbit/s link below a quarter of its cap"; bad = 1 }
+        if (hi + 0 < 2 * lo) { print "link cap: 4x the cap did not give at least 2x the rate"; bad = 1 }
+        if (!bad) print "link cap: both caps hold and limit the rate"
+        exit bad }'
+}
+
+# mn_skip REASON: the cluster cannot be made here: every selected test of
+# the suite is a SKIP (counted in the summary), or one failure with
+# RSAG_REQUIRE_MULTINODE=1.
 mn_skip() {
-    echo "SKIP multinode: $1"
     if [ "${RSAG_REQUIRE_MULTINODE:-0}" = 1 ]; then
-        run_test multinode-cluster-up sh -c "echo 'RSAG_REQUIRE_MULTINODE=1 and $1'; exit 1"
+        mn_fail_all "RSAG_REQUIRE_MULTINODE=1 and $1"
+        return
     fi
+    for mn_name in "${mn_names[@]}"; do
+        skip_test "$mn_name" "multinode: $1"
+    done
+}
+
+# mn_fail_all MESSAGE [FILE]: every selected test of the suite fails, with
+# MESSAGE (and FILE's contents) in its log: the cluster it needs is not there.
+mn_fail_all() {
+    for mn_name in "${mn_names[@]}"; do
+        run_test "$mn_name" sh -c '[ -z "$2" ] || cat "$2"; echo "$1"; exit 1' sh "$1" "${2:-}"
+    done
 }
 
 if [ "${list_only:-0}" = 1 ]; then
@@ -134,8 +190,11 @@ elif [ "$mn_wanted" = 1 ]; then
         exec {mn_lock}</run
         if ! flock -w "${RSAG_CLUSTER_LOCK_WAIT:-900}" "$mn_lock"; then
             mn_skip "another user of rsag-cluster.sh holds /run locked"; mn_ok=0
-        elif ! "$mn_cluster" up 3 >"$results/multinode-cluster-up.log" 2>&1; then
-            mn_skip "the emulated cluster cannot be made: $(tail -n 2 "$results/multinode-cluster-up.log" | tr '\n' ' ')"
+        elif ! "$mn_cluster" up 3 >"$results/multinode-cluster-up.out" 2>&1; then
+            # namespaces work here, so this is a fault of the cluster script
+            # or of the machine's set-up, not a reason to skip
+            mn_fail_all "the emulated cluster did not come up (rsag-cluster.sh up 3 failed)" \
+                "$results/multinode-cluster-up.out"
             mn_ok=0
         fi
     fi
@@ -148,10 +207,6 @@ elif [ "$mn_wanted" = 1 ]; then
         mn_mpirun=(timeout -k 10 "$mn_timeout" mpirun --allow-run-as-root
                    $("$mn_cluster" mpirun-args))
         mn_verbose=(--mca btl_base_verbose 30)
-        mn_algs() {
-            ompi_info --param coll rsag --level 9 --parsable 2>/dev/null |
-                sed -n "s/^mca:coll:rsag:param:coll_rsag_$1_algorithm:enumerator:value:[0-9]*://p"
-        }
 
         # mn_matrix NAME NP HOSTS: rsag_check's quick matrix with every
         # algorithm forced in turn (MPI_T) and auto, over vader and tcp.
@@ -160,9 +215,12 @@ elif [ "$mn_wanted" = 1 ]; then
             expect_in_log "rsag_check: np=$2 cases=[0-9]+ passed=[0-9]+ failed=0"
             local coll alg
             for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
-                for alg in $(mn_algs "$coll"); do
+                for alg in $(enum_values "$coll"); do
                     expect_in_log "forced $coll=$alg: [1-9][0-9]* cases, 0 failed"
                 done
+                # 2 x 2 ranks: forced hierarchical applies and ran
+                [ "$2" = 4 ] &&
+                    expect_in_log "ran under coll_rsag_${coll}_hierarchical_calls: [1-9][0-9]* cases"
             done
             [ -n "$last_name" ] && { mn_note mn_assert_pairs "$last_log" "$2" || reopen_failed; }
         }
@@ -212,6 +270,19 @@ elif [ "$mn_wanted" = 1 ]; then
         done
         expect_in_log '\(hierarchical forced but it needs commutative op\)'
 
+        # The same forced by --mca on 2 x 2 ranks in the nonblocking and
+        # persistent forms (one case in 3 of each block): hierarchical runs
+        # there, and says so; non-commutative ops fall back.
+        run_test multinode-hier-forced-nonblocking-np4 "${mn_mpirun[@]}" \
+            "${mn_forced_hier[@]}" --mca coll_rsag_verbose 1 --host rsag-h1:2,rsag-h2:2 -np 4 \
+            "$check" --quick --every 3 --form nonblocking,persistent --algorithms current
+        expect_in_log 'rsag_check: np=4 cases=[1-9][0-9]* passed=[0-9]+ failed=0'
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+            expect_in_log "$mn_coll \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> hierarchical \(forced\)"
+            expect_in_log "rsag_check: forced $mn_coll=hierarchical: [1-9][0-9]* cases, 0 failed"
+            expect_in_log "ran under coll_rsag_${mn_coll}_hierarchical_calls: [1-9][0-9]* cases"
+        done
+
         # 2+1+2 ranks: hierarchical does not apply; forced, it falls back.
         run_test multinode-hier-uneven-np5 "${mn_mpirun[@]}" "${mn_forced_hier[@]}" \
             --mca coll_rsag_verbose 1 --host rsag-h1:2,rsag-h2:1,rsag-h3:2 -np 5 \
@@ -235,12 +306,10 @@ elif [ "$mn_wanted" = 1 ]; then
         expect_in_log 'rsag_nodes: expected 3 nodes'
         expect_in_log 'transport check: wrong btl: .* Using tcp btl .* on node rsag-h1'
 
-        # 200 Mbit/s is 25 MB/s on the wire, below what the links carry
-        # uncapped on this machine, so the cap is what limits the ping-pong.
-        "$mn_cluster" rate 200mbit >/dev/null
-        run_test multinode-link-cap-np2 "${mn_mpirun[@]}" --host rsag-h1:1,rsag-h2:1 -np 2 \
-            "$mn_nodes" --expect-nodes 2 --pingpong 2097152 --iters 10
-        [ -n "$last_name" ] && { mn_note mn_cap_holds "$last_log" 25 || reopen_failed; }
+        # 200 and 50 Mbit/s are below what the links carry uncapped on this
+        # machine, so the caps are what limit the ping-pong (both checked).
+        run_test multinode-link-cap-np2 mn_link_cap
+        expect_in_log 'link cap: both caps hold and limit the rate'
 
         # The 3-host matrix runs on 1 Gbit/s links.
         "$mn_cluster" rate 1gbit >/dev/null

@@ -4,8 +4,8 @@
 # shellcheck shell=bash
 # nonblocking.sh: the nonblocking (MPI_Iallreduce, MPI_Ireduce,
 # MPI_Ireduce_scatter_block, MPI_Ireduce_scatter) and persistent
-# (MPI_Allreduce_init ... + MPI_Start; MPIX_ in Open MPI 4.1) reductions
-# (issue 14): the correctness matrix through both forms (rsag_check --form),
+# (MPI_Allreduce_init ... + MPI_Start; MPIX_ in Open MPI 4.1) reductions:
+# the correctness matrix through both forms (rsag_check --form),
 # every algorithm forced by --mca in the nonblocking form, the hard cases of
 # request handling (rsag_nbc), valgrind, and the ob1 + tcp transport.  Every
 # case proves through MPI_T that rsag ran the call itself: its algorithm
@@ -33,8 +33,10 @@ done
 
 # --- every algorithm forced the way users force it (--mca), nonblocking -----
 # One job per algorithm name, forcing it on every collective that has it
-# (from the ompi_info enumerations): `direct` must fall back (it needs a
-# blocking call), `hierarchical` too (one node); the others must run.
+# (from the ompi_info enumerations; none is a harness error): `direct` must
+# fall back (it needs a blocking call), `hierarchical` too (one node: that it
+# runs, forced, in these forms is multinode-hier-forced-nonblocking-np4);
+# the others must run.
 declare -A nb_forced_colls=()
 nb_forced_names=()
 for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
@@ -85,13 +87,13 @@ done
 # above rsag's, libnbc takes the nonblocking and persistent slots (rsag keeps
 # the blocking ones, which it has alone): the results are right, and every
 # case must fail on rsag's counters.
-run_test nonblocking-requests-detect-libnbc-np2 exits_nonzero "${mpirun_cmd[@]}" \
+run_test nonblocking-requests-detect-libnbc-np2 exits_with_error "${mpirun_cmd[@]}" \
     --mca coll_libnbc_priority 100 -np 2 "$here/mpi/rsag_nbc" --case many,restart
 expect_in_log "rsag_nbc: many: FAIL"
 expect_in_log "rsag_nbc: rank [01]: many: counters: rsag's allreduce algorithm counters moved by 0, expected [1-9]"
 expect_in_log "rsag_nbc: rank [01]: restart: allreduce: coll_rsag_persistent_starts moved by 0 over 1000 starts"
 expect_not_in_log 'elements wrong'
-run_test nonblocking-matrix-detects-libnbc-np2 exits_nonzero "${mpirun_cmd[@]}" \
+run_test nonblocking-matrix-detects-libnbc-np2 exits_with_error "${mpirun_cmd[@]}" \
     --mca coll_libnbc_priority 100 -np 2 "$check" --quick --form nonblocking,persistent \
     --coll reduce_scatter_block --max-print 1000000
 expect_in_log 'form=nonblocking coll=reduce_scatter_block .*: counter mismatch: no coll_rsag_reduce_scatter_block_\*_calls counter moved'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
 # Regression tests for bugs other MPI libraries shipped in their reduction
-# collectives (issue 5 item 3), one named test per bug and process count.
+# collectives, one named test per bug and process count.
 # The program is test/mpi/rsag_regress.c (one subcommand per bug; it forces
 # each algorithm through MPI_T and proves with rsag's counters which ran).
 #   regression-big-*  counts summing past INT_MAX bytes: opt-in, two np-2
@@ -47,7 +47,7 @@ for np in 3 4 6; do
     expect_in_log 'rsag_regress fp-identical: np=[0-9]+ cases=[1-9][0-9]* failed=0'
 done
 # ... and the comparison does notice one differing bit on one rank.
-run_test regression-fp-identical-detects-difference-np3 exits_nonzero \
+run_test regression-fp-identical-detects-difference-np3 exits_with_error \
     "${mpirun_cmd[@]}" -np 3 "$regress" fp-identical --perturb 2
 expect_in_log "rank 2's element 0 differs from rank 0's"
 
