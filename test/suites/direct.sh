@@ -1,7 +1,7 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
-# direct.sh: the node path (issue 11), the `direct` algorithm of every
+# direct.sh: the node path, the `direct` algorithm of every
 # collective through the per-communicator shared segment.  Sourced by
 # test/run_tests.sh.
 #

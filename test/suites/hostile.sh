@@ -1,7 +1,7 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
-# Hostile configuration (issue 5 item 5): each bad setting gives a clear
+# Hostile configuration: each bad setting gives a clear
 # message naming the valid values (rsag's own, or Open MPI's refusal) and
 # the job goes on with safe settings; rsag_hostile then checks the results
 # of every algorithm of every collective.  Sourced by run_tests.sh.

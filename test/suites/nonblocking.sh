@@ -4,8 +4,8 @@
 # shellcheck shell=bash
 # nonblocking.sh: the nonblocking (MPI_Iallreduce, MPI_Ireduce,
 # MPI_Ireduce_scatter_block, MPI_Ireduce_scatter) and persistent
-# (MPI_Allreduce_init ... + MPI_Start; MPIX_ in Open MPI 4.1) reductions
-# (issue 14): the correctness matrix through both forms (rsag_check --form),
+# (MPI_Allreduce_init ... + MPI_Start; MPIX_ in Open MPI 4.1) reductions:
+# the correctness matrix through both forms (rsag_check --form),
 # every algorithm forced by --mca in the nonblocking form, the hard cases of
 # request handling (rsag_nbc), valgrind, and the ob1 + tcp transport.  Every
 # case proves through MPI_T that rsag ran the call itself: its algorithm

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
 # Regression tests for bugs other MPI libraries shipped in their reduction
-# collectives (issue 5 item 3), one named test per bug and process count.
+# collectives, one named test per bug and process count.
 # The program is test/mpi/rsag_regress.c (one subcommand per bug; it forces
 # each algorithm through MPI_T and proves with rsag's counters which ran).
 #   regression-big-*  counts summing past INT_MAX bytes: opt-in, two np-2

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
 # Thresholds by communicator-size class, their overrides, and the verbose
-# decision trace (issue 4 items 1 and 5).  Sourced by run_tests.sh.
+# decision trace.  Sourced by run_tests.sh.
 
 hostile="$here/mpi/rsag_hostile"
 
