@@ -49,7 +49,9 @@
 # persistent request, overlap with a compute loop (OSU's osu_i* method)
 # without and with MPI_Test calls in it; merged by rsag-nbbench-merge.awk
 # into OUTDIR/<coll>-np<N>-nb{.csv,-raw.csv,-table.txt,.log,.png} with the
-# ratios of issue 14's targets.  Exit status 1 too when rsag's job did not
+# ratios of the targets of rsag's nonblocking calls (I*+Wait within 1.1x of
+# the blocking call, persistent at least as fast, 1.5x libnbc and 80 %
+# overlap from 1 MB).  Exit status 1 too when rsag's job did not
 # run the nonblocking or persistent calls itself (its MPI_T counters
 # coll_rsag_nonblocking_requests / coll_rsag_persistent_starts did not
 # move), unless --allow-fallback.

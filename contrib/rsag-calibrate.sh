@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
 # rsag-calibrate.sh: measure what this machine can measure honestly and
-# write cost-model profiles (ompi/mca/coll/rsag/coll_rsag_model.h) for
+# write cost-model profiles (contrib/model/coll_rsag_model.h) for
 # rsag_model and rsag-tune.sh --model.
 #
 #   contrib/rsag-calibrate.sh -o DIR                       # shared memory only

@@ -21,7 +21,11 @@
 # The root filesystem is made once (debootstrap --variant=minbase, ~1.2 GB,
 # a few minutes) in RSAG_DEBIAN13_ROOT (default /var/tmp/rsag-debian13-root)
 # and reused while its stamp file .rsag-complete is there; delete the
-# directory to make it again.  The mirror is RSAG_DEBIAN_MIRROR (default
+# directory to make it again.  contrib/install-deps.sh (apt-get update and
+# install, the Open MPI source headers) runs in it once per version of that
+# script: its checksum is kept in .rsag-deps after a run that succeeded, and
+# an unchanged script is not run again (RSAG_DEBIAN13_DEPS=always runs it
+# every time).  The mirror is RSAG_DEBIAN_MIRROR (default
 # http://deb.debian.org/debian).  Each run copies the tree (git ls-files:
 # uncommitted edits included, build output not) to /root/rsag inside it and
 # builds there from scratch.  /proc, /sys, /dev are bind-mounted and
@@ -67,7 +71,7 @@ while [ $# -gt 0 ]; do
         --all) filters=(""); shift ;;
         -k) filters+=("$2"); shift 2 ;;
         --run) run_cmd="$2"; shift 2 ;;
-        -h|--help) sed -n '5,33p' "$0"; exit 0 ;;
+        -h|--help) sed -n '5,36p' "$0"; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
 done
@@ -146,10 +150,27 @@ in_root() {
 }
 
 # ---- 4. README's commands ----------------------------------------------------
-step "contrib/install-deps.sh && ./autogen.pl && ./configure && make -j2 && make install (in the chroot)"
+# install-deps.sh only when it changed since its last successful run here:
+# apt-get update and install are most of a build's time and need the network.
 build_log="$root/root/rsag-build.log"
-if ! in_root 'contrib/install-deps.sh && ./autogen.pl && ./configure --with-ompi-component-dir=$HOME/.openmpi/components && make -j2 && make install' \
-        >"$build_log" 2>&1 </dev/null; then
+deps_sum=$(sha256sum <"$top/contrib/install-deps.sh" | cut -d' ' -f1)
+deps_stamp="$root/.rsag-deps"
+: >"$build_log"
+if [ "${RSAG_DEBIAN13_DEPS:-}" != always ] && [ -f "$deps_stamp" ] &&
+        [ "$(cut -d' ' -f1 "$deps_stamp")" = "$deps_sum" ]; then
+    step "contrib/install-deps.sh unchanged since $(cut -d' ' -f2 "$deps_stamp"): not run again"
+else
+    step "contrib/install-deps.sh (in the chroot)"
+    rm -f "$deps_stamp"
+    if ! in_root 'contrib/install-deps.sh' >>"$build_log" 2>&1 </dev/null; then
+        tail -n 40 "$build_log" >&2
+        die "contrib/install-deps.sh in the Debian $suite chroot failed (log: $build_log)"
+    fi
+    echo "$deps_sum $(date -u +%FT%TZ)" >"$deps_stamp"
+fi
+step "./autogen.pl && ./configure && make -j2 && make install (in the chroot)"
+if ! in_root './autogen.pl && ./configure --with-ompi-component-dir=$HOME/.openmpi/components && make -j2 && make install' \
+        >>"$build_log" 2>&1 </dev/null; then
     tail -n 40 "$build_log" >&2
     die "the build in the Debian $suite chroot failed (log: $build_log)"
 fi
@@ -165,6 +186,7 @@ fi
 # ---- 5. The tests ------------------------------------------------------------
 passed=0
 failed=0
+step "the tests (${#filters[@]} run_tests.sh runs)"
 for f in "${filters[@]}"; do
     if [ -z "$f" ]; then args=(); else args=(-k "$f"); fi
     # Streamed as the tests finish; the whole output kept for its summary.

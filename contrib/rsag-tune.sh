@@ -23,7 +23,7 @@
 # size, whatever np they were measured at (tune at the np your jobs use).
 #
 # --model runs nothing: the thresholds come from rsag's cost model
-# (rsag_model, ompi/mca/coll/rsag/coll_rsag_model.[ch]) for a communicator of
+# (rsag_model, contrib/model/coll_rsag_model.[ch]) for a communicator of
 # -n ranks, --ppn per node, links of --net-rate, under a profile measured
 # by rsag-calibrate.sh (default: rsag-model.profile next to this script,
 # this project's calibration):

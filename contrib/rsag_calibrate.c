@@ -5,7 +5,7 @@
  */
 /*
  * rsag_calibrate: the raw measurements behind a cost-model profile
- * (ompi/mca/coll/rsag/coll_rsag_model.h); contrib/rsag-calibrate.sh runs it
+ * (contrib/model/coll_rsag_model.h); contrib/rsag-calibrate.sh runs it
  * and fits the profile.
  *
  *   mpirun -np 2 contrib/rsag_calibrate [--max-bytes N] [--local]

@@ -71,10 +71,12 @@
  * Usage: mpirun -np N rsag_check [--quick] [--seed N] [--group G[,G]]
  *                               [--algorithms all|current] [--coll LIST]
  *                               [--form blocking|nonblocking|persistent[,...]]
- *                               [--every K] [--timeout SEC] [--verbose]
+ *                               [--every K [--offset J]] [--timeout SEC] [--verbose]
  *   --every K: only one case in K of each (collective, algorithm, communicator)
  *     block, the same on every rank (valgrind runs, where every case costs
- *     ~1 ms).
+ *     ~1 ms; the oversubscribed matrix jobs).  --offset J (taken modulo K,
+ *     default 0): the cases J, J+K, J+2K, ... of each block, so that K runs
+ *     with J = 0..K-1 together run every case once.
  *   --group main (default) | smallint | ulong | all: smallint and ulong hold
  *     the cases broken in Open MPI 4.1.4 itself (see case_group()).
  * Hidden, for testing the checker itself:
@@ -142,6 +144,7 @@ static struct {
     int forms;           /* the forms to run, 1 << RT_FORM_* */
     int form;            /* the one running */
     int every;           /* run one case in `every` of each block */
+    int offset;          /* ... the one at this position (0..every-1) */
     char cvar_prefix[128];
 } opt;
 
@@ -1085,7 +1088,8 @@ static void run_block(commctx *cx, int coll, int ai)
                             continue;
                         }
                         /* --every K: one case in K (the same ones on every rank) */
-                        if (opt.every > 1 && (nseen++ % (unsigned long)opt.every) != 0) {
+                        if (opt.every > 1 && (nseen++ % (unsigned long)opt.every) !=
+                                             (unsigned long)opt.offset) {
                             rot++;
                             continue;
                         }
@@ -1210,7 +1214,7 @@ static void usage(void)
              "                  [--algorithms all|current] [--coll allreduce,reduce,"
              "reduce_scatter_block,reduce_scatter]\n"
              "                  [--form blocking|nonblocking|persistent[,...]]\n"
-             "                  [--every K] [--timeout SEC] [--verbose]\n");
+             "                  [--every K [--offset J]] [--timeout SEC] [--verbose]\n");
 }
 
 static int parse_args(int argc, char **argv)
@@ -1237,7 +1241,7 @@ static int parse_args(int argc, char **argv)
                     !strcmp(key, "--algorithms") || !strcmp(key, "--coll") ||
                     !strcmp(key, "--timeout") || !strcmp(key, "--cvar-prefix") ||
                     !strcmp(key, "--max-print") || !strcmp(key, "--form") ||
-                    !strcmp(key, "--every");
+                    !strcmp(key, "--every") || !strcmp(key, "--offset");
         if (needs && val == NULL) {
             if (i + 1 >= argc) {
                 r0printf("rsag_check: %s needs a value\n", key);
@@ -1287,6 +1291,14 @@ static int parse_args(int argc, char **argv)
                 r0printf("rsag_check: bad --every '%s'\n", val);
                 return -1;
             }
+        } else if (!strcmp(key, "--offset")) {
+            char *end;
+            long j = strtol(val, &end, 10);
+            if (*end || end == val || j < 0) {
+                r0printf("rsag_check: bad --offset '%s'\n", val);
+                return -1;
+            }
+            opt.offset = (int)(j % 1000000);
         } else if (!strcmp(key, "--max-print")) {
             opt.max_print = atoi(val);
         } else if (!strcmp(key, "--cvar-prefix")) {
@@ -1398,6 +1410,12 @@ int main(int argc, char **argv)
              opt.seed, world_size, opt.quick ? "quick" : "full", every, forms, groups + 1,
              opt.alg_current ? "current" : "all",
              opt.norsag ? " (--no-rsag: counters NOT checked)" : "");
+    if (opt.every > 1) {
+        opt.offset %= opt.every;
+        r0printf("rsag_check: every=%d offset=%d: the cases %d, %d, %d, ... of each block\n",
+                 opt.every, opt.offset, opt.offset, opt.offset + opt.every,
+                 opt.offset + 2 * opt.every);
+    }
     if (!opt.norsag && !rsag_loaded) {
         r0printf("rsag_check: ERROR: coll/rsag is not loaded: none of the MPI_T performance "
                  "variables coll_rsag_<coll>_<alg>_calls / coll_rsag_<coll>_delegated_calls "

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
-# Allocation failure (issue 5): coll_rsag_test_alloc_fail makes the k-th
+# Allocation failure: coll_rsag_test_alloc_fail makes the k-th
 # memory request of rsag fail on every rank, for every request of every
 # collective and algorithm, in place and not.  Each call must return
 # MPI_ERR_NO_MEM under MPI_ERRORS_RETURN, free what it took (MPI_T

@@ -69,7 +69,7 @@ liveness_paths=(
     "recursive-doubling --coll allreduce --alg recursive_doubling --count 16"
     "rabenseifner --coll allreduce --alg rabenseifner --count 4096"
     "ring --coll allreduce --alg ring --count 20000"
-    "priority --coll reduce_scatter_block --alg priority --count 4096"
+    "priority-aware --coll reduce_scatter_block --alg priority_aware --count 4096"
     "binomial --coll reduce --alg binomial --count 64"
     "nonblocking --coll allreduce --alg rabenseifner --form nonblocking --count 4096"
     "persistent --coll reduce_scatter --alg ring --form persistent --count 8192"

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
-# Scratch area (issue 4): temporaries come from a per-communicator area
+# Scratch area: temporaries come from a per-communicator area
 # reused across calls.  48 MiB MPI_Reduce at np 2 (Rabenseifner: 72 MiB of
 # temporaries off the root, above glibc's largest mmap threshold, so
 # without the area every call maps and page-faults them afresh): with the

@@ -1,7 +1,7 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
-# Randomized stress (issue 5 item 4): test/mpi/rsag_stress.c draws
+# Randomized stress: test/mpi/rsag_stress.c draws
 # collective, type, op, count, root, in-place, algorithm (through MPI_T) and
 # communicator (world, dup, split halves, a scrambled subset) per call and
 # verifies every result.  np 2..8, RSAG_STRESS_CALLS calls each (default

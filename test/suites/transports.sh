@@ -33,12 +33,19 @@ for np in 3 4; do
 done
 
 # The assertions reject a job that ran over ob1 + vader (what a silent fallback
-# would look like): each test runs such a job, which must succeed, and the
+# would look like): the first of these tests runs such a job (the second uses
+# the same job's output when this run made it), which must succeed, and the
 # assertion must fail on its output.
+transport_control_done=0
 vader_job_then_assert() {   # vader_job_then_assert ob1-tcp|ucx
     local log="$results/transport-vader-control.out"
-    "${mpirun_cmd[@]}" --mca pml ob1 --mca btl self,vader "${transport_verbose[@]}" \
-        -np 3 "$demo" >"$log" 2>&1 || { echo "the ob1 + vader job failed"; return 2; }
+    if [ "$transport_control_done" = 1 ]; then
+        echo "control job: the one of this run ($log)"
+    else
+        "${mpirun_cmd[@]}" --mca pml ob1 --mca btl self,vader "${transport_verbose[@]}" \
+            -np 3 "$demo" >"$log" 2>&1 || { echo "the ob1 + vader job failed"; return 2; }
+        transport_control_done=1
+    fi
     grep -q 'results correct' "$log" || { echo "the ob1 + vader job gave no result"; return 2; }
     echo "control job: $(grep -c 'bml: Using vader btl for send' "$log") rank pairs over vader"
     assert_transport "$log" 3 "$1"

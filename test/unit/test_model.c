@@ -4,7 +4,7 @@
  * See LICENSE at the top of the tree.
  */
 /*
- * Unit tests of the cost model (coll_rsag_model.[ch]): a formula for every
+ * Unit tests of the cost model (contrib/model/coll_rsag_model.[ch]): a formula for every
  * table row, the closed forms of the algorithms' headers at small p on a
  * plain alpha-beta-gamma profile, monotonicity in bytes, the known
  * crossovers, the intra/inter-node split, hierarchical, the shaper burst
@@ -108,7 +108,7 @@ static void test_closed_forms(void)
     CHECK(close_to(T(RD, "binomial", 4, 4, N, &pr), 2 * (a + n * b + n * g)), "binomial p4");
     CHECK(close_to(T(RD, "binomial", 3, 3, N, &pr), 2 * (a + n * b + n * g)), "binomial p3");
     CHECK(close_to(T(RD, "binomial", 5, 5, N, &pr), 3 * (a + n * b + n * g)), "binomial p5");
-    /* Rabenseifner reduce: the root reduces 3/4 n, not 2 n (issue 13) */
+    /* Rabenseifner reduce: the root reduces 3/4 n, not 2 n */
     CHECK(close_to(T(RD, "rabenseifner", 4, 4, N, &pr), 4 * a + 1.5 * n * b + 0.75 * n * g),
           "rab reduce p4");
     /* an odd root folded away adds alpha + n/p' beta */

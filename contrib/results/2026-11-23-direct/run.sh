@@ -1,5 +1,5 @@
 #!/bin/bash
-# The np 2 comparison of issue 11: every collective, rsag (segment path by
+# The np 2 comparison of `direct`: every collective, rsag (segment path by
 # default, CMA as a variant) against coll/tuned in the same run; then OSU 5.3.
 set -u
 OUT=${1:-/tmp/final/out}; mkdir -p "$OUT"; cd /work/main

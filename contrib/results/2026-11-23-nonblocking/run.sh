@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
-# Issue 14's measurement (run from the top of the tree, after make install
+# The nonblocking and persistent calls' measurement (run from the top of the tree, after make install
 # into .inst; BASE_INST: the component directory of a build of main before
 # the nonblocking engine).  Held under the machine's exclusive lock by the
 # caller: flock -x /work/.machine.lock contrib/results/2026-11-23-nonblocking/run.sh

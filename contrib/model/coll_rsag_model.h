@@ -6,9 +6,11 @@
 /*
  * The cost model: predicted time of each rsag algorithm of each collective
  * for (p, ranks per node, bytes, reduction rate, profile).  Pure C, no MPI
- * (test/unit/test_model.c); contrib/rsag_model.c prints predictions,
- * projections and parameter files from it, contrib/rsag-calibrate.sh
- * measures profiles.
+ * (test/unit/test_model.c); a tool, not linked into the component: it
+ * reads the component's algorithm tables (coll_rsag_select.h,
+ * coll_rsag_algorithms.h in ompi/mca/coll/rsag/, on the include path).
+ * contrib/model/rsag_model.c prints predictions, projections and parameter
+ * files from it, contrib/rsag-calibrate.sh measures profiles.
  *
  * A profile is alpha-beta-gamma with the intra/inter-node split:
  *   per link (shared memory "shm", network "net"):
@@ -133,7 +135,7 @@ double mca_coll_rsag_model_time(mca_coll_rsag_coll_t coll, const char *alg,
  * one (test_model checks): a new row needs one formula in coll_rsag_model.c. */
 int mca_coll_rsag_model_has(mca_coll_rsag_coll_t coll, const char *alg);
 
-/* The node-aware algorithm (issue 13): intra-node reduce-scatter (`intra`:
+/* The node-aware algorithm (`hierarchical`): intra-node reduce-scatter (`intra`:
  * "direct" or "recursive_halving"), then among the ranks of equal local
  * index an inter-node reduction of n/ppn bytes by rsag's own `inter`
  * algorithm of `coll` over p/ppn ranks, one per node, all ppn of a node at

@@ -4,7 +4,7 @@
  * See LICENSE at the top of the tree.
  */
 /*
- * rsag_model: rsag's cost model (ompi/mca/coll/rsag/coll_rsag_model.[ch])
+ * rsag_model: rsag's cost model (contrib/model/coll_rsag_model.[ch])
  * from the command line; no MPI.
  *
  *   rsag_model [OPTIONS] time COLL P PPN BYTES
