@@ -37,8 +37,8 @@
 #   vader_segment.*.<jobid>.*) may be in /dev/shm.
 # A job that `timeout` has to end (RSAG_CHAOS_JOB_LIMIT seconds, default
 # 120) is a failure.  The test fails on any failed job; its last line counts
-# jobs by outcome.  About 2 s per job on a quiet 2-core machine: 150 jobs in
-# about 5 minutes (RSAG_CHAOS_JOBS=20 for a quick look).
+# jobs by outcome.  1.5-2.5 s a job on 2 cores: 150 jobs took 218 s with
+# other tests loading the machine (RSAG_CHAOS_JOBS=20 for a quick look).
 
 # shellcheck source=liveness.inc
 . "$here/suites/liveness.inc"
