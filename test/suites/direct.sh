@@ -193,6 +193,27 @@ expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment 2097536 bytes, copies
 expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=1 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
+# Leftovers of killed jobs are removed: in the private /dev/shm, three
+# names in rsag's pattern: a creator that is gone, the name 2 minutes old
+# (removed by the first segment's creation); the same, but just made (could
+# be a set-up in another pid namespace: kept); a creator that runs (kept).
+direct_with_leftovers() {
+    local dead
+    dead=$(sh -c 'echo $$')
+    : > "/dev/shm/rsag-1-3-$dead-0" && touch -d '2 minutes ago' "/dev/shm/rsag-1-3-$dead-0" &&
+        : > "/dev/shm/rsag-1-4-$dead-0" && : > "/dev/shm/rsag-1-5-$$-0" || return 1
+    echo "/dev/shm before the job: $(ls -A /dev/shm | tr '\n' ' ')"
+    "$@"
+}
+run_test direct-shm-leftovers-removed-np2 direct_small_shm 8m bash -c \
+    "$(declare -f direct_with_leftovers); direct_with_leftovers \"\$@\"" direct_with_leftovers \
+    "${mpirun_cmd[@]}" -np 2 "${direct_shm_vader[@]}" --mca coll_rsag_segment_keep_free_percent 0 \
+    --mca coll_rsag_verbose 1 "$direct_prog" comms --comms 1
+expect_in_log '/dev/shm before the job: .*rsag-1-3-'
+expect_in_log 'coll:rsag: removed 1 shared segment name\(s\) left in /dev/shm by processes that are gone'
+expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
+expect_in_log '/dev/shm after the job: rsag-1-[45]-[0-9]+-0 rsag-1-[45]-[0-9]+-0 $'
+expect_in_log 'rsag names left in /dev/shm: 2$'
 # The per-process cap: 5 MiB holds the segments of MPI_COMM_WORLD and of
 # the first duplicate (2 MiB each, both created by rank 0), not of the
 # second, which falls back; once the duplicates are freed a new one gets

@@ -36,15 +36,18 @@
  */
 #include "ompi_config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mpi.h"
@@ -103,6 +106,9 @@
 /* Per process, all of the segments it created together: room for a
  * container's default 64 MB /dev/shm to hold rsag's and vader's. */
 #define MCA_COLL_RSAG_DEFAULT_MAX_BYTES ((size_t) 32 * 1024 * 1024)
+/* A name of a dead creator older than this (seconds) is a leftover: a set-up
+ * takes milliseconds. */
+#define MCA_COLL_RSAG_STALE_SECONDS 60
 /* Part of /dev/shm (per cent of its size) a new segment must leave free:
  * vader's files are sparse and take their pages as they are used. */
 #define MCA_COLL_RSAG_DEFAULT_KEEP_FREE 25
@@ -459,6 +465,50 @@ static bool mca_coll_rsag_room(int fd, size_t bytes, char *why, size_t why_len)
     return false;
 }
 
+/* Remove the names rsag left in /dev/shm (once per process, before its
+ * first segment).  A name lives only during its communicator's set-up, but
+ * a job killed in the middle of one (a rank dead before it answered) leaves
+ * it, with its reserved memory.  A leftover is a name of ours
+ * (rsag-<job>-<cid>-<pid>-<n>, owned by this user) whose creator <pid> no
+ * longer exists and that is older than a set-up can be (a creator in
+ * another pid namespace sharing /dev/shm looks dead: the age protects its
+ * set-up in progress). */
+static void mca_coll_rsag_segment_sweep(void)
+{
+    static int swept = 0;
+    time_t now = time(NULL);
+    struct dirent *e;
+    int removed = 0;
+    DIR *d;
+
+    if (0 != __atomic_exchange_n(&swept, 1, __ATOMIC_RELAXED)
+        || NULL == (d = opendir("/dev/shm"))) {
+        return;
+    }
+    while (NULL != (e = readdir(d))) {
+        char name[sizeof(e->d_name) + 16];
+        unsigned job, n;
+        int cid, pid;
+        struct stat st;
+
+        if (4 != sscanf(e->d_name, "rsag-%u-%d-%d-%u", &job, &cid, &pid, &n) || pid <= 0
+            || (0 == kill((pid_t) pid, 0) || ESRCH != errno)) {
+            continue;   /* not ours, or its creator runs (or belongs to another user) */
+        }
+        snprintf(name, sizeof(name), "/dev/shm/%s", e->d_name);
+        if (0 != stat(name, &st) || st.st_uid != geteuid()
+            || now - st.st_mtime < MCA_COLL_RSAG_STALE_SECONDS) {
+            continue;
+        }
+        removed += (0 == shm_unlink(name + strlen("/dev/shm")));
+    }
+    closedir(d);
+    if (removed > 0 && mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
+        opal_output(mca_coll_rsag_component.output, "coll:rsag: removed %d shared segment "
+                    "name(s) left in /dev/shm by processes that are gone", removed);
+    }
+}
+
 /* Rank 0: create the segment under `name`, with its memory reserved (a
  * file that is only ftruncate'd has no pages: on a full tmpfs the first
  * touch of a page raises SIGBUS).  The descriptor, or -1 with the reason
@@ -468,6 +518,7 @@ static int mca_coll_rsag_segment_make(const char *name, size_t bytes, bool *crea
 {
     int fd, rc;
 
+    mca_coll_rsag_segment_sweep();
     if (!mca_coll_rsag_charge(bytes)) {
         snprintf(why, why_len, "shared segment of %zu bytes not made: this process's segments "
                                "would take %zu bytes, above coll_rsag_segment_max_bytes %zu",
