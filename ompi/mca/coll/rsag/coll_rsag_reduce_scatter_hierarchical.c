@@ -46,6 +46,41 @@
 
 #include "coll_rsag_hier.h"
 
+/* The layouts of the two steps, from MPI's blocks (a->displ) and the node
+ * structure: qof[k], the rank whose block comes k-th in (local index,
+ * node) order; nd[0..L], slice li = the blocks of qof[li*N .. li*N+N-1];
+ * cd[0..N], my slice's blocks (its N ranks, in node order).  Returns
+ * whether the blocks are already in that order (no copy needed). */
+static bool mca_coll_rsag_rs_hier_layouts(const mca_coll_rsag_args_t *a,
+                                          const mca_coll_rsag_hier_t *h, int L, int l,
+                                          int *qof, size_t *nd, size_t *cd)
+{
+    int N = h->nodes, p = a->size;
+    bool identity = true;
+    size_t pos = 0;
+
+    for (int q = 0; q < p; ++q) {
+        qof[h->local_of[q] * N + h->node_of[q]] = q;
+    }
+    for (int k = 0; k < p; ++k) {
+        identity &= (qof[k] == k);
+    }
+    for (int li = 0; li < L; ++li) {
+        nd[li] = pos;
+        for (int j = 0; j < N; ++j) {
+            int q = qof[li * N + j];
+            pos += a->displ[q + 1] - a->displ[q];
+        }
+    }
+    nd[L] = pos;
+    cd[0] = 0;
+    for (int j = 0; j < N; ++j) {
+        int q = qof[l * N + j];
+        cd[j + 1] = cd[j] + (a->displ[q + 1] - a->displ[q]);
+    }
+    return identity;
+}
+
 int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
                                               const mca_coll_rsag_args_t *a)
 {
@@ -58,7 +93,7 @@ int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
     int p = a->size;
     size_t *nd = NULL, *cd, pos;
     int *qof = NULL;
-    bool identity = true;
+    bool identity;
     const char *input = a->input;
     char *slice, *packed;
     int err = OMPI_SUCCESS;
@@ -70,30 +105,7 @@ int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
         goto cleanup;
     }
     cd = nd + L + 1;
-    /* qof[k]: the rank whose block comes k-th in (local index, node) order */
-    for (int q = 0; q < p; ++q) {
-        int k = h->local_of[q] * N + h->node_of[q];
-        qof[k] = q;
-    }
-    for (int k = 0; k < p; ++k) {
-        identity &= (qof[k] == k);
-    }
-    /* node layout: slice li = the blocks of qof[li*N .. li*N+N-1] */
-    pos = 0;
-    for (int li = 0; li < L; ++li) {
-        nd[li] = pos;
-        for (int j = 0; j < N; ++j) {
-            int q = qof[li * N + j];
-            pos += a->displ[q + 1] - a->displ[q];
-        }
-    }
-    nd[L] = pos;
-    /* cross layout of my slice: the blocks of its N ranks, in node order */
-    cd[0] = 0;
-    for (int j = 0; j < N; ++j) {
-        int q = qof[l * N + j];
-        cd[j + 1] = cd[j] + (a->displ[q + 1] - a->displ[q]);
-    }
+    identity = mca_coll_rsag_rs_hier_layouts(a, h, L, l, qof, nd, cd);
 
     slice = mca_coll_rsag_sched_tmp(s, nd[l + 1] - nd[l]);
     packed = mca_coll_rsag_sched_tmp(s, identity ? 0 : a->count);
