@@ -53,8 +53,10 @@ matrix_thin() {
     [ "$matrix_k" -le 1 ] || matrix_args=(--every "$matrix_k" --offset "$matrix_j")
 }
 
-# matrix_job CMD...: prints the rotation into the log, then runs CMD.
+# matrix_job CMD...: prints the rotation into the log, runs CMD, and prints
+# the seed again last (a failed test's log is shown by its last lines).
 matrix_job() {
+    local rc
     if [ "$matrix_k" -gt 1 ]; then
         echo "matrix: RSAG_MATRIX_SEED=$matrix_seed: one case in $matrix_k of each block," \
             "offset $matrix_j (replay with RSAG_MATRIX_SEED=$matrix_seed;" \
@@ -63,6 +65,9 @@ matrix_job() {
         echo "matrix: RSAG_MATRIX_SEED=$matrix_seed: every case"
     fi
     "$@"
+    rc=$?
+    echo "matrix: RSAG_MATRIX_SEED=$matrix_seed (every $matrix_k, offset $matrix_j)"
+    return $rc
 }
 
 # matrix_expect_thinned NP: the log shows rsag_check ran the selection chosen.
