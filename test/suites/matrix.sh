@@ -10,10 +10,9 @@
 #
 # Jobs with more ranks than this machine's 2 cores spend most of their time
 # waiting for a core, not on data: from np 5 those run one case in K of each
-# (collective, algorithm, communicator) block (rsag_check --every K, K =
-# ceil(np / 2), see matrix_every), and which one rotates with
-# RSAG_MATRIX_SEED (default: the day, UTC), so that K runs on consecutive
-# days run every case.  The seed is printed in each log;
+# (collective, algorithm, communicator) block (rsag_check --every K, K = np,
+# see matrix_every), and which one rotates with RSAG_MATRIX_SEED (default:
+# the day, UTC), so that K runs on consecutive days run every case.  The seed is printed in each log;
 # RSAG_MATRIX_SEED=S test/run_tests.sh -k NAME replays a run,
 # RSAG_MATRIX_EVERY=1 runs the whole matrix at every process count.
 # (mpirun already sets mpi_yield_when_idle for such jobs: rsag_check's ranks
@@ -27,17 +26,18 @@ fi
 matrix_seed=$(( 10#$matrix_seed ))
 
 # matrix_every NP: K, one case in K of each block at NP ranks.  Up to 4
-# ranks (at most 2 per core) everything; from 5, K = ceil(NP / 2): a case
-# costs about NP times the CPU of one at np 1 and waits for a core in
-# proportion, so every job costs about what np 2's does (np 5, 6: 3; 7, 8:
-# 4; 9: 5; 12: 6; 16: 8), and K runs cover the whole matrix.
+# ranks (at most 2 per core: these jobs are short) everything; from 5,
+# K = NP: on 2 cores the whole matrix at NP ranks costs about NP times np
+# 2's (measured: np 5 ~4x, np 12 ~12x; every rank takes part in each case,
+# and they take turns on the cores), so each job then costs about what np
+# 2's full matrix does, and NP runs cover it.
 matrix_every() {
     if [ -n "${RSAG_MATRIX_EVERY:-}" ]; then
         echo "$RSAG_MATRIX_EVERY"
     elif [ "$1" -le 4 ]; then
         echo 1
     else
-        echo $(( ($1 + 1) / 2 ))
+        echo "$1"
     fi
 }
 
@@ -53,8 +53,10 @@ matrix_thin() {
     [ "$matrix_k" -le 1 ] || matrix_args=(--every "$matrix_k" --offset "$matrix_j")
 }
 
-# matrix_job CMD...: prints the rotation into the log, then runs CMD.
+# matrix_job CMD...: prints the rotation into the log, runs CMD, and prints
+# the seed again last (a failed test's log is shown by its last lines).
 matrix_job() {
+    local rc
     if [ "$matrix_k" -gt 1 ]; then
         echo "matrix: RSAG_MATRIX_SEED=$matrix_seed: one case in $matrix_k of each block," \
             "offset $matrix_j (replay with RSAG_MATRIX_SEED=$matrix_seed;" \
@@ -63,6 +65,9 @@ matrix_job() {
         echo "matrix: RSAG_MATRIX_SEED=$matrix_seed: every case"
     fi
     "$@"
+    rc=$?
+    echo "matrix: RSAG_MATRIX_SEED=$matrix_seed (every $matrix_k, offset $matrix_j)"
+    return $rc
 }
 
 # matrix_expect_thinned NP: the log shows rsag_check ran the selection chosen.
