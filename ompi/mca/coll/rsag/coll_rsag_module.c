@@ -36,6 +36,7 @@
 #include "coll_rsag_colllist.h"
 #include "coll_rsag_hier.h"
 #include "coll_rsag_op.h"
+#include "coll_rsag_check.h"
 #include "coll_rsag_request.h"
 
 /* The dispatch table, generated from the algorithm tables: [coll][id]. */
@@ -677,6 +678,11 @@ int mca_coll_rsag_allreduce_intra(const void *sbuf, void *rbuf, int count,
         return m->previous.allreduce(sbuf, rbuf, count, dtype, op, comm,
                                      m->previous.allreduce_module);
     }
+    err = mca_coll_rsag_check_call(m, MCA_COLL_RSAG_ALLREDUCE, sbuf, (size_t) count, NULL, dtype,
+                                   op, -1, comm);
+    if (OMPI_SUCCESS != err) {
+        return err;
+    }
     mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count, dtype, op, -1,
                        comm);
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_ALLREDUCE, &a, &delegate);
@@ -697,6 +703,11 @@ int mca_coll_rsag_reduce_intra(const void *sbuf, void *rbuf, int count,
     if (MCA_COLL_RSAG_IN_SETUP(m, reduce)) {
         return m->previous.reduce(sbuf, rbuf, count, dtype, op, root, comm,
                                   m->previous.reduce_module);
+    }
+    err = mca_coll_rsag_check_call(m, MCA_COLL_RSAG_REDUCE, sbuf, (size_t) count, NULL, dtype, op,
+                                   root, comm);
+    if (OMPI_SUCCESS != err) {
+        return err;
     }
     mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count, dtype, op, root,
                        comm);
@@ -720,6 +731,12 @@ int mca_coll_rsag_reduce_scatter_block_intra(const void *sbuf, void *rbuf, int r
         return m->previous.reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
                                                 m->previous.reduce_scatter_block_module);
     }
+    err = mca_coll_rsag_check_call(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf,
+                                   (size_t) rcount * (size_t) ompi_comm_size(comm), NULL, dtype,
+                                   op, -1, comm);
+    if (OMPI_SUCCESS != err) {
+        return err;
+    }
     mca_coll_rsag_args(&a, m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,
                        (size_t) rcount * (size_t) ompi_comm_size(comm), dtype, op, -1, comm);
     err = mca_coll_rsag_dispatch(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, &a, &delegate);
@@ -740,6 +757,11 @@ int mca_coll_rsag_reduce_scatter_intra(const void *sbuf, void *rbuf, const int *
     if (MCA_COLL_RSAG_IN_SETUP(m, reduce_scatter)) {
         return m->previous.reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                           m->previous.reduce_scatter_module);
+    }
+    err = mca_coll_rsag_check_call(m, MCA_COLL_RSAG_REDUCE_SCATTER, sbuf, 0, rcounts, dtype, op,
+                                   -1, comm);
+    if (OMPI_SUCCESS != err) {
+        return err;
     }
     err = mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm);
     if (OMPI_SUCCESS != err) {
