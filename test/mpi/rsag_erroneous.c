@@ -12,7 +12,7 @@
  * and no hang: an MPI error, a clean abort, or a documented delegation
  * (doc/erroneous.md).
  *
- * Usage: mpirun -np N rsag_erroneous CASE [--count N] [--fatal]
+ * Usage: mpirun -np N rsag_erroneous CASE [--count N] [--fatal] [--sync]
  * One case per job (the suite runs each under a timeout: a hang is a
  * failure):
  *   count        MPI_Allreduce, rank 0 passes count + 3
@@ -41,7 +41,11 @@
  * counted the call ("rsag ran <alg>" / "rsag delegated" / "rsag did not
  * see it").  A rank that got an error calls MPI_Abort after printing (what
  * a careful application does: the others may be inside the collective),
- * so the job ends either way; the suite checks what the log says.
+ * so the job ends either way; the suite checks what the log says.  --sync
+ * (for cases where every rank must return, e.g. with coll_rsag_check_args)
+ * puts an MPI_Barrier on MPI_COMM_WORLD before and after the lines, so that
+ * every rank's line is out before the abort (a rank that never returns
+ * makes it a hang, which the suite reports).
  */
 #include <mpi.h>
 
@@ -90,7 +94,7 @@ static const char *err_name(int rc)
 int main(int argc, char **argv)
 {
     const char *cs = argc > 1 ? argv[1] : "";
-    int count = 1000, fatal = 0, rc = MPI_SUCCESS, coll = RT_ALLREDUCE;
+    int count = 1000, fatal = 0, sync = 0, rc = MPI_SUCCESS, coll = RT_ALLREDUCE;
     MPI_Comm comm;
     MPI_Datatype made = MPI_DATATYPE_NULL;
     rt_snap_t before, after;
@@ -101,6 +105,8 @@ int main(int argc, char **argv)
             count = atoi(argv[++i]);
         } else if (0 == strcmp(argv[i], "--fatal")) {
             fatal = 1;
+        } else if (0 == strcmp(argv[i], "--sync")) {
+            sync = 1;
         }
     }
     /* tolerant: the same cases run without rsag (--mca coll ^rsag) for
@@ -220,6 +226,9 @@ int main(int argc, char **argv)
         return 2;
     }
     rt_snapshot(coll, &after);
+    if (sync) {
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
     {
         const char *ran = rt_ran(coll, &before, &after);
         printf("rsag_erroneous: rank %d: %s: %s%s%s; %s%s\n", rank, cs,
@@ -229,6 +238,9 @@ int main(int argc, char **argv)
                                                 : "rsag ran ",
                0 == strcmp(ran, "none") || 0 == strcmp(ran, "delegated") ? "" : ran);
         fflush(stdout);
+    }
+    if (sync) {
+        MPI_Barrier(MPI_COMM_WORLD);
     }
     if (MPI_SUCCESS != rc) {
         printf("rsag_erroneous: rank %d: %s: aborting after %s\n", rank, cs, err_name(rc));
