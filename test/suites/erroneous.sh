@@ -82,10 +82,15 @@ for c in count:10 count:100000 count-reduce:100000 count-rsb:100000 rcounts:1000
     expect_in_log "rank [0-9]: $name: aborting after MPI_ERR_TRUNCATE"
 done
 
-# Counts that differ on the node path (np 2: `direct`): each rank reduces
-# with its own count; MPI leaves the result undefined, every rank returns.
+# Counts that differ on the node path (np 2, `direct`, forced as at np 2 by
+# default): each rank reduces with its own count; MPI leaves the result
+# undefined, every rank returns.
+direct=(--mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_reduce_algorithm direct
+        --mca coll_rsag_reduce_scatter_block_algorithm direct
+        --mca coll_rsag_reduce_scatter_algorithm direct)
 for c in count count-reduce count-rsb rcounts; do
-    run_test "erroneous-$c-direct-np2" erroneous_job -np 2 "$erroneous" "$c" --count 100000
+    run_test "erroneous-$c-direct-np2" erroneous_job "${direct[@]}" -np 2 "$erroneous" "$c" \
+        --count 100000
     ended_cleanly
     expect_count 2 "rank [01]: $c: success; rsag ran direct"
     expect_in_log "$c: every rank returned"
@@ -167,8 +172,8 @@ done
 
 # A datatype size that differs on the node path (np 2, `direct`): without
 # the check one rank waits for the other forever; with it, MPI_ERR_TYPE.
-run_test erroneous-check-type-direct-np2 erroneous_job "${check[@]}" -np 2 "$erroneous" \
-    type --count 100000 --sync
+run_test erroneous-check-type-direct-np2 erroneous_job "${check[@]}" "${direct[@]}" -np 2 \
+    "$erroneous" type --count 100000 --sync
 ended_cleanly
 expect_count 2 'rank [01]: type: MPI_ERR_TYPE; '
 
