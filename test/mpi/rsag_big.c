@@ -101,14 +101,14 @@ int main(int argc, char **argv)
                 }
             }
         }
-        if (0 == strcmp(ran, "none") || 0 == strcmp(ran, "several")
-            || 0 == strcmp(ran, "delegated")) {
-            bad += 1;
-        }
-        if (bad) {
-            fprintf(stderr, "rsag_big: rank %d: %s: rc %d, %d wrong (first at %zu), ran %s\n",
+        int not_rsag = 0 == strcmp(ran, "none") || 0 == strcmp(ran, "several")
+                       || 0 == strcmp(ran, "delegated");
+        if (bad || not_rsag) {
+            fprintf(stderr, "rsag_big: rank %d: %s: rc %d, %d wrong elements (first at %zu), "
+                            "rsag's counters say %s ran it\n",
                     rank, rt_coll_names[coll], rc, bad, first_bad, ran);
         }
+        bad += not_rsag;
         {
             int *each = malloc(sizeof(int) * (size_t) size);
             MPI_Allgather(&bad, 1, MPI_INT, each, 1, MPI_INT, MPI_COMM_WORLD);
