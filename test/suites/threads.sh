@@ -58,18 +58,20 @@ helgrind_job() {
     return $rc
 }
 
-# Short: 3 threads, one iteration, two counts, every algorithm forced in
-# turn (about a minute at np 2 on 2 cores).
+# Short: 4 threads, one iteration, three counts, every algorithm forced in
+# turn (about 45 s at np 2 on a quiet 2-core machine).
 run_test threads-helgrind-np2 helgrind_job threads-helgrind-np2 2 "$threads" \
-    --threads 3 --iters 1 --counts 1,300
-expect_in_log 'rsag_threads: np=2 threads=3 calls=[0-9]+ failed=0'
+    --iters 1 --counts 1,300,20000
+expect_in_log 'rsag_threads: np=2 threads=4 calls=[0-9]+ failed=0'
 expect_in_log 'helgrind-filter: [0-9]+ reports: [0-9]+ rsag \([0-9]+ explained.*\), 0 unexplained'
 
 # The filter itself, on planted reports: a race between two rsag functions
 # and a race between rsag and the test program must fail it, as must a
 # report that did not finish; a race inside Open MPI and a race on rsag's
 # atomic lock word must not.
-hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE
+hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER]
+    local caller=""
+    [ -n "${6:-}" ] && caller="<frame><obj>/x/mca_coll_rsag.so</obj><fn>$6</fn></frame>"
     cat <<EOF
 <?xml version="1.0"?>
 <valgrindoutput>
@@ -98,6 +100,7 @@ hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE
       <obj>$3</obj>
       <fn>$4</fn>
     </frame>
+    $caller
     <frame>
       <obj>/usr/lib/x86_64-linux-gnu/libmpi.so.40</obj>
       <fn>PMPI_Wait</fn>
@@ -107,7 +110,7 @@ hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE
 $5
 EOF
 }
-hg_filter() {   # hg_filter OBJ1 FN1 OBJ2 FN2 STATE
+hg_filter() {   # hg_filter OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER]
     local f="$results/threads-helgrind-fixture.xml"
     hg_fixture "$@" >"$f" && awk -f "$here/helgrind-filter.awk" "$f"
 }
@@ -119,6 +122,13 @@ expect_in_log 'unexplained in .*rsag:mca_coll_rsag_sched_progress'
 run_test threads-helgrind-filter-flags-rsag-program-race exits_nonzero \
     hg_filter "$rsag_so" mca_coll_rsag_copy /x/rsag_threads verify '</valgrindoutput>'
 expect_in_log 'unexplained in .*rsag:mca_coll_rsag_copy'
+run_test threads-helgrind-filter-passes-request-completion \
+    hg_filter /x/rsag_threads verify "$rsag_so" mca_coll_rsag_op_reduce3 '</valgrindoutput>' \
+    mca_coll_rsag_request_progress
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 completion\), 0 unexplained'
+run_test threads-helgrind-filter-flags-rsag-after-program exits_nonzero \
+    hg_filter "$rsag_so" mca_coll_rsag_op_reduce3 /x/rsag_threads verify '</valgrindoutput>'
+expect_in_log 'unexplained in .*rsag:mca_coll_rsag_op_reduce3'
 run_test threads-helgrind-filter-flags-unfinished-run exits_nonzero \
     hg_filter /x/libopen-pal.so.40 opal_progress /x/mca_pml_ob1.so mca_pml_ob1_irecv ''
 expect_in_log 'no closing'
