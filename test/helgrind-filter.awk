@@ -196,7 +196,11 @@ inerr && /<stack>/ { ++nstacks; nframes[nstacks] = 0; instack = 1 }
 
 inerr && /<\/stack>/ { instack = 0 }
 
-inerr && instack && /<frame>/ { ++nframes[nstacks]; fobj[nstacks, nframes[nstacks]] = ""; ffn[nstacks, nframes[nstacks]] = "" }
+inerr && instack && /<frame>/ {
+    ++nframes[nstacks]
+    fobj[nstacks, nframes[nstacks]] = ""
+    ffn[nstacks, nframes[nstacks]] = ""
+}
 
 inerr && instack && /<obj>/ {
     v = $0

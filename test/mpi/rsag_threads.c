@@ -162,7 +162,8 @@ static void verify(worker_t *w, const char *what, const rt_call_t *c, int it)
 
     MPI_Comm_size(c->comm, &p);
     MPI_Comm_rank(c->comm, &r);
-    shape(c->coll, RT_RSB == c->coll ? (c->count - 1) * p : c->count, p, r, rc, &total, &mine, &off);
+    shape(c->coll, RT_RSB == c->coll ? (c->count - 1) * p : c->count, p, r, rc, &total, &mine,
+          &off);
     if (RT_REDUCE == c->coll && r != c->root) {
         return;
     }

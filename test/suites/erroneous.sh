@@ -167,7 +167,8 @@ for c in root:MPI_ERR_ROOT:'the root' count:MPI_ERR_COUNT:'the count' \
         --sync
     ended_cleanly
     expect_count 3 "rank [0-2]: $name: $cls; "
-    expect_in_log "coll:rsag: coll_rsag_check_args: MPI_[A-Za-z_]+ on .*: $what.* differs between ranks.*: $cls"
+    expect_in_log \
+        "coll:rsag: coll_rsag_check_args: MPI_[A-Za-z_]+ on .*: $what.* differs between ranks.*: $cls"
 done
 
 # A datatype size that differs on the node path (np 2, `direct`): without
