@@ -25,11 +25,35 @@ err_timeout=${RSAG_ERRONEOUS_TIMEOUT:-180}
 
 # erroneous_job [TIMEOUT=S] MPIRUN-ARGS...: the job under its own timeout;
 # fails (and says HANG) when it does not end in time, else passes with its
-# exit status in the log (an abort is an expected ending here).
+# exit status in the log (an abort is an expected ending here).  Open MPI
+# 4.1.4's mpirun sometimes never exits after MPI_Abort (or crashes, see
+# no_rank_crash); by then it has told every rank to die, so a job whose log
+# says "MPI_ABORT was invoked" and whose mpirun is still there 60 s later
+# has ended: mpirun is stopped and the job counts as aborted.
 erroneous_job() {
-    local t=$err_timeout rc
+    local t=$err_timeout rc pid abort_at=0 log=${last_log:-/dev/null}
     case "$1" in TIMEOUT=*) t=${1#TIMEOUT=}; shift ;; esac
-    timeout -k 10 "$t" "${mpirun_cmd[@]:4}" "$@"
+    timeout -k 10 "$t" "${mpirun_cmd[@]:4}" "$@" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 1
+        if [ "$abort_at" = 0 ] && grep -q 'MPI_ABORT was invoked' "$log" 2>/dev/null; then
+            abort_at=$SECONDS
+        fi
+        if [ "$abort_at" != 0 ] && [ $(( SECONDS - abort_at )) -ge 60 ]; then
+            echo "erroneous: MPI_Abort was called; mpirun has not ended 60 s later" \
+                 "(Open MPI's mpirun): stopping it"
+            local child
+            child=$(pgrep -P "$pid")
+            kill -TERM "$pid" 2>/dev/null
+            sleep 10
+            [ -n "$child" ] && kill -KILL $child 2>/dev/null
+            wait "$pid"
+            echo "erroneous: the job ended (MPI_Abort; mpirun stopped)"
+            return 0
+        fi
+    done
+    wait "$pid"
     rc=$?
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
         echo "erroneous: HANG: the job did not end within $t s"
