@@ -29,6 +29,7 @@
 #include "ompi/constants.h"
 
 #include "coll_rsag.h"
+#include "coll_rsag_check.h"
 #include "coll_rsag_colllist.h"
 #include "coll_rsag_dispatch.h"
 #include "coll_rsag_op.h"
@@ -37,34 +38,45 @@
 
 #define MCA_COLL_RSAG_UNPAREN(...) __VA_ARGS__
 
-/* The four collectives: X(name, COLL, parameters, arguments, describe) with
- * the parameters before the communicator, the same as arguments, and the
- * expression that fills `a` from them (an Open MPI error code). */
+/* The four collectives: X(name, COLL, parameters, arguments, describe, check)
+ * with the parameters before the communicator, the same as arguments, the
+ * expression that fills `a` from them (an Open MPI error code), and the
+ * optional comparison of the arguments across ranks that a blocking call makes
+ * first (coll_rsag_check_args, coll_rsag_check.c). */
 #define MCA_COLL_RSAG_SLOT_COLLECTIVES(X)                                          \
     X(allreduce, MCA_COLL_RSAG_ALLREDUCE,                                          \
       (const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,     \
        struct ompi_op_t *op),                                                      \
       (sbuf, rbuf, count, dtype, op),                                              \
       mca_coll_rsag_args(&a, MCA_COLL_RSAG_ALLREDUCE, sbuf, rbuf, (size_t) count,  \
-                         dtype, op, -1, comm))                                     \
+                         dtype, op, -1, comm),                                     \
+      mca_coll_rsag_check_call(m, MCA_COLL_RSAG_ALLREDUCE, sbuf, (size_t) count,   \
+                               NULL, dtype, op, -1, comm))                         \
     X(reduce, MCA_COLL_RSAG_REDUCE,                                                \
       (const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,     \
        struct ompi_op_t *op, int root),                                            \
       (sbuf, rbuf, count, dtype, op, root),                                        \
       mca_coll_rsag_args(&a, MCA_COLL_RSAG_REDUCE, sbuf, rbuf, (size_t) count,     \
-                         dtype, op, root, comm))                                   \
+                         dtype, op, root, comm),                                   \
+      mca_coll_rsag_check_call(m, MCA_COLL_RSAG_REDUCE, sbuf, (size_t) count,      \
+                               NULL, dtype, op, root, comm))                       \
     X(reduce_scatter_block, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK,                    \
       (const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,    \
        struct ompi_op_t *op),                                                      \
       (sbuf, rbuf, rcount, dtype, op),                                             \
       mca_coll_rsag_args(&a, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf, rbuf,       \
                          (size_t) rcount * (size_t) ompi_comm_size(comm), dtype,   \
-                         op, -1, comm))                                            \
+                         op, -1, comm),                                            \
+      mca_coll_rsag_check_call(m, MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK, sbuf,        \
+                               (size_t) rcount * (size_t) ompi_comm_size(comm),    \
+                               NULL, dtype, op, -1, comm))                         \
     X(reduce_scatter, MCA_COLL_RSAG_REDUCE_SCATTER,                                \
       (const void *sbuf, void *rbuf, const int *rcounts,                           \
        struct ompi_datatype_t *dtype, struct ompi_op_t *op),                       \
       (sbuf, rbuf, rcounts, dtype, op),                                            \
-      mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm))
+      mca_coll_rsag_rs_args(&a, m, sbuf, rbuf, rcounts, dtype, op, comm),          \
+      mca_coll_rsag_check_call(m, MCA_COLL_RSAG_REDUCE_SCATTER, sbuf, 0, rcounts,  \
+                               dtype, op, -1, comm))
 
 /* One slot: unless the module is making hierarchical's sub-communicators
  * (then the previous module takes every call: they are not the user's),
@@ -102,8 +114,9 @@
 
 /* The three forms of a collective: blocking (MPI_Allreduce), nonblocking
  * (MPI_Iallreduce), persistent (MPI_Allreduce_init; MPIX_ in Open MPI 4.1). */
-#define MCA_COLL_RSAG_SLOT_FORMS(name, COLL, params, args, describe)              \
-    MCA_COLL_RSAG_SLOT(name, params, args, describe, (), (),                      \
+#define MCA_COLL_RSAG_SLOT_FORMS(name, COLL, params, args, describe, check)       \
+    MCA_COLL_RSAG_SLOT(name, params, args,                                        \
+                       OMPI_SUCCESS != (err = (check)) ? err : (describe), (), (), \
                        mca_coll_rsag_dispatch(m, COLL, &a, &delegate))            \
     MCA_COLL_RSAG_SLOT(i##name, params, args, describe,                           \
                        (, ompi_request_t **request), (, request),                 \

@@ -1,0 +1,142 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
+# threads.sh: rsag's reductions from several threads at once under
+# MPI_THREAD_MULTIPLE, and a race detector over them.  Sourced by
+# test/run_tests.sh.
+#
+# test/mpi/rsag_threads: 4 threads per rank, each on its own two
+# communicators (a dup and a reversed split of MPI_COMM_WORLD), all four
+# collectives in all three forms (blocking, nonblocking, persistent) and a
+# batch of requests outstanding at once, every result checked; auto, then
+# every algorithm forced in turn; rsag's MPI_T counters must show that rsag
+# ran every call (none delegated, the forced algorithm where it applies).
+# MPI_Init_thread must provide MPI_THREAD_MULTIPLE, else the test fails.
+# A short run under valgrind's helgrind, filtered by test/helgrind-filter.awk
+# (rsag's reports must all be explained; Open MPI's are listed in
+# test/results/<test>.others.log), and the controls: without rsag the
+# counter checks fail, and the filter rejects planted rsag races.
+
+threads=$here/mpi/rsag_threads
+
+for np in 2 3; do
+    run_test "threads-multiple-np$np" "${mpirun_cmd[@]}" -np "$np" "$threads"
+    expect_in_log 'MPI_Init_thread provided MPI_THREAD_MULTIPLE'
+    expect_in_log '^rsag_threads: phase auto: ok '
+    expect_in_log '^rsag_threads: phase forced-1: ok '
+    expect_not_in_log 'FAIL'
+    expect_in_log "rsag_threads: np=$np threads=4 calls=[0-9]+ failed=0"
+done
+
+# The control: rsag left out of the selection (its variables still exist):
+# the results are right but every phase must fail on rsag's counters.
+run_test threads-detects-no-rsag-np2 exits_nonzero "${mpirun_cmd[@]}" \
+    --mca coll_rsag_priority -1 -np 2 "$threads" --iters 1 --auto-only
+expect_in_log 'phase auto: FAIL'
+expect_in_log 'rsag counted 0 calls'
+expect_not_in_log 'element [0-9]+ is'
+
+# helgrind_job NAME NP PROGRAM ARGS...: the job under valgrind --tool=helgrind
+# (XML per process in $results/NAME.hg/), then test/helgrind-filter.awk.
+# Twice the usual mpirun time limit.
+helgrind_job() {
+    local name="$1" np="$2"; shift 2
+    local dir="$results/$name.hg"
+    if ! command -v valgrind >/dev/null; then
+        echo "valgrind is not installed (contrib/install-deps.sh installs it)"
+        return 1
+    fi
+    rm -rf "$dir" && mkdir -p "$dir" || return 1
+    local TIMEFORMAT="helgrind job: %R s wall, %U s user, %S s system CPU"
+    time timeout -k 10 "$(( timeout_s * 2 ))" "${mpirun_cmd[@]:4}" -np "$np" valgrind -q \
+        --tool=helgrind --keep-debuginfo=yes --num-callers=40 \
+        --xml=yes --xml-file="$dir/hg.%p.xml" "$@"
+    local rc=$?
+    awk -v others="$results/$name.others.log" -f "$here/helgrind-filter.awk" \
+        "$dir"/hg.*.xml || return 1
+    [ "$(ls "$dir"/hg.*.xml | wc -l)" -eq "$np" ] || { echo "expected $np reports"; return 1; }
+    return $rc
+}
+
+# Short: 4 threads, one iteration, three counts, every algorithm forced in
+# turn (about 45 s at np 2 on a quiet 2-core machine).
+run_test threads-helgrind-np2 helgrind_job threads-helgrind-np2 2 "$threads" \
+    --iters 1 --counts 1,300,20000
+expect_in_log 'rsag_threads: np=2 threads=4 calls=[0-9]+ failed=0'
+expect_in_log 'helgrind-filter: [0-9]+ reports: [0-9]+ rsag \([0-9]+ explained.*\), 0 unexplained'
+
+# The filter itself, on planted reports: a race between two rsag functions
+# and a race between rsag and the test program must fail it, as must a
+# report that did not finish; a race inside Open MPI and a race on rsag's
+# atomic lock word must not.
+hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER]
+    local caller=""
+    [ -n "${6:-}" ] && caller="<frame><obj>/x/mca_coll_rsag.so</obj><fn>$6</fn></frame>"
+    cat <<EOF
+<?xml version="1.0"?>
+<valgrindoutput>
+<error>
+  <unique>0x1</unique>
+  <tid>2</tid>
+  <kind>Race</kind>
+  <xwhat>
+    <text>Possible data race during write of size 8 at 0x1000 by thread #2</text>
+  </xwhat>
+  <stack>
+    <frame>
+      <obj>$1</obj>
+      <fn>$2</fn>
+    </frame>
+    <frame>
+      <obj>/usr/lib/x86_64-linux-gnu/libmpi.so.40</obj>
+      <fn>PMPI_Allreduce</fn>
+    </frame>
+  </stack>
+  <xauxwhat>
+    <text>This conflicts with a previous write of size 8 by thread #3</text>
+  </xauxwhat>
+  <stack>
+    <frame>
+      <obj>$3</obj>
+      <fn>$4</fn>
+    </frame>
+    $caller
+    <frame>
+      <obj>/usr/lib/x86_64-linux-gnu/libmpi.so.40</obj>
+      <fn>PMPI_Wait</fn>
+    </frame>
+  </stack>
+</error>
+$5
+EOF
+}
+hg_filter() {   # hg_filter OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER]
+    local f="$results/threads-helgrind-fixture.xml"
+    hg_fixture "$@" >"$f" && awk -f "$here/helgrind-filter.awk" "$f"
+}
+rsag_so=/x/mca_coll_rsag.so
+run_test threads-helgrind-filter-flags-rsag-race exits_nonzero \
+    hg_filter "$rsag_so" mca_coll_rsag_sched_progress "$rsag_so" mca_coll_rsag_sched_reset \
+    '</valgrindoutput>'
+expect_in_log 'unexplained in .*rsag:mca_coll_rsag_sched_progress'
+run_test threads-helgrind-filter-flags-rsag-program-race exits_nonzero \
+    hg_filter "$rsag_so" mca_coll_rsag_copy /x/rsag_threads verify '</valgrindoutput>'
+expect_in_log 'unexplained in .*rsag:mca_coll_rsag_copy'
+run_test threads-helgrind-filter-passes-request-completion \
+    hg_filter /x/rsag_threads verify "$rsag_so" mca_coll_rsag_op_reduce3 '</valgrindoutput>' \
+    mca_coll_rsag_request_progress
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 completion\), 0 unexplained'
+run_test threads-helgrind-filter-flags-rsag-after-program exits_nonzero \
+    hg_filter "$rsag_so" mca_coll_rsag_op_reduce3 /x/rsag_threads verify '</valgrindoutput>'
+expect_in_log 'unexplained in .*rsag:mca_coll_rsag_op_reduce3'
+run_test threads-helgrind-filter-flags-unfinished-run exits_nonzero \
+    hg_filter /x/libopen-pal.so.40 opal_progress /x/mca_pml_ob1.so mca_pml_ob1_irecv ''
+expect_in_log 'no closing'
+run_test threads-helgrind-filter-passes-open-mpi-race \
+    hg_filter /x/mca_pml_ob1.so mca_pml_ob1_irecv /x/libopen-pal.so.40 opal_progress \
+    '</valgrindoutput>'
+expect_in_log 'helgrind-filter: 1 reports: 0 rsag .* 1 others'
+run_test threads-helgrind-filter-passes-atomic-lock-word \
+    hg_filter "$rsag_so" mca_coll_rsag_nb_trylock "$rsag_so" mca_coll_rsag_nb_unlock.part.0 \
+    '</valgrindoutput>'
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: 1 atomic'
