@@ -18,7 +18,9 @@
 # settings that differ; a datatype size that differs on rsag's node path)
 # run with coll_rsag_check_args on, which turns them into the same MPI
 # error on every rank; erroneous-root-hangs-without-check-np2 shows that the
-# hang is detected (and that the check is what prevents it).
+# hang is detected (and that the check is what prevents it).  rsag's own
+# settings are compared even without it, once per communicator and
+# collective (erroneous-param-differs-np3, -threshold-differs-np3).
 
 erroneous=$here/mpi/rsag_erroneous
 err_timeout=${RSAG_ERRONEOUS_TIMEOUT:-180}
@@ -213,6 +215,27 @@ run_test erroneous-check-param-np3 erroneous_job "${check[@]}" \
 ended_cleanly
 expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
 expect_in_log 'coll_rsag_check_args: MPI_Allreduce on .*: coll_rsag algorithm setting differs'
+
+# The same without coll_rsag_check_args: rsag compares its settings of a
+# collective once per communicator, at the first blocking call, so the
+# ranks never run different algorithms: MPI_ERR_ARG on every rank, one line
+# from rank 0.  Also a threshold set differently on one rank (one that
+# decides only the test's large call: the program's first, small calls are
+# nonblocking, which cannot be checked without blocking -- doc/erroneous.md).
+run_test erroneous-param-differs-np3 erroneous_job \
+    -np 1 env OMPI_MCA_coll_rsag_allreduce_algorithm=direct "$erroneous" param --count 100000 \
+    --sync : -np 2 env OMPI_MCA_coll_rsag_allreduce_algorithm=rabenseifner "$erroneous" param \
+    --count 100000 --sync
+ended_cleanly
+expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
+expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag algorithm setting differs'
+run_test erroneous-threshold-differs-np3 erroneous_job \
+    -np 2 "$erroneous" param --count 100000 --sync : \
+    -np 1 env OMPI_MCA_coll_rsag_allreduce_ring_min_bytes=65536 "$erroneous" param \
+    --count 100000 --sync
+ended_cleanly
+expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
+expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag threshold settings differ'
 
 # The hang detection itself: a root that differs, without the check, hangs
 # (in tuned too): the job must be reported as a HANG (a short limit).

@@ -95,6 +95,11 @@ MCA_COLL_RSAG_EXPORT extern mca_coll_rsag_component_t mca_coll_rsag_component;
  * communicator, with some still in flight, to meet one of ours in use. */
 #define MCA_COLL_RSAG_TAG_LAST  MCA_COLL_BASE_TAG_NONBLOCKING_END
 #define MCA_COLL_RSAG_TAG_FIRST (MCA_COLL_BASE_TAG_NONBLOCKING_END + (1 << 20) - 1)
+/* The tag of the node segment's set-up messages, just above that range: a
+ * tag of their own, so that a peer which (in an erroneous program, or with
+ * settings that differ between ranks) sends a reduction's data instead can
+ * never land in the set-up's small receive buffers. */
+#define MCA_COLL_RSAG_TAG_SETUP (MCA_COLL_RSAG_TAG_FIRST + 1)
 
 /* The slots rsag takes (coll_<name> in Open MPI's module and c_coll). */
 #define MCA_COLL_RSAG_SLOTS(S) S(allreduce) S(reduce) S(reduce_scatter_block) S(reduce_scatter) \
@@ -156,6 +161,9 @@ typedef struct mca_coll_rsag_module_t {
     mca_coll_rsag_sched_t sched;
     /* Tag of the next nonblocking or persistent request (coll_rsag_request.c). */
     int next_tag;
+    /* Bit c: rsag's settings of collective c were compared across the
+     * ranks (coll_rsag_check.c: once, at its first blocking call). */
+    unsigned settings_checked;
 } mca_coll_rsag_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);

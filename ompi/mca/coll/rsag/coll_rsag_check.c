@@ -20,6 +20,13 @@
  * minimum and maximum of each value and returns the same error, so no rank
  * is left waiting.  Nonblocking and persistent calls are not checked: a
  * blocking exchange inside MPI_Iallreduce could deadlock a correct program.
+ *
+ * Without the check, the settings alone (the forced algorithm and the
+ * thresholds of the collective) are compared the same way once per
+ * communicator and collective, at its first blocking call: a parameter set
+ * differently on some ranks (a tuning file read on some nodes only) then
+ * stops the job with one line from rank 0 instead of sending different
+ * messages.  That costs one small allreduce per communicator and collective.
  */
 #include "ompi_config.h"
 
@@ -103,7 +110,7 @@ static long mca_coll_rsag_check_hash(const long *v, size_t n)
 int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                   const void *sbuf, size_t count, const int *rcounts,
                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                                  struct ompi_communicator_t *comm)
+                                  struct ompi_communicator_t *comm, bool settings_only)
 {
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     long v[2 * MCA_COLL_RSAG_CHK_N], all[2 * MCA_COLL_RSAG_CHK_N];
@@ -145,6 +152,12 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
     v[MCA_COLL_RSAG_CHK_FORCED] = tuning->forced;
     v[MCA_COLL_RSAG_CHK_THRESHOLDS] = mca_coll_rsag_check_hash(
         tuning->min_bytes, sizeof(tuning->min_bytes) / sizeof(tuning->min_bytes[0]));
+    if (settings_only) {
+        /* the call's own arguments are the program's business here */
+        for (int i = MCA_COLL_RSAG_CHK_COUNT; i < MCA_COLL_RSAG_CHK_FORCED; ++i) {
+            v[i] = 0;
+        }
+    }
     for (int i = 0; i < MCA_COLL_RSAG_CHK_N; ++i) {
         v[MCA_COLL_RSAG_CHK_N + i] = -v[i];
     }
@@ -157,8 +170,9 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
         long hi = all[i], lo = -all[MCA_COLL_RSAG_CHK_N + i];
         if (hi != lo) {
             if (0 == ompi_comm_rank(comm)) {
-                opal_output(0, "coll:rsag: coll_rsag_check_args: %s on %s (cid %d): %s differs "
+                opal_output(0, "coll:rsag: %s: %s on %s (cid %d): %s differs "
                                "between ranks (from %ld to %ld): %s",
+                            settings_only ? "settings check" : "coll_rsag_check_args",
                             mca_coll_rsag_colls[coll].mpi_name, comm->c_name,
                             MCA_COLL_RSAG_COMM_CID(comm), mca_coll_rsag_chk[i].what, lo, hi,
                             MPI_ERR_ROOT == mca_coll_rsag_chk[i].err    ? "MPI_ERR_ROOT"

@@ -4,9 +4,12 @@
  * See LICENSE at the top of the tree.
  */
 /*
- * coll_rsag_check_args: an optional check, before each blocking reduction,
- * that every rank called it with the same arguments (coll_rsag_check.c,
- * doc/erroneous.md).  Off by default: it costs one small allreduce a call.
+ * Comparing a blocking reduction's arguments and rsag's settings across the
+ * ranks (coll_rsag_check.c, doc/erroneous.md).  Always: rsag's settings of
+ * a collective, once per communicator, at its first blocking call (settings
+ * that differ between ranks would make the ranks run different algorithms:
+ * a hang or worse).  With coll_rsag_check_args: every argument, before each
+ * blocking call (one small allreduce a call, so off by default).
  */
 #ifndef MCA_COLL_RSAG_CHECK_H
 #define MCA_COLL_RSAG_CHECK_H
@@ -35,17 +38,23 @@ void mca_coll_rsag_check_register(const mca_base_component_t *c);
 int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                   const void *sbuf, size_t count, const int *rcounts,
                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                                  struct ompi_communicator_t *comm);
+                                  struct ompi_communicator_t *comm, bool settings_only);
 
 static inline int mca_coll_rsag_check_call(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                            const void *sbuf, size_t count, const int *rcounts,
                                            struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                                            int root, struct ompi_communicator_t *comm)
 {
-    if (!mca_coll_rsag_check_args) {
-        return OMPI_SUCCESS;
+    if (OPAL_LIKELY(!mca_coll_rsag_check_args)) {
+        if (OPAL_LIKELY(m->settings_checked & (1u << coll))) {
+            return OMPI_SUCCESS;
+        }
+        m->settings_checked |= 1u << coll;
+        return mca_coll_rsag_check_call_slow(m, coll, sbuf, count, rcounts, dtype, op, root, comm,
+                                             true);
     }
-    return mca_coll_rsag_check_call_slow(m, coll, sbuf, count, rcounts, dtype, op, root, comm);
+    return mca_coll_rsag_check_call_slow(m, coll, sbuf, count, rcounts, dtype, op, root, comm,
+                                         false);
 }
 
 #endif

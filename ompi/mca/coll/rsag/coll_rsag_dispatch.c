@@ -67,6 +67,7 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->in_setup = false;
     mca_coll_rsag_sched_init(&m->sched, NULL, NULL);
     m->next_tag = MCA_COLL_RSAG_TAG_FIRST;
+    m->settings_checked = 0;
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
@@ -210,7 +211,7 @@ static void mca_coll_rsag_node_setup(mca_coll_rsag_module_t *m, const mca_coll_r
 {
     char why[256];
 
-    m->segment = mca_coll_rsag_segment_create(a->comm, a->tag, why, sizeof(why));
+    m->segment = mca_coll_rsag_segment_create(a->comm, MCA_COLL_RSAG_TAG_SETUP, why, sizeof(why));
     m->node_state = NULL != m->segment ? MCA_COLL_RSAG_NODE_READY
                                        : MCA_COLL_RSAG_NODE_UNAVAILABLE;
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_MODULE
