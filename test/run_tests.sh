@@ -5,7 +5,7 @@
 # The whole test suite of mca_coll_rsag.  Run from a configured, built and
 # installed tree (README: ./autogen.pl && ./configure && make && make install):
 #
-#   test/run_tests.sh            everything (about 25 minutes on 2 cores)
+#   test/run_tests.sh            everything (about 15 minutes on 2 cores)
 #   test/run_tests.sh -k NAME    only the tests whose name contains NAME
 #                                ("^NAME": begins with NAME, "NAME$": ends
 #                                with it, "^NAME$": is NAME)
