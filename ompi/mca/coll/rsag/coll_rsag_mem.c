@@ -56,18 +56,31 @@ static __thread struct {
     unsigned long long now, peak;
 } mca_coll_rsag_call;
 
-static void mca_coll_rsag_mem_counter(const mca_base_component_t *c, const char *name,
-                                      const char *help, int var_class,
-                                      unsigned long long *value)
-{
-    (void) mca_base_component_pvar_register(
-        c, name, help, OPAL_INFO_LVL_4, var_class, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL,
-        MCA_BASE_VAR_BIND_NO_OBJECT, MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS,
-        NULL, NULL, NULL, value);
-}
-
 void mca_coll_rsag_mem_register(const mca_base_component_t *c)
 {
+    /* The memory counters (MPI_T performance variables). */
+    static const struct {
+        const char *name, *help;
+        int var_class;
+        unsigned long long *value;
+    } counters[] = {
+        { "temporary_bytes",
+          "Peak temporary memory (bytes) that rsag's last collective call on this process "
+          "allocated",
+          MCA_BASE_PVAR_CLASS_LEVEL, &mca_coll_rsag_mem.tmp_peak },
+        { "allocations", "Number of memory requests rsag made on this process",
+          MCA_BASE_PVAR_CLASS_COUNTER, &mca_coll_rsag_mem.requests },
+        { "allocations_live",
+          "Memory blocks rsag holds on this process: temporaries of a running call and each "
+          "communicator's layout cache (scratch areas not included)",
+          MCA_BASE_PVAR_CLASS_LEVEL, &mca_coll_rsag_mem.live },
+        { "scratch_bytes",
+          "Bytes held by the scratch areas of all communicators on this process",
+          MCA_BASE_PVAR_CLASS_LEVEL, &mca_coll_rsag_mem.scratch_bytes },
+        { "scratch_hits", "Number of temporaries served from a communicator's scratch area",
+          MCA_BASE_PVAR_CLASS_COUNTER, &mca_coll_rsag_mem.scratch_hits },
+    };
+
     mca_coll_rsag_mem.scratch_max_bytes = MCA_COLL_RSAG_DEFAULT_SCRATCH_MAX;
     (void) mca_base_component_var_register(
         c, "scratch_max_bytes",
@@ -89,25 +102,13 @@ void mca_coll_rsag_mem_register(const mca_base_component_t *c)
         MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_9,
         MCA_BASE_VAR_SCOPE_LOCAL, &mca_coll_rsag_mem.test_alloc_fail);
 
-    mca_coll_rsag_mem_counter(c, "temporary_bytes",
-                              "Peak temporary memory (bytes) that rsag's last collective "
-                              "call on this process allocated",
-                              MCA_BASE_PVAR_CLASS_LEVEL, &mca_coll_rsag_mem.tmp_peak);
-    mca_coll_rsag_mem_counter(c, "allocations",
-                              "Number of memory requests rsag made on this process",
-                              MCA_BASE_PVAR_CLASS_COUNTER, &mca_coll_rsag_mem.requests);
-    mca_coll_rsag_mem_counter(c, "allocations_live",
-                              "Memory blocks rsag holds on this process: temporaries of a "
-                              "running call and each communicator's layout cache (scratch "
-                              "areas not included)",
-                              MCA_BASE_PVAR_CLASS_LEVEL, &mca_coll_rsag_mem.live);
-    mca_coll_rsag_mem_counter(c, "scratch_bytes",
-                              "Bytes held by the scratch areas of all communicators on this "
-                              "process",
-                              MCA_BASE_PVAR_CLASS_LEVEL, &mca_coll_rsag_mem.scratch_bytes);
-    mca_coll_rsag_mem_counter(c, "scratch_hits",
-                              "Number of temporaries served from a communicator's scratch area",
-                              MCA_BASE_PVAR_CLASS_COUNTER, &mca_coll_rsag_mem.scratch_hits);
+    for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); ++i) {
+        (void) mca_base_component_pvar_register(
+            c, counters[i].name, counters[i].help, OPAL_INFO_LVL_4, counters[i].var_class,
+            MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG, NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+            MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, NULL, NULL, NULL,
+            counters[i].value);
+    }
 }
 
 /* One memory request: false when coll_rsag_test_alloc_fail says this one
