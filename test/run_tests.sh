@@ -57,6 +57,8 @@ timeout_s=${RSAG_MPIRUN_TIMEOUT:-900}
 mpirun_cmd=(timeout -k 10 "$timeout_s" mpirun --allow-run-as-root --oversubscribe)
 check="$here/mpi/rsag_check"
 demo="$top/contrib/rsag_demo"
+# The suites share this shell: none may reassign what the others read.
+readonly here top results timeout_s mpirun_cmd check demo
 mkdir -p "$results"
 if [ "$list_only" = 1 ]; then
     harness_errors_file=$(mktemp)

@@ -146,9 +146,16 @@ static int run_fail(size_t n)
         algorithm = rt_cvar(name, NULL, &et);
         MPI_T_enum_get_info(et, &nitems, name, &elen);
         for (int item = 0; item < nitems; ++item) {
-            int value, alen = sizeof alg;
+            int value, alen = sizeof alg, seen = 0;
             MPI_T_enum_get_item(et, item, &value, alg, &alen);
-            if (0 == strcmp(alg, "auto")) {
+            /* a former (deprecated) name follows the current ones with the
+             * same value: each algorithm once, by its current name */
+            for (int earlier = 0; earlier < item; ++earlier) {
+                int v, l = sizeof name;
+                MPI_T_enum_get_item(et, earlier, &v, name, &l);
+                seen |= (v == value);
+            }
+            if (seen || 0 == strcmp(alg, "auto")) {
                 continue;
             }
             /* the rows that cannot run on this job's nodes (direct on several,

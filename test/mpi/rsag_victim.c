@@ -249,6 +249,17 @@ int main(int argc, char **argv)
     if (RT_FORM_PERSISTENT == form && (RT_REDUCE == coll)) {
         call.root = size - 1;       /* one request: one root */
     }
+    if (in_setup && k > 0) {
+        /* rsag compares its settings of a collective once per communicator,
+         * at its first blocking call, before any set-up: one call under auto
+         * (which does not make the segment here) gets that done, so that the
+         * victim dies while its peers are in the segment's set-up proper */
+        if (0 != rt_force(coll, 0) || MPI_SUCCESS != rt_run(RT_FORM_BLOCKING, &call)
+            || 0 != rt_force(coll, k)) {
+            FAIL("the call before the set-up failed");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
     rt_snapshot(coll, &s0);
     starts0 = rt_counter("coll_rsag_persistent_starts");
     if (RT_FORM_PERSISTENT == form && MPI_SUCCESS != rt_post(form, &call, &req)) {

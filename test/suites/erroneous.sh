@@ -111,11 +111,11 @@ done
 # Counts that differ on the node path (np 2, `direct`, forced as at np 2 by
 # default): each rank reduces with its own count; MPI leaves the result
 # undefined, every rank returns.
-direct=(--mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_reduce_algorithm direct
+err_direct=(--mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_reduce_algorithm direct
         --mca coll_rsag_reduce_scatter_block_algorithm direct
         --mca coll_rsag_reduce_scatter_algorithm direct)
 for c in count count-reduce count-rsb rcounts; do
-    run_test "erroneous-$c-direct-np2" erroneous_job "${direct[@]}" -np 2 "$erroneous" "$c" \
+    run_test "erroneous-$c-direct-np2" erroneous_job "${err_direct[@]}" -np 2 "$erroneous" "$c" \
         --count 100000
     ended_cleanly
     expect_count 2 "rank [01]: $c: success; rsag ran direct"
@@ -175,10 +175,10 @@ expect_in_log 'error occurred in MPI_Allreduce'
 
 # --- coll_rsag_check_args on ----------------------------------------------
 
-check=(--mca coll_rsag_check_args 1)
+err_check=(--mca coll_rsag_check_args 1)
 
 # The control: a correct program passes the check, and rsag runs the call.
-run_test erroneous-check-passes-correct-np3 erroneous_job "${check[@]}" -np 3 \
+run_test erroneous-check-passes-correct-np3 erroneous_job "${err_check[@]}" -np 3 \
     "$erroneous" same
 ended_cleanly
 expect_count 3 'rank [0-2]: same: success, right result; rsag ran [a-z_]+'
@@ -189,7 +189,7 @@ for c in root:MPI_ERR_ROOT:'the root' count:MPI_ERR_COUNT:'the count' \
          rcounts:MPI_ERR_COUNT:'the receive counts' type:MPI_ERR_TYPE:'the predefined datatype' \
          op:MPI_ERR_OP:'the op' inplace-allreduce-one:MPI_ERR_BUFFER:'MPI_IN_PLACE'; do
     IFS=: read -r name cls what <<<"$c"
-    run_test "erroneous-check-$name-np3" erroneous_job "${check[@]}" -np 3 "$erroneous" "$name" \
+    run_test "erroneous-check-$name-np3" erroneous_job "${err_check[@]}" -np 3 "$erroneous" "$name" \
         --sync
     ended_cleanly
     expect_count 3 "rank [0-2]: $name: $cls; "
@@ -199,7 +199,7 @@ done
 
 # A datatype size that differs on the node path (np 2, `direct`): without
 # the check one rank waits for the other forever; with it, MPI_ERR_TYPE.
-run_test erroneous-check-type-direct-np2 erroneous_job "${check[@]}" "${direct[@]}" -np 2 \
+run_test erroneous-check-type-direct-np2 erroneous_job "${err_check[@]}" "${err_direct[@]}" -np 2 \
     "$erroneous" type --count 100000 --sync
 ended_cleanly
 expect_count 2 'rank [01]: type: MPI_ERR_TYPE; '
@@ -208,7 +208,7 @@ expect_count 2 'rank [01]: type: MPI_ERR_TYPE; '
 # without the check the ranks run different algorithms (a hang, or a crash
 # in Open MPI's ob1 when a setup receive of `direct` matches another rank's
 # data: doc/erroneous.md); with it, MPI_ERR_ARG on every rank.
-run_test erroneous-check-param-np3 erroneous_job "${check[@]}" \
+run_test erroneous-check-param-np3 erroneous_job "${err_check[@]}" \
     -np 1 env OMPI_MCA_coll_rsag_allreduce_algorithm=direct "$erroneous" param --count 100000 \
     --sync : -np 2 env OMPI_MCA_coll_rsag_allreduce_algorithm=rabenseifner "$erroneous" param \
     --count 100000 --sync

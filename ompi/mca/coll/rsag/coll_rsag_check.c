@@ -115,6 +115,7 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     long v[2 * MCA_COLL_RSAG_CHK_N], all[2 * MCA_COLL_RSAG_CHK_N];
     int p = ompi_comm_size(comm), err;
+    bool in_setup;
     ptrdiff_t lb, extent;
     size_t type_size;
 
@@ -161,8 +162,15 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
     for (int i = 0; i < MCA_COLL_RSAG_CHK_N; ++i) {
         v[MCA_COLL_RSAG_CHK_N + i] = -v[i];
     }
+    /* The previous module's allreduce may call back into the communicator's
+     * slots (coll/basic's is a reduce and a bcast through c_coll): while it
+     * runs, rsag's slots on this communicator hand every call on, so none
+     * of rsag's algorithms (chosen by settings not yet compared) runs. */
+    in_setup = m->in_setup;
+    m->in_setup = true;
     err = m->previous.allreduce(v, all, 2 * MCA_COLL_RSAG_CHK_N, &ompi_mpi_long.dt,
                                 &ompi_mpi_op_max.op, comm, m->previous.allreduce_module);
+    m->in_setup = in_setup;
     if (OMPI_SUCCESS != err) {
         return err;
     }
