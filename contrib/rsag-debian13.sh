@@ -62,10 +62,14 @@ RSAG_DEBIAN13_SUBSET=(
     ^nonblocking-matrix-nonblocking-np2 ^nonblocking-matrix-persistent-np2
     ^nonblocking-requests-np2              # MPI_*_init of 5.0, not MPIX_
     ^liveness-kill-direct-np3 ^liveness-kill-setup-np3 ^liveness-kill-persistent-np3
-    direct-shm-full-fallback-np2 direct-cma-seccomp-refused-np2   # 5.0's PMIx clean-up, fallbacks
-    select-former-names select-unusable-settings-once-np3         # 5.0's help messages
-    erroneous-param-differs-np3 threads-multiple-np2
+    direct-cma-seccomp-refused-np2                          # 5.0's PMIx clean-up, CMA fallback
+    select-former-names select-unusable-settings-once-np3   # 5.0's help messages
+    threads-multiple-np2
 )
+# Not in it: direct-shm-*-fallback (unshare cannot make a private mount
+# namespace under this chroot, whose root is no mount point) and
+# erroneous-*-differs (5.0.7's prterun crashes on the `-np 1 env ... : -np 2 ...`
+# app contexts those tests need); both run on 4.1.
 
 die() { echo "rsag-debian13: FAILED: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
 step() { echo "== [debian13 $((SECONDS - t_start))s] $*"; }

@@ -144,7 +144,7 @@ chaos_job() {
     else
         if [ "$liveness_rc" = 0 ]; then
             verdict=FAIL; why="exit 0 although a rank was killed"
-        elif ! grep -qE 'noticed that process rank [0-9]+ with PID [0-9]+ on node [^ ]+ exited on signal 9' "$out"; then
+        elif ! tr -s '\n' ' ' <"$out" | grep -qE 'noticed that process rank [0-9]+ with PID [0-9]+ on node [^ ]+ exited on signal 9'; then
             verdict=FAIL; why="no 'exited on signal 9' from mpirun"
         fi
     fi

@@ -104,3 +104,20 @@ run_test valgrind-filter-flags-rsag-leak-above-libnbc exits_nonzero \
     vg_filter_on2 /x/mca_coll_rsag.so /x/mca_coll_libnbc.so
 expect_in_log '1 files \(1 finished\), 1 rsag records'
 
+# Open MPI 5.0 (Debian's) has libnbc inside libmpi.so, its functions without
+# names: a leak that Open MPI's code allocated, called straight from one of
+# rsag's slots (the slot handed the call on), is the previous module's; the
+# same allocation under another of rsag's functions (rsag asked Open MPI for
+# the memory and lost it) stays rsag's.
+vg_filter_on3() {   # vg_filter_on3 FN: malloc <- libmpi.so (x) <- rsag's FN
+    local f="$results/valgrind-filter-fixture.xml"
+    vg_fixture2 /x/libmpi.so.40 /x/mca_coll_rsag.so |
+        sed "0,/<fn>somewhere<\/fn>/s//<fn>$1<\/fn>/" >"$f" &&
+        awk -f "$here/valgrind-filter.awk" "$f"
+}
+run_test valgrind-filter-passes-previous-module-leak-under-slot \
+    vg_filter_on3 mca_coll_rsag_reduce_scatter_init_intra
+expect_in_log '1 files \(1 finished\), 0 rsag records, 1 other records'
+run_test valgrind-filter-flags-open-mpi-allocation-under-rsag exits_nonzero \
+    vg_filter_on3 mca_coll_rsag_hier_setup
+expect_in_log '1 files \(1 finished\), 1 rsag records'
