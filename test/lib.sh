@@ -256,6 +256,31 @@ enum_values() {
     printf '%s\n' "$v"
 }
 
+# algorithms_by_name: every algorithm name of the four tables once (auto left
+# out), in table order, into the array forced_names, and for each the
+# collectives that have it, comma-separated, into forced_colls[NAME]; then
+# forced_mca NAME puts the --mca arguments that force NAME on all of them into
+# the array forced_args.  The suites force each name in one job.
+algorithms_by_name() {
+    local coll alg
+    declare -gA forced_colls=()
+    forced_names=()
+    for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+        for alg in $(enum_values "$coll"); do
+            [ "$alg" = auto ] && continue
+            [ -n "${forced_colls[$alg]:-}" ] || forced_names+=("$alg")
+            forced_colls[$alg]="${forced_colls[$alg]:+${forced_colls[$alg]},}$coll"
+        done
+    done
+}
+forced_mca() {
+    local coll
+    forced_args=()
+    for coll in ${forced_colls[$1]//,/ }; do
+        forced_args+=(--mca "coll_rsag_${coll}_algorithm" "$1")
+    done
+}
+
 # makevar DIR VAR: the value of VAR in the configured $top/DIR/Makefile.
 makevar() { sed -n "s|^$2 = ||p" "$top/$1/Makefile" 2>/dev/null | head -n 1; }
 

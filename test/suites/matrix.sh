@@ -117,23 +117,12 @@ done
 # (rsag_check checks every case that the algorithm applies to), and its
 # decision line says "(forced)".  `hierarchical` needs several nodes: on this
 # one it must say so and let auto decide (multinode.sh runs it for real).
-declare -A matrix_forced_colls=()
-matrix_forced_names=()
-for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
-    for alg in ${matrix_algs[$coll]}; do
-        [ "$alg" = auto ] && continue
-        [ -n "${matrix_forced_colls[$alg]:-}" ] || matrix_forced_names+=("$alg")
-        matrix_forced_colls[$alg]="${matrix_forced_colls[$alg]:+${matrix_forced_colls[$alg]},}$coll"
-    done
-done
-for alg in "${matrix_forced_names[@]}"; do
-    colls="${matrix_forced_colls[$alg]}"
-    mca=()
-    for coll in ${colls//,/ }; do
-        mca+=(--mca "coll_rsag_${coll}_algorithm" "$alg")
-    done
+algorithms_by_name
+for alg in "${forced_names[@]}"; do
+    colls="${forced_colls[$alg]}"
+    forced_mca "$alg"
     run_test "matrix-mca-forced-$alg-np5" "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 \
-        "${mca[@]}" -np 5 "$check" --algorithms current --coll "$colls" --quick
+        "${forced_args[@]}" -np 5 "$check" --algorithms current --coll "$colls" --quick
     expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0 '
     for coll in ${colls//,/ }; do
         expect_in_log "rsag_check: forced $coll=$alg: [1-9][0-9]* cases, 0 failed"

@@ -37,23 +37,12 @@ done
 # fall back (it needs a blocking call), `hierarchical` too (one node: that it
 # runs, forced, in these forms is multinode-hier-forced-nonblocking-np4);
 # the others must run.
-declare -A nb_forced_colls=()
-nb_forced_names=()
-for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
-    for alg in $(enum_values "$coll"); do
-        [ "$alg" = auto ] && continue
-        [ -n "${nb_forced_colls[$alg]:-}" ] || nb_forced_names+=("$alg")
-        nb_forced_colls[$alg]="${nb_forced_colls[$alg]:+${nb_forced_colls[$alg]},}$coll"
-    done
-done
-for alg in "${nb_forced_names[@]}"; do
-    colls="${nb_forced_colls[$alg]}"
-    mca=()
-    for coll in ${colls//,/ }; do
-        mca+=(--mca "coll_rsag_${coll}_algorithm" "$alg")
-    done
+algorithms_by_name
+for alg in "${forced_names[@]}"; do
+    colls="${forced_colls[$alg]}"
+    forced_mca "$alg"
     run_test "nonblocking-mca-forced-$alg-np5" "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 \
-        "${mca[@]}" -np 5 "$check" --quick --form nonblocking --algorithms current \
+        "${forced_args[@]}" -np 5 "$check" --quick --form nonblocking --algorithms current \
         --coll "$colls"
     expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0 '
     for coll in ${colls//,/ }; do
