@@ -107,25 +107,17 @@ static long mca_coll_rsag_check_hash(const long *v, size_t n)
     return (long) (h >> 1);
 }
 
-int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                  const void *sbuf, size_t count, const int *rcounts,
-                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
-                                  struct ompi_communicator_t *comm, bool settings_only)
+/* The call's own arguments into v (the values between COUNT and FORCED). */
+static void mca_coll_rsag_check_arguments(long *v, mca_coll_rsag_coll_t coll, const void *sbuf,
+                                          size_t count, const int *rcounts,
+                                          struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                          int root, int p)
 {
-    const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
-    long v[2 * MCA_COLL_RSAG_CHK_N], all[2 * MCA_COLL_RSAG_CHK_N];
-    int p = ompi_comm_size(comm), err;
-    bool in_setup;
     ptrdiff_t lb, extent;
     size_t type_size;
 
-    if (NULL == m->previous.allreduce) {
-        return OMPI_SUCCESS;        /* nothing to compare with that cannot mismatch */
-    }
     ompi_datatype_type_size(dtype, &type_size);
     ompi_datatype_get_extent(dtype, &lb, &extent);
-    memset(v, 0, sizeof(v));
-    v[MCA_COLL_RSAG_CHK_COLL] = (long) coll;
     v[MCA_COLL_RSAG_CHK_COUNT] = (long) count;
     if (NULL != rcounts) {
         long rc[65], h = 0;
@@ -150,15 +142,31 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
                                                        : -1L - (long) ompi_op_is_commute(op);
     v[MCA_COLL_RSAG_CHK_ROOT] = root;
     v[MCA_COLL_RSAG_CHK_IN_PLACE] = (MCA_COLL_RSAG_REDUCE != coll && MPI_IN_PLACE == sbuf);
+}
+
+int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                  const void *sbuf, size_t count, const int *rcounts,
+                                  struct ompi_datatype_t *dtype, struct ompi_op_t *op, int root,
+                                  struct ompi_communicator_t *comm, bool settings_only)
+{
+    const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
+    long v[2 * MCA_COLL_RSAG_CHK_N], all[2 * MCA_COLL_RSAG_CHK_N];
+    int p = ompi_comm_size(comm), err;
+    bool in_setup;
+
+    if (NULL == m->previous.allreduce) {
+        return OMPI_SUCCESS;        /* nothing to compare with that cannot mismatch */
+    }
+    memset(v, 0, sizeof(v));
+    v[MCA_COLL_RSAG_CHK_COLL] = (long) coll;
+    if (!settings_only) {
+        /* the call's arguments too (the comparison of the settings alone leaves
+         * them to the program) */
+        mca_coll_rsag_check_arguments(v, coll, sbuf, count, rcounts, dtype, op, root, p);
+    }
     v[MCA_COLL_RSAG_CHK_FORCED] = tuning->forced;
     v[MCA_COLL_RSAG_CHK_THRESHOLDS] = mca_coll_rsag_check_hash(
         tuning->min_bytes, sizeof(tuning->min_bytes) / sizeof(tuning->min_bytes[0]));
-    if (settings_only) {
-        /* the call's own arguments are the program's business here */
-        for (int i = MCA_COLL_RSAG_CHK_COUNT; i < MCA_COLL_RSAG_CHK_FORCED; ++i) {
-            v[i] = 0;
-        }
-    }
     for (int i = 0; i < MCA_COLL_RSAG_CHK_N; ++i) {
         v[MCA_COLL_RSAG_CHK_N + i] = -v[i];
     }
