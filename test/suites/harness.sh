@@ -55,6 +55,28 @@ run_test harness-expect-ran-fails-without-dependency harness_expect_ran
 expect_in_log 'depends on test harness-dep-never-ran, which did not run in this invocation'
 expect_in_log '^expect_ran: 1 passed, 1 failed$'
 
+# --- a run whose launcher lost a message is run again; the log is the last run's
+harness_lost_message() {
+    (
+        harness_sandbox
+        local runs="$harness_dir/runs"
+        run_test harness-lost-twice sh -c 'echo run >>"$1"
+            if [ "$(wc -l <"$1")" -lt 3 ]; then
+                e=ORTE_ERROR_LOG    # (the line of this command must not match)
+                echo "[vm:1] [[1,0],0] $e: Out of resource in file ../../../orte/util/show_help.c at line 501"
+                exit 1
+            fi
+            echo "the message"' sh "$runs" >/dev/null
+        cat "$last_log"; rm -f "$last_log" "$last_log.lost"
+        echo "lost message: $passed passed, $failed failed, $(wc -l <"$runs") runs"
+    )
+}
+run_test harness-lost-message-runs-again harness_lost_message
+expect_in_log '^lost message: 1 passed, 0 failed, 3 runs$'
+expect_in_log '^the message$'
+expect_in_log "^\(run 2: Open MPI's launcher lost a message"
+expect_not_in_log '^\[vm:1\]'
+
 # --- enum_values: no algorithm in ompi_info's output is a counted error -------
 harness_enum_values_empty() {
     (
