@@ -33,6 +33,7 @@
 #include "coll_rsag_direct.h"
 #include "coll_rsag_op.h"
 #include "coll_rsag_segment.h"
+#include "coll_rsag_stream.h"
 
 /* Vectors reduced whole by every rank (segment path): up to
  * WHOLE_BYTES / p bytes, at least up to WHOLE_MIN. */
@@ -237,7 +238,7 @@ static void mca_coll_rsag_direct_post(mca_coll_rsag_direct_ctx_t *ctx, const cha
 {
     mca_coll_rsag_segment_t *seg = ctx->seg;
     int p = ctx->a->size, r = ctx->a->rank, h = (int) (t & 1);
-    size_t ext = ctx->ext;
+    size_t ext = ctx->ext, stream_min = mca_coll_rsag_node_params.stream_min_bytes;
 
     if (boxed) {
         mca_coll_rsag_box_t *box = mca_coll_rsag_box(seg, r, h);
@@ -251,15 +252,20 @@ static void mca_coll_rsag_direct_post(mca_coll_rsag_direct_ctx_t *ctx, const cha
         }
         return;
     }
+    /* what goes into my slot is read by the other cores, not by me:
+     * streamed past my cache from coll_rsag_direct_stream_min_bytes on */
     if (all) {
-        memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (w1 - w0) * ext);
+        mca_coll_rsag_copy_for_peer(mca_coll_rsag_slot(seg, r, h), in + w0 * ext,
+                                    (w1 - w0) * ext, stream_min);
     } else {
         /* the peers read every part of the window but my block (a
          * reduce-scatter block may lie outside the window) */
         size_t ml = lo < w1 ? lo : w1, mh = hi < w1 ? hi : w1;
 
-        memcpy(mca_coll_rsag_slot(seg, r, h), in + w0 * ext, (ml - w0) * ext);
-        memcpy(mca_coll_rsag_slot(seg, r, h) + (mh - w0) * ext, in + mh * ext, (w1 - mh) * ext);
+        mca_coll_rsag_copy_for_peer(mca_coll_rsag_slot(seg, r, h), in + w0 * ext,
+                                    (ml - w0) * ext, stream_min);
+        mca_coll_rsag_copy_for_peer(mca_coll_rsag_slot(seg, r, h) + (mh - w0) * ext,
+                                    in + mh * ext, (w1 - mh) * ext, stream_min);
     }
     mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
     mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
@@ -294,8 +300,10 @@ static void mca_coll_rsag_direct_split(mca_coll_rsag_direct_ctx_t *ctx,
     mine = (MCA_COLL_RSAG_DIRECT_REDUCE == kind && r != a->root) ? stage : out + lo * ext;
     (void) mca_coll_rsag_direct_fold(ctx, lo, hi - lo, mine);
     if (r != a->root) {
-        /* my part of my slot is read by nobody but me: it takes the result */
-        memcpy(mca_coll_rsag_slot(seg, r, h) + (lo - w0) * ext, mine, (hi - lo) * ext);
+        /* my part of my slot is read by nobody but me: it takes the
+         * result, for the other cores (streamed, as the input was) */
+        mca_coll_rsag_copy_for_peer(mca_coll_rsag_slot(seg, r, h) + (lo - w0) * ext, mine,
+                                    (hi - lo) * ext, mca_coll_rsag_node_params.stream_min_bytes);
     }
     mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(ready), t);
     if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == kind || r == a->root) {

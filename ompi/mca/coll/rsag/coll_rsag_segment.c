@@ -100,6 +100,12 @@
  * moves about half as fast as memcpy here.  Re-measure on other machines
  * (larger p, XPMEM-less hosts with faster CMA) before lowering it. */
 #define MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES SIZE_MAX
+/* From which piece size the node path streams what it writes for other
+ * cores (coll_rsag_stream.h): measured by a hand-off between two processes
+ * on the 2-core VM, in its two states: to be set from rsag-bench below. */
+#define MCA_COLL_RSAG_DEFAULT_STREAM_MIN_BYTES 16384
+#define MCA_COLL_RSAG_STR2(x) #x
+#define MCA_COLL_RSAG_STRINGIFY(x) MCA_COLL_RSAG_STR2(x)
 #define MCA_COLL_RSAG_NAME_LEN 64
 /* The probe word of a rank: this pattern xor its pid. */
 #define MCA_COLL_RSAG_PROBE_MAGIC 0x7273616700000000ULL
@@ -141,6 +147,7 @@ mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
     .single_copy = MCA_COLL_RSAG_SINGLE_COPY_AUTO,
     .chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE,
     .cma_min_bytes = MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES,
+    .stream_min_bytes = MCA_COLL_RSAG_DEFAULT_STREAM_MIN_BYTES,
     .max_bytes = MCA_COLL_RSAG_DEFAULT_MAX_BYTES,
     .keep_free_percent = MCA_COLL_RSAG_DEFAULT_KEEP_FREE,
     .test_fail = 0,
@@ -257,6 +264,21 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         "measured on, the segment was 1.3-2x faster from 64 KB to 64 MB",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.cma_min_bytes);
+
+    (void) mca_base_component_var_register(
+        c, "direct_stream_min_bytes",
+        "The direct algorithms write a piece of data that other ranks of the node read next "
+        "(a rank's input or result, into the shared segment) with non-temporal (streaming) "
+        "stores from this many bytes on: the piece goes to memory instead of staying "
+        "modified in the writer's cache, where cores that share no cache with it (another "
+        "die, or vCPUs the hypervisor moved) fetch it several times slower (doc/direct.md, "
+        "Steady launches). Only x86-64 has them (elsewhere: memcpy). 0: always; the largest "
+        "size_t: never. Each rank decides alone how it writes (ranks may differ; settable "
+        "through MPI_T at run time). Default "
+        MCA_COLL_RSAG_STRINGIFY(MCA_COLL_RSAG_DEFAULT_STREAM_MIN_BYTES),
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_LOCAL,
+        &mca_coll_rsag_node_params.stream_min_bytes);
 
     mca_coll_rsag_segment_register_limits(c);
 

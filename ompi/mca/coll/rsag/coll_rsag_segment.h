@@ -177,6 +177,8 @@ typedef struct mca_coll_rsag_node_params_t {
     int single_copy;        /* mca_coll_rsag_single_copy_t */
     size_t chunk_size;      /* bytes reduced at a time from CMA pulls */
     size_t cma_min_bytes;   /* auto: CMA from this message size on */
+    size_t stream_min_bytes; /* pieces copied into the segment for other cores
+                                this large or larger bypass the cache */
     size_t max_bytes;       /* the segments one process creates, together */
     int keep_free_percent;  /* of /dev/shm's size, free after a new segment */
     int test_fail;          /* TEST ONLY: r + 1: rank r fails to map the segment;
