@@ -339,23 +339,47 @@ static void mca_coll_rsag_wait_word(const uint64_t *word, uint64_t t)
     }
 }
 
+/* Rank q's line was just read at tick t: note how far rank q is done (it
+ * published done of the step before this one's arrive); the line is in my
+ * cache now. */
+static void mca_coll_rsag_note_done(const mca_coll_rsag_segment_t *seg, int q)
+{
+    uint64_t done = __atomic_load_n(&seg->ctl[q].done, __ATOMIC_ACQUIRE);
+
+    if (done > seg->seen_done[q]) {
+        seg->seen_done[q] = done;
+    }
+}
+
+static const uint64_t *mca_coll_rsag_field(const mca_coll_rsag_segment_t *seg, int q,
+                                           size_t field)
+{
+    return (const uint64_t *) ((const char *) &seg->ctl[q] + field);
+}
+
 void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
                             uint64_t t)
 {
-    uint64_t done;
-
     /* A done of rank q seen before (counters only grow) answers without
      * touching its line, which rank q wrote since: a cache miss less. */
     if (MCA_COLL_RSAG_CTL(done) == field && seg->seen_done[q] >= t) {
         return;
     }
-    mca_coll_rsag_wait_word((const uint64_t *) ((const char *) &seg->ctl[q] + field), t);
-    /* The line is in my cache now: note how far rank q is done (it
-     * published done of the step before this one's arrive) */
-    done = __atomic_load_n(&seg->ctl[q].done, __ATOMIC_ACQUIRE);
-    if (done > seg->seen_done[q]) {
-        seg->seen_done[q] = done;
+    mca_coll_rsag_wait_word(mca_coll_rsag_field(seg, q, field), t);
+    mca_coll_rsag_note_done(seg, q);
+}
+
+bool mca_coll_rsag_test_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
+                            uint64_t t)
+{
+    if (MCA_COLL_RSAG_CTL(done) == field && seg->seen_done[q] >= t) {
+        return true;
     }
+    if (__atomic_load_n(mca_coll_rsag_field(seg, q, field), __ATOMIC_ACQUIRE) < t) {
+        return false;
+    }
+    mca_coll_rsag_note_done(seg, q);
+    return true;
 }
 
 void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, uint64_t t)
@@ -365,14 +389,39 @@ void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, ui
     }
 }
 
+/* A box stamped t says its rank's done >= t - 1. */
+static void mca_coll_rsag_note_box(const mca_coll_rsag_segment_t *seg, int q, uint64_t t)
+{
+    if (t - 1 > seg->seen_done[q]) {
+        seg->seen_done[q] = t - 1;
+    }
+}
+
+void mca_coll_rsag_wait_box(const mca_coll_rsag_segment_t *seg, int q, int h, uint64_t t)
+{
+    mca_coll_rsag_wait_word(&mca_coll_rsag_box(seg, q, h)->tick, t);
+    mca_coll_rsag_note_box(seg, q, t);
+}
+
+bool mca_coll_rsag_test_box(const mca_coll_rsag_segment_t *seg, int q, int h, uint64_t t)
+{
+    if (__atomic_load_n(&mca_coll_rsag_box(seg, q, h)->tick, __ATOMIC_ACQUIRE) < t) {
+        return false;
+    }
+    mca_coll_rsag_note_box(seg, q, t);
+    return true;
+}
+
 void mca_coll_rsag_wait_boxes(const mca_coll_rsag_segment_t *seg, int h, uint64_t t)
 {
     for (int q = 0; q < seg->size; ++q) {
-        mca_coll_rsag_wait_word(&mca_coll_rsag_box(seg, q, h)->tick, t);
-        if (t - 1 > seg->seen_done[q]) {
-            seg->seen_done[q] = t - 1;
-        }
+        mca_coll_rsag_wait_box(seg, q, h, t);
     }
+}
+
+void mca_coll_rsag_wait_finished(const mca_coll_rsag_segment_t *seg, uint64_t t)
+{
+    mca_coll_rsag_wait_word(&seg->finished, t);
 }
 
 size_t mca_coll_rsag_slot_bytes(int p)
@@ -779,6 +828,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     seg->slot_bytes = mca_coll_rsag_slot_bytes(p);
     seg->mode = MCA_COLL_RSAG_COPY_SEGMENT;
     seg->tick = 0;
+    seg->finished = 0;
     seg->pids = pids;
     seg->seen_done = seen_done;
     for (int q = 0; q < p; ++q) {
