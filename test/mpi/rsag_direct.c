@@ -251,8 +251,11 @@ static void form_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, size_t 
     ++auto_cases;
 }
 
-/* A nonblocking or persistent call uses direct once a blocking call has
- * made the segment: before, it falls back; the blocking call then makes it. */
+/* A nonblocking call uses direct once a blocking call or a persistent
+ * *_init has made the segment: before, it falls back, and a blocking call
+ * then makes it.  A persistent *_init makes it itself (it may wait for its
+ * peers), so the first persistent call already runs direct (when it is
+ * forced, or auto takes it). */
 static void make_segment(MPI_Comm comm)
 {
     const char *ran;
@@ -264,6 +267,12 @@ static void make_segment(MPI_Comm comm)
     if (0 == rank) {
         printf("rsag_direct: before the segment, a %s allreduce ran %s\n", rt_form_names[form],
                ran);
+    }
+    if (RT_FORM_PERSISTENT == form) {
+        if (0 != strcmp(ran, "direct") && !use_auto) {
+            FAIL("the first persistent call, forced to direct, ran %s", ran);
+        }
+        return;
     }
     if (0 == strcmp(ran, "direct")) {
         FAIL("a %s call ran direct before any blocking call made the segment",

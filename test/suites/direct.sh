@@ -150,9 +150,10 @@ expect_in_log 'valgrind-filter: 3 files \(3 finished\), 0 rsag records'
 # rsag_direct bits --form F: the same checks as direct-bits (same bits as the
 # rank-order fold, sendbuf untouched, direct's counter moved by the call) on
 # MPI_Iallreduce ... + MPI_Wait, or MPI_Allreduce_init ... + MPI_Start +
-# MPI_Wait.  First a call of that form before any blocking call, which must
-# not run direct (the segment does not exist yet; the trace says why), then
-# the blocking call that makes the segment.  --auto: nothing forced; each
+# MPI_Wait.  First a call of that form before any blocking call: a
+# nonblocking one must not run direct (it may not make the segment; the trace
+# says why; a blocking call makes it then), a persistent one must (its init
+# may wait for its peers: it makes the segment).  --auto: nothing forced; each
 # case runs blocking first, and the form must choose what the blocking call
 # chose (direct at np 2 from 1 KB by default; elsewhere from 1 byte through
 # coll_rsag_<coll>_direct_min_bytes).  Above 2 ranks the node is
@@ -162,15 +163,23 @@ direct_auto=(--mca coll_rsag_allreduce_direct_min_bytes 1
              --mca coll_rsag_reduce_direct_min_bytes 1
              --mca coll_rsag_reduce_scatter_block_direct_min_bytes 1
              --mca coll_rsag_reduce_scatter_direct_min_bytes 1)
+run_test direct-forms-nonblocking-np2 "${mpirun_cmd[@]}" -np 2 "${direct_cma[@]}" \
+    --mca coll_rsag_verbose 1 "$direct_prog" bits --form nonblocking
+expect_in_log "rsag_direct: before the segment, a nonblocking allreduce ran [a-z_]+"
+expect_not_in_log "rsag_direct: before the segment, a nonblocking allreduce ran direct"
+expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs one node with its shared segment\); .*direct not before a blocking call or a persistent \*_init has made the node's shared segment"
+expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> direct \(forced\)"
+expect_in_log 'coll:rsag: direct on MPI_COMM_WORLD .*single copy by CMA from 32768 bytes'
+expect_in_log "rsag_direct: bits PASS np=2 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]"
+# the persistent init makes the segment itself: its first call runs direct
+run_test direct-forms-persistent-np2 "${mpirun_cmd[@]}" -np 2 "${direct_cma[@]}" \
+    --mca coll_rsag_verbose 1 "$direct_prog" bits --form persistent
+expect_in_log "rsag_direct: before the segment, a persistent allreduce ran direct"
+expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> direct \(forced\)"
+expect_not_in_log "direct not before"
+expect_in_log 'coll:rsag: direct on MPI_COMM_WORLD .*single copy by CMA from 32768 bytes'
+expect_in_log "rsag_direct: bits PASS np=2 form=persistent cases=[0-9]+ failures=0 direct=[1-9]"
 for direct_form in nonblocking persistent; do
-    run_test "direct-forms-$direct_form-np2" "${mpirun_cmd[@]}" -np 2 "${direct_cma[@]}" \
-        --mca coll_rsag_verbose 1 "$direct_prog" bits --form "$direct_form"
-    expect_in_log "rsag_direct: before the segment, a $direct_form allreduce ran [a-z_]+"
-    expect_not_in_log "rsag_direct: before the segment, a $direct_form allreduce ran direct"
-    expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs one node with its shared segment\); .*direct not before a blocking call has made the node's shared segment"
-    expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> direct \(forced\)"
-    expect_in_log 'coll:rsag: direct on MPI_COMM_WORLD .*single copy by CMA from 32768 bytes'
-    expect_in_log "rsag_direct: bits PASS np=2 form=$direct_form cases=[0-9]+ failures=0 direct=[1-9]"
     run_test "direct-forms-$direct_form-auto-np2" "${mpirun_cmd[@]}" -np 2 "$direct_prog" bits \
         --form "$direct_form" --auto
     expect_in_log "rsag_direct: bits PASS np=2 form=$direct_form auto cases=[0-9]+ failures=0 direct=[1-9]"
