@@ -779,7 +779,7 @@ static void case_mixed(void)
         op_fill(&blk2, 50 + (uint64_t) it);
         op_fill(&blk3, 60 + (uint64_t) it);
         /* Iallreduce, blocking Allreduce, Start, Ireduce, blocking
-         * Allreduce (forced direct: blocking only, it may run here), blocking
+         * Allreduce (forced direct: it makes the segment here), blocking
          * Reduce, then the waits in reverse order */
         rc = op_post(&nbig);
         if (MPI_SUCCESS == rc) {
