@@ -665,10 +665,9 @@ static void mca_coll_rsag_direct_temps(mca_coll_rsag_sched_t *s, mca_coll_rsag_d
             ntmp = 0;   /* reading from slots, two inputs go straight to dest */
         }
     }
-    /* none asked for nothing: a small call takes no allocation here */
-    tmp = ntmp > 0 ? mca_coll_rsag_sched_tmp(s, ntmp) : NULL;
-    own = nown > 0 ? mca_coll_rsag_sched_tmp(s, nown) : NULL;
-    stage = nstage > 0 ? mca_coll_rsag_sched_tmp(s, nstage) : NULL;
+    tmp = mca_coll_rsag_sched_tmp(s, ntmp);
+    own = mca_coll_rsag_sched_tmp(s, nown);
+    stage = mca_coll_rsag_sched_tmp(s, nstage);
     d->ctx.tmp = (NULL != tmp) ? tmp + lb : NULL;
     d->ctx.own = (NULL != own) ? own + lb : NULL;
     /* data pointers: element 0's first byte (the receive buffer of a
