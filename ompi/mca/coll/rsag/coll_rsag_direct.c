@@ -636,9 +636,10 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
     d->nticks = d->use_cma ? 1 : (n + d->window - 1) / d->window;
 }
 
-/* The temporaries, taken from the schedule on every rank before any step
- * (an allocation failure meets every rank at one request): a chunk or
- * window for the ping-pong, a copy of my own chunk, a stage. */
+/* The temporaries, taken from the schedule on every rank before any step:
+ * a chunk or window for the ping-pong, a copy of my own chunk, a stage.
+ * Every rank asks for the same three, some empty (an allocation failure
+ * meets every rank at one request: the failure injection counts them). */
 static void mca_coll_rsag_direct_temps(mca_coll_rsag_sched_t *s, mca_coll_rsag_direct_t *d,
                                        ptrdiff_t lb)
 {
