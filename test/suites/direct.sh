@@ -210,6 +210,18 @@ expect_in_log 'rsag_direct: bits PASS np=16 form=nonblocking cases=[0-9]+ failur
 run_test direct-forms-persistent-auto-np16 "${mpirun_cmd[@]}" -np 16 "${direct_auto[@]}" \
     "$direct_prog" bits --form persistent --auto --max-count 1000
 expect_in_log 'rsag_direct: bits PASS np=16 form=persistent auto cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-nonblocking-auto-np3 "${mpirun_cmd[@]}" -np 3 "${direct_auto[@]}" \
+    "$direct_prog" bits --form nonblocking --auto --max-count 5000
+expect_in_log 'rsag_direct: bits PASS np=3 form=nonblocking auto cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-persistent-np4 "${mpirun_cmd[@]}" -np 4 --mca coll_rsag_single_copy none \
+    "$direct_prog" bits --form persistent --max-count 5000
+expect_in_log 'rsag_direct: bits PASS np=4 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-nonblocking-np8 "${mpirun_cmd[@]}" -np 8 "$direct_prog" bits \
+    --form nonblocking --max-count 1000
+expect_in_log 'rsag_direct: bits PASS np=8 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-persistent-np16 "${mpirun_cmd[@]}" -np 16 "$direct_prog" bits \
+    --form persistent --max-count 1000
+expect_in_log 'rsag_direct: bits PASS np=16 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
 # one rank: no segment, the prologue copies, direct counted in both forms
 run_test direct-forms-self-np1 "${mpirun_cmd[@]}" -np 1 "${direct_force[@]}" "$check" --quick \
     --algorithms current --form nonblocking,persistent --every 4
