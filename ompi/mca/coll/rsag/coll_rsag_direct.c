@@ -26,9 +26,11 @@
 #include "ompi_config.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "ompi/constants.h"
 
+#include "coll_rsag.h"
 #include "coll_rsag_cma.h"
 #include "coll_rsag_direct.h"
 #include "coll_rsag_op.h"
@@ -63,6 +65,7 @@ typedef struct mca_coll_rsag_direct_ctx_t {
     mca_coll_rsag_direct_src_t *src;    /* [p] */
     char *tmp;                          /* data of one chunk: the other half of the ping-pong */
     char *own;                          /* NULL, or where my own chunk is copied first */
+    size_t stream_min;                  /* pieces for peers this large go streamed */
 } mca_coll_rsag_direct_ctx_t;
 
 /* Reduce elements [i0, i0 + n) of all p inputs, in rank order, into
@@ -119,6 +122,64 @@ static int mca_coll_rsag_direct_fold(const mca_coll_rsag_direct_ctx_t *ctx, size
         memcpy(dest, acc, bytes);
     }
     return OMPI_SUCCESS;
+}
+
+static double mca_coll_rsag_direct_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+/* How this call writes for its peers (coll_rsag_direct_stream): sets
+ * ctx->stream_min; returns the start time when the call is timed for the
+ * learner (auto, segment path, at least coll_rsag_direct_stream_min_bytes),
+ * else 0. */
+static double mca_coll_rsag_direct_stream_choose(mca_coll_rsag_direct_ctx_t *ctx, bool use_cma,
+                                                 size_t bytes, mca_coll_rsag_stream_way_t *way,
+                                                 bool *trial)
+{
+    size_t min = mca_coll_rsag_node_params.stream_min_bytes;
+
+    switch (mca_coll_rsag_node_params.stream) {
+    case MCA_COLL_RSAG_STREAM_ALWAYS:
+        ctx->stream_min = min;
+        return 0;
+    case MCA_COLL_RSAG_STREAM_NEVER:
+        ctx->stream_min = SIZE_MAX;
+        return 0;
+    default:
+        break;
+    }
+    if (use_cma || bytes < min) {
+        ctx->stream_min = min;      /* nothing, or nothing large, goes through the slots */
+        return 0;
+    }
+    *way = mca_coll_rsag_stream_pick(&ctx->seg->learn, bytes, trial);
+    ctx->stream_min = (MCA_COLL_RSAG_WAY_STREAMED == *way) ? min : SIZE_MAX;
+    return mca_coll_rsag_direct_now();
+}
+
+/* After a timed call: learn, and say when the preferred way changed. */
+static void mca_coll_rsag_direct_stream_learn(const mca_coll_rsag_args_t *a, size_t bytes,
+                                              mca_coll_rsag_stream_way_t way, bool trial,
+                                              double t0)
+{
+    mca_coll_rsag_segment_t *seg = a->segment;
+    mca_coll_rsag_stream_way_t now;
+
+    if (mca_coll_rsag_stream_learn(&seg->learn, bytes, way, trial,
+                                   mca_coll_rsag_direct_now() - t0, &now)
+        && mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_MODULE) {
+        opal_output(mca_coll_rsag_component.output,
+                    "coll:rsag: direct on %s, rank %d, %zu-byte calls: writes for peers %s "
+                    "(streamed %.1f us, cached %.1f us per call)",
+                    a->comm->c_name, a->rank, bytes,
+                    MCA_COLL_RSAG_WAY_STREAMED == now ? "streamed" : "cached",
+                    1e6 * mca_coll_rsag_stream_cost(&seg->learn, bytes, MCA_COLL_RSAG_WAY_STREAMED),
+                    1e6 * mca_coll_rsag_stream_cost(&seg->learn, bytes, MCA_COLL_RSAG_WAY_CACHED));
+    }
 }
 
 /* Even share of rank q in elements [w0, w1). */
@@ -238,7 +299,7 @@ static void mca_coll_rsag_direct_post(mca_coll_rsag_direct_ctx_t *ctx, const cha
 {
     mca_coll_rsag_segment_t *seg = ctx->seg;
     int p = ctx->a->size, r = ctx->a->rank, h = (int) (t & 1);
-    size_t ext = ctx->ext, stream_min = mca_coll_rsag_node_params.stream_min_bytes;
+    size_t ext = ctx->ext, stream_min = ctx->stream_min;
 
     if (boxed) {
         mca_coll_rsag_box_t *box = mca_coll_rsag_box(seg, r, h);
@@ -303,7 +364,7 @@ static void mca_coll_rsag_direct_split(mca_coll_rsag_direct_ctx_t *ctx,
         /* my part of my slot is read by nobody but me: it takes the
          * result, for the other cores (streamed, as the input was) */
         mca_coll_rsag_copy_for_peer(mca_coll_rsag_slot(seg, r, h) + (lo - w0) * ext, mine,
-                                    (hi - lo) * ext, mca_coll_rsag_node_params.stream_min_bytes);
+                                    (hi - lo) * ext, ctx->stream_min);
     }
     mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(ready), t);
     if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == kind || r == a->root) {
@@ -385,6 +446,9 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
                    && (MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy
                        || bytes >= mca_coll_rsag_node_params.cma_min_bytes || 0 == window);
     size_t ntmp, nown = 0, nstage = 0;
+    mca_coll_rsag_stream_way_t way = MCA_COLL_RSAG_WAY_CACHED;
+    bool trial = false;
+    double t0;
 
     ctx.src = NULL;
     ompi_datatype_get_true_extent(a->dtype, &true_lb, &true_extent);
@@ -435,6 +499,7 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
 
     /* data pointers: element 0's first byte (the receive buffer of a
      * non-root may be NULL: never used then) */
+    t0 = mca_coll_rsag_direct_stream_choose(&ctx, use_cma, bytes, &way, &trial);
     if (use_cma) {
         err = mca_coll_rsag_direct_cma(&ctx, kind, (char *) a->input + true_lb,
                                        NULL != a->rbuf && is_root ? a->rbuf + true_lb : NULL,
@@ -443,6 +508,10 @@ int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kin
         err = mca_coll_rsag_direct_slots(&ctx, kind, a->input + true_lb,
                                          NULL != a->rbuf && is_root ? a->rbuf + true_lb : NULL,
                                          nstage > 0 ? stage.buf + true_lb : NULL, window);
+    }
+
+    if (t0 > 0) {
+        mca_coll_rsag_direct_stream_learn(a, bytes, way, trial, t0);
     }
 
 cleanup:
