@@ -90,6 +90,7 @@
 #                   the bridge and the shared cores)  -> DIR/net-RATE-Nx1-raw.txt
 #   --ranks K       also measure the node's shared parts with K ranks (the
 #                   node's cores: the bandwidth K copiers share); K <= cores
+#   --quick         shorter repetitions (4 ms instead of 20: a smoke run)
 #   --max-bytes N   shm: the largest message of the exchanges (default 64 MB;
 #                   a quick calibration: 1M)
 #   --wait-quiet S  before each run (inside the lock) wait up to S seconds
@@ -111,6 +112,7 @@ WAIT_QUIET=0
 FABRIC=0
 RANKS=0
 MAXB=
+QUICK=
 while [ $# -gt 0 ]; do
     case "$1" in
     -o|--outdir) OUTDIR=$2; shift 2 ;;
@@ -124,6 +126,7 @@ while [ $# -gt 0 ]; do
     --fabric) FABRIC=$2; shift 2 ;;
     --ranks) RANKS=$2; shift 2 ;;
     --max-bytes) MAXB=$2; shift 2 ;;
+    --quick) QUICK=--quick; shift ;;
     --wait-quiet) WAIT_QUIET=$2; shift 2 ;;
     -h|--help) sed -n '5,/^set -u/p' "$0" | sed '$d'; exit 0 ;;
     *) die "unknown option $1 (-h lists them)" ;;
@@ -179,7 +182,7 @@ if [ "$FIT_ONLY" = 0 ]; then
                 shift 2
                 exec "$@"' quiet "$WAIT_QUIET" "$r" \
                 mpirun $root_args -np 2 --bind-to core --mca btl self,vader --mca coll_self_priority 1 $MPIRUN_ARGS \
-                "$CAL" --local ${MAXB:+--max-bytes "$MAXB"} || die "the shm measurement failed"
+                "$CAL" --local $QUICK ${MAXB:+--max-bytes "$MAXB"} || die "the shm measurement failed"
         done >"$OUTDIR/shm-runs.txt.tmp" || exit 2
         # the smallest of each figure over the runs
         { echo "# rsag_calibrate np 2 btl self,vader $(date -u '+%Y-%m-%d %H:%M UTC') $(hostname), best of $RUNS runs"
@@ -194,7 +197,7 @@ if [ "$FIT_ONLY" = 0 ]; then
     if [ "$RANKS" -gt 2 ]; then
         echo "$PROG: the node's shared parts, $RANKS ranks" >&2
         { echo "# rsag_calibrate --node np $RANKS $(date -u '+%Y-%m-%d %H:%M UTC') $(hostname), load $(cut -d' ' -f1-3 /proc/loadavg)"
-          locked mpirun $root_args -np "$RANKS" --bind-to core --mca coll_self_priority 1 $MPIRUN_ARGS "$CAL" --node \
+          locked mpirun $root_args -np "$RANKS" --bind-to core --mca coll_self_priority 1 $MPIRUN_ARGS "$CAL" --node $QUICK \
               || die "the node measurement failed"
         } >"$OUTDIR/node-raw.txt.tmp" && mv "$OUTDIR/node-raw.txt.tmp" "$OUTDIR/node-raw.txt"
     fi
