@@ -25,7 +25,9 @@
  * limit (where it was measured), else 1; the call's last message on the
  * network costs alpha only when it is at most net_burst bytes (a shaper's
  * burst: its bytes are paid after the call; time_ctx).
- * On shared memory k ranks of a node copying at once share node_bw.  A
+ * On shared memory k ranks of a node copying at once share node_bw, as far
+ * as the node's data (p 2 n bytes on a node of p ranks) is out of the cache
+ * (node_uncached: log-linear from cache_bytes to 4 cache_bytes).  A
  * reduction of m bytes (one operand) costs m gamma.  When the call's
  * vectors fit the cache (2 n <= cache_bytes) rendezvous bytes cost beta_cache and reductions gamma_cache; from
  * 2 n >= 4 cache_bytes the memory-bound beta and gamma; log-linear between.
@@ -103,6 +105,16 @@ static double uncached(const ctx_t *x)
     return log2(w / c) / 2.0;
 }
 
+/* The same for the whole node's data: its ranks' vectors, ppn 2 n bytes.
+ * The node's memory bandwidth is shared only by what goes to memory. */
+static double node_uncached(const ctx_t *x)
+{
+    double c = (double) x->pr->cache_bytes, w = 2.0 * x->n * x->ppn;
+    if (w <= c) return 0.0;
+    if (w >= 4.0 * c || c <= 0) return 1.0;
+    return log2(w / c) / 2.0;
+}
+
 static double mix(const ctx_t *x, double cached_rate, double memory_rate)
 {
     double u = uncached(x);
@@ -142,7 +154,8 @@ static double msg_kw(const ctx_t *x, double m, int net, int k, int two_way)
     }
     const mca_coll_rsag_model_link_t *l = &pr->shm;
     double b = per_byte(x, l, m) * cpu(x);
-    if (pr->node_bw > 0 && k / pr->node_bw > b) b = k / pr->node_bw;
+    if (pr->node_bw > 0 && k * node_uncached(x) / pr->node_bw > b)
+        b = k * node_uncached(x) / pr->node_bw;
     return l->alpha + (m > (double) l->eager ? l->rndv : 0.0) + m * b;
 }
 
@@ -203,10 +216,12 @@ static double ring_step(const ctx_t *x, double b, int reduce)
     double k = ceil(b / s);
     /* p = 2: the left and right neighbours are one rank, a hop an exchange */
     int tw = net && x->p == 2;
-    double first = msg_kw(x, s, net, 1, tw);
+    /* on a node every rank sends its segment in the same step */
+    double first = msg_kw(x, s, net, net ? 1 : x->ppn, tw);
     double bb = per_byte(x, l, s) * mult * (net ? 1.0 : cpu(x));
     if (tw && s > (double) l->eager && x->pr->net_exchange > 1.0) bb *= x->pr->net_exchange;
-    if (!net && x->pr->node_bw > 0 && x->ppn / x->pr->node_bw > bb) bb = x->ppn / x->pr->node_bw;
+    if (!net && x->pr->node_bw > 0 && x->ppn * node_uncached(x) / x->pr->node_bw > bb)
+        bb = x->ppn * node_uncached(x) / x->pr->node_bw;
     if (net && x->pr->fabric_bw > 0) {
         double f = (double) x->nodes * x->streams / x->pr->fabric_bw;
         if (f > bb) bb = f;
@@ -337,7 +352,8 @@ static double f_allreduce_priority(const ctx_t *x)
 static double cma_rate(const ctx_t *x, int k)
 {
     double b = x->pr->cma_beta * cpu(x);
-    if (x->pr->node_bw > 0 && k / x->pr->node_bw > b) b = k / x->pr->node_bw;
+    if (x->pr->node_bw > 0 && k * node_uncached(x) / x->pr->node_bw > b)
+        b = k * node_uncached(x) / x->pr->node_bw;
     return b;
 }
 
@@ -345,7 +361,7 @@ static double cma_rate(const ctx_t *x, int k)
  *
  * Every rank of the node works at once, so each term is a rank's per-byte
  * cost with k ranks doing the same at once: max(one core's rate, k x the
- * phase's memory traffic per byte / node_mem_bw).  Traffic per byte: a
+ * phase's memory traffic per byte x node_uncached / node_mem_bw).  Traffic per byte: a
  * put 1 (the streamed write) + u (its source read from memory), a
  * reduction from the segment 1 (the peer's piece; the partial result stays
  * in the cache), a get 1 + u (the result written to the output), u the
@@ -389,8 +405,8 @@ static double cma_rate(const ctx_t *x, int k)
  * bytes of memory per byte */
 static double shared_rate(const ctx_t *x, double one, double traffic, int k)
 {
-    double bw = x->pr->node_mem_bw;
-    if (bw > 0 && k * traffic / bw > one) return k * traffic / bw;
+    double bw = x->pr->node_mem_bw, cap = k * traffic * node_uncached(x);
+    if (bw > 0 && cap / bw > one) return cap / bw;
     return one;
 }
 
