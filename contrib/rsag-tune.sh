@@ -243,7 +243,22 @@ oversub=no
     for c in "${colls[@]}"; do
         echo "#"
         awk -v coll="$c" -v margin="$(awk -v m="$MARGIN" 'BEGIN { print m / 100 }')" \
-            -f "$here/rsag-thresholds.awk" "$OUTDIR/$c-np$NP.csv" || exit 1
+            -f "$here/rsag-thresholds.awk" "$OUTDIR/$c-np$NP.csv" >"$tmp.$c" || exit 1
+        cat "$tmp.$c"
+        # an algorithm of the component that was not measured (not in the
+        # CSV, e.g. a newer row) is left off: the file alone decides
+        first=1
+        for a in $(ompi_info --param coll rsag --level 9 --parsable 2>/dev/null | awk -F: \
+                       -v v="coll_rsag_${c}_algorithm" -v pre="coll_rsag_${c}_" '
+                       $5 == v && $6 == "enumerator" && $9 != "auto" { alg[$9] = 1 }
+                       $6 == "deprecated" && $7 == "no" { ok[$5] = 1 }
+                       END { for (a in alg) if ((pre a "_min_bytes") in ok) print a }'); do
+            grep -q "^coll_rsag_${c}_${a}_min_bytes = " "$tmp.$c" && continue
+            [ "$first" = 1 ] && echo "# not measured, so left off:"
+            first=0
+            echo "coll_rsag_${c}_${a}_min_bytes = 9223372036854775807"
+        done
+        rm -f "$tmp.$c"
     done
 } >"$tmp" || die "could not compute the thresholds"
 mv "$tmp" "$OUTPUT" || die "cannot write $OUTPUT"
