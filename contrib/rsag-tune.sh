@@ -62,8 +62,9 @@ usage: $0 [options]
                          100gbit, 12.5GB (default: the profile's)
       --profile FILE     --model: cost-model profile (default rsag-model.profile
                          next to this script; rsag-calibrate.sh writes them)
-      --with-direct      --model: let auto use direct (default: left off, as in
-                         the compiled-in defaults)
+      --no-direct        --model: leave direct off (default: where the model has it
+                         win on one node, as in the compiled-in defaults;
+                         --with-direct, the former option, is the default)
       --node             tune this node: calibrate, model, measure around the
                          predicted crossovers with -n ranks (default: every core),
                          write OUTDIR/rsag-tune-node-np<NP>.conf
@@ -88,7 +89,7 @@ MODEL=0
 PPN=
 NET_RATE=
 PROFILE=$here/rsag-model.profile
-WITH_DIRECT=0
+WITH_DIRECT=1
 NODE=0
 QUICK=0
 OVERSUB=0
@@ -106,6 +107,7 @@ while [ $# -gt 0 ]; do
     --net-rate) need "$@"; NET_RATE=$2; shift 2 ;;
     --profile) need "$@"; PROFILE=$2; shift 2 ;;
     --with-direct) WITH_DIRECT=1; shift ;;
+    --no-direct) WITH_DIRECT=0; shift ;;
     --node) NODE=1; shift ;;
     --quick) QUICK=1; shift ;;
     --oversubscribe) OVERSUB=1; shift ;;
