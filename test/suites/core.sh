@@ -63,7 +63,7 @@ run_test core-env-forces-algorithm-np4 \
     env OMPI_MCA_coll_rsag_reduce_algorithm=rabenseifner OMPI_MCA_coll_rsag_verbose=1 \
     "${mpirun_cmd[@]}" -np 4 "$demo"
 expect_in_log 'reduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> rabenseifner \(forced\)'
-expect_in_log 'reduce on MPI_COMM_WORLD .*: 8 bytes .* -> binomial \(rabenseifner forced but it needs count >= p'"'"'\)'
+expect_in_log 'reduce on MPI_COMM_WORLD .*: 8 bytes .* -> direct \(rabenseifner forced but it needs count >= p'"'"'\)'
 
 run_test core-bad-algorithm-name-is-reported-np2 \
     "${mpirun_cmd[@]}" --mca coll_rsag_allreduce_algorithm bogus -np 2 "$demo"
