@@ -9,11 +9,18 @@
 #   contrib/rsag-calibrate.sh -o DIR                       # shared memory only
 #   contrib/rsag-calibrate.sh -o DIR --net 1gbit --net off # + emulated links
 #   contrib/rsag-calibrate.sh -o DIR --fit-only            # refit DIR/*-raw.txt
+#   contrib/rsag-calibrate.sh -o DIR --ranks 32            # + 32 ranks of this node
 #
 # Measurements (rsag_calibrate, two ranks, never oversubscribed):
 #   shm        np 2 on this machine's cores, --mca btl self,vader, bound to
 #              cores; also, on rank 0 alone, memcpy, CMA and the reduction
-#              rate of rsag's own kernels per (op, type)   -> DIR/shm-raw.txt
+#              rate of rsag's own kernels per (op, type), the streaming copy;
+#              and the node's shared parts at np 2: a flag handed between two
+#              ranks through shared memory, k = 1, 2 ranks copying and
+#              reducing at once                            -> DIR/shm-raw.txt
+#   node       with --ranks K (K > 2): the node's shared parts again with K
+#              ranks, bound to cores (k = 1, 2, 4, ..., K copiers at once;
+#              more ranks than cores is refused)           -> DIR/node-raw.txt
 #   net RATE   2 hosts x 1 rank of the emulated cluster
 #              (contrib/rsag-cluster.sh with 2 --rate RATE; off: uncapped),
 #              tcp between them                             -> DIR/net-RATE-raw.txt
@@ -43,9 +50,27 @@
 #              cores: about 2) beta_cache and beta come from the ping-pongs
 #              (the one-way rates; same fits), else 1
 #   o          per message of 32 back-to-back 8-byte messages
+# The node path's terms (`direct`), from shm-raw.txt and node-raw.txt (the
+# latter's where both have one):
+#   stream_beta, stream_cache  the streaming copy's s/B at 16 MB and 64 KB
+#   handoff    one flag written by one rank until another sees it (half a
+#              round trip); handoff_line: each further flag of a wait on
+#              many ((64 flags - 1 flag) / 63)
+#   sync       one flag each way right after a barrier, the slower rank
+#   xcopy, xcopy_nt, xreduce, xreduce_nt  rank 1 reading 256 KB rank 0 has
+#              just written into shared memory (memcpy; _nt streamed), by
+#              memcpy or by the SUM DOUBLE kernel: s/B
+#   call_alpha an 8-byte MPI_Allreduce on a one-rank communicator after a
+#              barrier (entering a call and leaving it: rsag's dispatch; the
+#              runs lower coll/self's priority so that rsag takes it)
+#   node_bw    the node's aggregate memcpy rate: k ranks copying 16 MB each
+#              at once, the largest k / (s/B of one of them) over the k
+#              measured (bytes copied per second, the node)
+#   node_mem_bw  the node's memory traffic: the same with the streaming
+#              copy, 2 bytes (a read, a write) per byte copied
 # Fixed, not measured: shm overlap 0 (the CPU copies), net overlap 1 (the
-# NIC moves the bytes), nic_share 1, node_bw 0 (unlimited); fabric_bw 0
-# unless --fabric N measured a slower rendezvous slope per pair.
+# NIC moves the bytes), nic_share 1; fabric_bw 0 unless --fabric N
+# measured a slower rendezvous slope per pair.
 #
 # Options:
 #   -o DIR          output directory (default ./rsag-calibrate-out)
@@ -63,6 +88,11 @@
 #                   pairs exchanging at once: the aggregate every link gets
 #                   when all move data (fabric_bw; on the emulated cluster
 #                   the bridge and the shared cores)  -> DIR/net-RATE-Nx1-raw.txt
+#   --ranks K       also measure the node's shared parts with K ranks (the
+#                   node's cores: the bandwidth K copiers share); K <= cores
+#   --quick         shorter repetitions (4 ms instead of 20: a smoke run)
+#   --max-bytes N   shm: the largest message of the exchanges (default 64 MB;
+#                   a quick calibration: 1M)
 #   --wait-quiet S  before each run (inside the lock) wait up to S seconds
 #                   until no other mpirun runs and the other processes use
 #                   less than 0.3 cores over 2 s; say in the raw file if not
@@ -80,6 +110,9 @@ MPIRUN_ARGS=
 RUNS=3
 WAIT_QUIET=0
 FABRIC=0
+RANKS=0
+MAXB=
+QUICK=
 while [ $# -gt 0 ]; do
     case "$1" in
     -o|--outdir) OUTDIR=$2; shift 2 ;;
@@ -91,11 +124,19 @@ while [ $# -gt 0 ]; do
     --mpirun-args) MPIRUN_ARGS=$2; shift 2 ;;
     --runs) RUNS=$2; shift 2 ;;
     --fabric) FABRIC=$2; shift 2 ;;
+    --ranks) RANKS=$2; shift 2 ;;
+    --max-bytes) MAXB=$2; shift 2 ;;
+    --quick) QUICK=--quick; shift ;;
     --wait-quiet) WAIT_QUIET=$2; shift 2 ;;
     -h|--help) sed -n '5,/^set -u/p' "$0" | sed '$d'; exit 0 ;;
     *) die "unknown option $1 (-h lists them)" ;;
     esac
 done
+case "$RUNS" in ''|*[!0-9]*|0) die "--runs must be a positive number" ;; esac
+case "$RANKS" in ''|*[!0-9]*) die "--ranks must be a number of ranks" ;; esac
+case "$MAXB" in ''|[0-9]*) ;; *) die "--max-bytes must be a number of bytes" ;; esac
+case "$MAXB" in *[!0-9]*) die "--max-bytes must be a number of bytes" ;; esac
+[ "$RANKS" -le "$(nproc)" ] || die "--ranks $RANKS is more than this node's $(nproc) cores (oversubscribed timings mean nothing)"
 mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 locked() { if [ -n "$LOCK" ]; then flock -x "$LOCK" "$@"; else "$@"; fi; }
@@ -115,7 +156,7 @@ if [ "$FIT_ONLY" = 0 ]; then
             [ -f "$here/rsag_calibrate.c" ] && [ -f "$src/coll_rsag_op_kernels.c" ] \
                 || die "rsag_calibrate not found (make builds it; or --calibrate PATH)"
             mpicc -O2 -std=gnu11 -I"$src" -o "$OUTDIR/rsag_calibrate" "$here/rsag_calibrate.c" \
-                "$src/coll_rsag_op_kernels.c" || die "cannot build rsag_calibrate"
+                "$src/coll_rsag_op_kernels.c" "$src/coll_rsag_stream.c" || die "cannot build rsag_calibrate"
             CAL=$OUTDIR/rsag_calibrate
         fi
     fi
@@ -140,8 +181,8 @@ if [ "$FIT_ONLY" = 0 ]; then
                 echo "# run $2: $(date -u "+%H:%M:%S UTC"), quiet: $q, load $(cut -d" " -f1-3 /proc/loadavg)"
                 shift 2
                 exec "$@"' quiet "$WAIT_QUIET" "$r" \
-                mpirun $root_args -np 2 --bind-to core --mca btl self,vader $MPIRUN_ARGS \
-                "$CAL" --local || die "the shm measurement failed"
+                mpirun $root_args -np 2 --bind-to core --mca btl self,vader --mca coll_self_priority 1 $MPIRUN_ARGS \
+                "$CAL" --local $QUICK ${MAXB:+--max-bytes "$MAXB"} || die "the shm measurement failed"
         done >"$OUTDIR/shm-runs.txt.tmp" || exit 2
         # the smallest of each figure over the runs
         { echo "# rsag_calibrate np 2 btl self,vader $(date -u '+%Y-%m-%d %H:%M UTC') $(hostname), best of $RUNS runs"
@@ -152,6 +193,13 @@ if [ "$FIT_ONLY" = 0 ]; then
                END { for (k in o) r[o[k]] = k; for (i = 1; i <= n; i++) print r[i], v[r[i]] }' \
               "$OUTDIR/shm-runs.txt.tmp"
         } >"$OUTDIR/shm-raw.txt" && mv "$OUTDIR/shm-runs.txt.tmp" "$OUTDIR/shm-runs.txt"
+    fi
+    if [ "$RANKS" -gt 2 ]; then
+        echo "$PROG: the node's shared parts, $RANKS ranks" >&2
+        { echo "# rsag_calibrate --node np $RANKS $(date -u '+%Y-%m-%d %H:%M UTC') $(hostname), load $(cut -d' ' -f1-3 /proc/loadavg)"
+          locked mpirun $root_args -np "$RANKS" --bind-to core --mca coll_self_priority 1 $MPIRUN_ARGS "$CAL" --node $QUICK \
+              || die "the node measurement failed"
+        } >"$OUTDIR/node-raw.txt.tmp" && mv "$OUTDIR/node-raw.txt.tmp" "$OUTDIR/node-raw.txt"
     fi
     for rate in ${NETS[@]+"${NETS[@]}"}; do
         cl=$here/rsag-cluster.sh
@@ -288,6 +336,35 @@ fit_local() { # $1 = shm raw file
         }' "$1" | sort
 }
 
+# The node path's terms: shm-raw.txt, then node-raw.txt (K ranks) over it.
+fit_node() { # $1 = shm raw file, $2 = node raw file or ""
+    awk '
+        $1 == "ntcopy" { nt[$2 > 1048576] = $3 }
+        $1 == "handoff" { h[$2] = $3 }
+        $1 == "sync1" { sy = $3 }
+        $1 == "call1" { c0 = $3 }
+        $1 ~ /^x(copy|reduce)(_nt)?$/ { xr[$1] = $3 }
+        # a later file (more ranks) replaces the figures of an earlier one
+        FNR == 1 { f++ }
+        $1 == "copyk" || $1 == "ntcopyk" || $1 == "reducek" {
+            if (f > last[$1]) { delete_k($1); last[$1] = f }
+            if ($3 > 0) { bw = $2 / $3; if (bw > best[$1]) best[$1] = bw }
+        }
+        function delete_k(w) { best[w] = 0 }
+        END {
+            if (1 in nt) printf "stream_beta = %.4g\nstream_cache = %.4g\n", nt[1], nt[0]
+            if (1 in h) {
+                hl = (64 in h) ? (h[64] - h[1]) / 63 : 0; if (hl < 0) hl = 0
+                printf "handoff = %.4g\nhandoff_line = %.4g\n", h[1], hl
+            }
+            if (sy != "") printf "sync = %.4g\n", sy
+            if (c0 != "") printf "call_alpha = %.4g\n", c0
+            for (k in xr) printf "%s = %.4g\n", k, xr[k]
+            printf "node_bw = %.4g\n", best["copyk"]
+            if (best["ntcopyk"] > 0) printf "node_mem_bw = %.4g\n", 2 * best["ntcopyk"]
+        }' "$1" ${2:+"$2"}
+}
+
 # fabric_bw from N hosts x 1 rank in pairs: every rank moves at once; if a
 # link then carries less than alone (the rendezvous slope, a fit over
 # several sizes: steadier than one memory-bound size), fabric_bw = N / its
@@ -323,7 +400,9 @@ write_profile() { # $1 = name, $2 = net raw file or ""
         fi
         echo "nic_share = 1"
         [ -n "$2" ] && [ -n "$(fabric_of "$2")" ] || echo "fabric_bw = 0"
-        echo "node_bw = 0"
+        node=; [ -s "$OUTDIR/node-raw.txt" ] && node=$OUTDIR/node-raw.txt
+        [ -n "$node" ] && grep -h '^# rsag_calibrate --node' "$node" | sed 's/^# /#   /'
+        fit_node "$OUTDIR/shm-raw.txt" "$node"
         fit_local "$OUTDIR/shm-raw.txt"
     } >"$f.tmp" && mv "$f.tmp" "$f" || die "cannot write $f"
     echo "$PROG: wrote $f" >&2

@@ -26,7 +26,6 @@ net_exchange = 1
 net_overlap = 1
 nic_share = 1
 fabric_bw = 0
-node_bw = 0
 cache_bytes = 4194304
 cma_alpha = 1.758e-07
 cma_beta = 8.2e-11
@@ -56,3 +55,18 @@ gamma_cache.SUM.INT32 = 9.013e-11
 gamma_cache.SUM.INT64 = 4.833e-11
 memcpy_beta = 2.888e-11
 memcpy_cache = 9.116e-12
+# the node path's terms (direct) and the node's shared bandwidth: rsag-calibrate.sh
+# --runs 2 on 2026-11-26 (np 2; other jobs were running: re-measure on a quiet machine,
+# contrib/results/2026-11-26-direct-model)
+stream_beta = 4.113e-11
+stream_cache = 7.1e-11
+xcopy = 2.598e-11
+xcopy_nt = 1.015e-10
+xreduce = 4.615e-11
+xreduce_nt = 1.144e-10
+handoff = 3.025e-07
+handoff_line = 8.42e-10
+sync = 1e-07
+call_alpha = 9e-08
+node_bw = 1.142e+10
+node_mem_bw = 4.412e+10

@@ -28,6 +28,21 @@
 # by rsag-calibrate.sh (default: rsag-model.profile next to this script,
 # this project's calibration):
 #   contrib/rsag-tune.sh --model -n 1024 --ppn 32 --net-rate 100gbit -o tune-1024
+#
+# --node tunes rsag for the node it runs on, once per node type: with as
+# many ranks as the node has cores (-n, default all of them; more is
+# refused: oversubscribed timings mean nothing), it
+#   1. calibrates (rsag-calibrate.sh --ranks NP: the links, copies,
+#      reductions, hand-offs and the node's memory bandwidth shared by NP
+#      ranks)                                      -> OUTDIR/calibrate/shm.profile
+#   2. asks the cost model where the algorithms' crossovers are for NP
+#      ranks on one node (direct included)
+#   3. measures every rsag algorithm (rsag-bench.sh --rsag-only: interleaved,
+#      medians over --reps jobs) at a few sizes around those crossovers
+#   4. writes the thresholds of the measured winners (rsag-thresholds.awk)
+#                                                  -> OUTDIR/rsag-tune-node-np<NP>.conf
+#   contrib/rsag-tune.sh --node -o tune-node       # minutes
+#   contrib/rsag-tune.sh --node --quick -n 2 -o t  # a smoke run (< 1 minute)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,8 +62,16 @@ usage: $0 [options]
                          100gbit, 12.5GB (default: the profile's)
       --profile FILE     --model: cost-model profile (default rsag-model.profile
                          next to this script; rsag-calibrate.sh writes them)
-      --with-direct      --model: let auto use direct (default: left off, as in
-                         the compiled-in defaults)
+      --no-direct        --model: leave direct off (default: where the model has it
+                         win on one node, as in the compiled-in defaults;
+                         --with-direct, the former option, is the default)
+      --node             tune this node: calibrate, model, measure around the
+                         predicted crossovers with -n ranks (default: every core),
+                         write OUTDIR/rsag-tune-node-np<NP>.conf
+      --quick            --node: a smoke run (calibration up to 1 MB, one short run;
+                         sizes up to 1 MB, one repetition, 20 calls per size)
+      --oversubscribe    --node: go on with more ranks than cores (the timings
+                         then decide nothing; refused without it)
 EOF
     echo "and, as rsag-bench.sh (the measurement options are passed to it):"
     common_usage
@@ -66,8 +89,13 @@ MODEL=0
 PPN=
 NET_RATE=
 PROFILE=$here/rsag-model.profile
-WITH_DIRECT=0
+WITH_DIRECT=1
+NODE=0
+QUICK=0
+OVERSUB=0
+NP_GIVEN=0
 while [ $# -gt 0 ]; do
+    case "$1" in -n|--np) NP_GIVEN=1 ;; esac
     common_option "$@" && { shift "$SHIFT"; continue; }
     case "$1" in
     -c|--colls) need "$@"; COLLS=$2; shift 2 ;;
@@ -79,6 +107,10 @@ while [ $# -gt 0 ]; do
     --net-rate) need "$@"; NET_RATE=$2; shift 2 ;;
     --profile) need "$@"; PROFILE=$2; shift 2 ;;
     --with-direct) WITH_DIRECT=1; shift ;;
+    --no-direct) WITH_DIRECT=0; shift ;;
+    --node) NODE=1; shift ;;
+    --quick) QUICK=1; shift ;;
+    --oversubscribe) OVERSUB=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
     esac
@@ -116,6 +148,62 @@ if [ "$MODEL" = 1 ]; then
     grep -v '^#' "$OUTPUT"
     exit 0
 fi
+NODE_NOTE=
+if [ "$NODE" = 1 ]; then
+    [ "$MODEL" = 0 ] && [ "$FROM_CSV" = 0 ] || die "--node measures: not with --model or --from-csv"
+    cores=$(nproc 2>/dev/null || echo 1)
+    [ "$NP_GIVEN" = 1 ] || NP=$cores
+    [ "$NP" -ge 2 ] || die "--node needs at least 2 ranks (-n)"
+    if [ "$NP" -gt "$cores" ]; then
+        [ "$OVERSUB" = 1 ] || die "-n $NP is more than this node's $cores cores: oversubscribed timings mean nothing (tune with -n $cores, or --oversubscribe to go on anyway)"
+        echo "$PROG: warning: -n $NP on $cores cores is oversubscribed: the measured times decide nothing" >&2
+    fi
+    [ -x "$here/rsag-calibrate.sh" ] || die "$here/rsag-calibrate.sh not found"
+    [ -x "$here/rsag_model" ] || die "$here/rsag_model not found (make builds it)"
+    IFS=, read -r -a colls <<<"$COLLS"
+    for c in "${colls[@]}"; do is_coll "$c" || die "unknown collective $c"; done
+    mkdir -p "$OUTDIR" || die "cannot create $OUTDIR"
+    start=$SECONDS
+    # 1. calibrate (the links at np 2, the node's shared parts at NP)
+    cargs=(-o "$OUTDIR/calibrate" --runs 1)
+    [ "$QUICK" = 1 ] && cargs+=(--max-bytes 1048576 --quick)
+    [ "$NP" -le "$cores" ] && [ "$NP" -gt 2 ] && cargs+=(--ranks "$NP")
+    [ "$WAIT_QUIET" -gt 0 ] && cargs+=(--wait-quiet "$WAIT_QUIET")
+    echo "$PROG: 1/3 calibrating this node" >&2
+    "$here/rsag-calibrate.sh" "${cargs[@]}" ${MPIRUN_ARGS:+--mpirun-args "$MPIRUN_ARGS"} >&2 \
+        || die "the calibration failed (see above)"
+    prof=$OUTDIR/calibrate/shm.profile
+    # 2. the model's crossovers for NP ranks on one node: the thresholds it
+    # would set (direct included), and the sizes around them
+    maxb=67108864; [ "$QUICK" = 1 ] && maxb=1048576
+    if [ -z "$SIZES" ]; then
+        anchors="8 4096 65536 1048576 16777216"
+        [ "$QUICK" = 1 ] && anchors="8 65536 1048576"
+        list=$(for c in "${colls[@]}"; do
+                   "$here/rsag_model" -P "$prof" thresholds "$c" 0 "$NP" || exit 1
+               done | awk -v max="$maxb" -v anchors="$anchors" '
+                   BEGIN { n = split(anchors, a, " "); for (i = 1; i <= n; i++) s[a[i]] = 1 }
+                   /^coll_rsag_/ && $3 > 8 && $3 < 9223372036854775807 {
+                       for (f = 0.25; f <= 4; f *= 4) {
+                           v = 8; while (v < $3 * f) v *= 2
+                           s[v] = 1
+                       }
+                   }
+                   END { for (v in s) if (v + 0 <= max) print v + 0 }' | sort -n | paste -sd, -) \
+            || die "rsag_model failed on $prof"
+        SIZES=$list
+    fi
+    NODE_NOTE="sizes from the cost model's crossovers for $NP ranks on one node (profile $prof): $SIZES"
+    echo "$PROG: 2/3 the model's crossovers: measuring at $SIZES bytes" >&2
+    BENCH_PASS_ARGS+=(--sizes "$SIZES")
+    if [ "$QUICK" = 1 ]; then
+        [ -n "$ITERS" ] || BENCH_PASS_ARGS+=(--iters 20)
+        REPS=1
+        BENCH_PASS_ARGS+=(--reps 1)
+    fi
+    OUTPUT=${OUTPUT:-$OUTDIR/rsag-tune-node-np$NP.conf}
+    echo "$PROG: 3/3 measuring rsag's algorithms at np $NP" >&2
+fi
 [ -f "$here/rsag-thresholds.awk" ] || die "$here/rsag-thresholds.awk not found"
 [ -x "$here/rsag-bench.sh" ] || [ "$FROM_CSV" = 1 ] || die "$here/rsag-bench.sh not found"
 IFS=, read -r -a colls <<<"$COLLS"
@@ -141,7 +229,12 @@ cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
 oversub=no
 [ "$NP" -gt "$(nproc 2>/dev/null || echo 1)" ] && oversub="yes (timings are noisy)"
 {
-    echo "# mca_coll_rsag thresholds written by rsag-tune.sh"
+    if [ "$NODE" = 1 ]; then
+        echo "# mca_coll_rsag thresholds written by rsag-tune.sh --node in $((SECONDS - start)) s"
+        echo "# $NODE_NOTE"
+    else
+        echo "# mca_coll_rsag thresholds written by rsag-tune.sh"
+    fi
     echo "# machine: $(hostname), ${cpu:-unknown CPU}, $(nproc 2>/dev/null) cores"
     echo "# np $NP (oversubscribed: $oversub), mpirun args: ${MPIRUN_ARGS:-none}"
     echo "# measured: $(date -u -r "$OUTDIR/${colls[0]}-np$NP.csv" '+%Y-%m-%d %H:%M UTC'), $(ompi_info --version 2>/dev/null | head -1)"
@@ -152,9 +245,35 @@ oversub=no
     for c in "${colls[@]}"; do
         echo "#"
         awk -v coll="$c" -v margin="$(awk -v m="$MARGIN" 'BEGIN { print m / 100 }')" \
-            -f "$here/rsag-thresholds.awk" "$OUTDIR/$c-np$NP.csv" || exit 1
+            -f "$here/rsag-thresholds.awk" "$OUTDIR/$c-np$NP.csv" >"$tmp.$c" || exit 1
+        cat "$tmp.$c"
+        # an algorithm of the component that was not measured (not in the
+        # CSV, e.g. a newer row) is left off: the file alone decides
+        first=1
+        for a in $(ompi_info --param coll rsag --level 9 --parsable 2>/dev/null | awk -F: \
+                       -v v="coll_rsag_${c}_algorithm" -v pre="coll_rsag_${c}_" '
+                       $5 == v && $6 == "enumerator" && $9 != "auto" { alg[$9] = 1 }
+                       $6 == "deprecated" && $7 == "no" { ok[$5] = 1 }
+                       END { for (a in alg) if ((pre a "_min_bytes") in ok) print a }'); do
+            grep -q "^coll_rsag_${c}_${a}_min_bytes = " "$tmp.$c" && continue
+            [ "$first" = 1 ] && echo "# not measured, so left off:"
+            first=0
+            echo "coll_rsag_${c}_${a}_min_bytes = 9223372036854775807"
+        done
+        rm -f "$tmp.$c"
     done
 } >"$tmp" || die "could not compute the thresholds"
 mv "$tmp" "$OUTPUT" || die "cannot write $OUTPUT"
 echo "rsag-tune.sh: wrote $OUTPUT" >&2
 grep -v '^#' "$OUTPUT"
+if [ "$NODE" = 1 ]; then
+    f=$(cd "$(dirname "$OUTPUT")" && pwd)/$(basename "$OUTPUT")
+    cat >&2 <<EOF2
+rsag-tune.sh: use it on every node of this type:
+  mpirun --tune $f ...                          (one job)
+  OMPI_MCA_mca_param_files=$f mpirun ...        (one job)
+  cat $f >> ~/.openmpi/mca-params.conf          (all your jobs)
+  or an administrator: append it to Open MPI's etc/openmpi-mca-params.conf
+  mpirun --mca coll_rsag_verbose 1 ... shows the choices it makes.
+EOF2
+fi

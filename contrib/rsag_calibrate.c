@@ -29,31 +29,68 @@
  * Then with --local, rank 0 alone (rank 1 waits in MPI_Recv on the other
  * core):
  *   memcpy    s/B of one memcpy, per size 64 KB and 16 MB
+ *   ntcopy    s/B of the node path's streaming copy (non-temporal stores,
+ *             coll_rsag_stream.c: what `direct` writes for other cores),
+ *             64 KB and 16 MB
  *   cma       s/B of process_vm_readv of this process's own memory
  *   kernel    s/B of rsag's own reduction kernels (coll_rsag_op_kernels.c,
  *             the out = a op b form) per (op, type), 64 KB and 16 MB vectors
+ * and with --local or --node, the node's shared parts:
+ *   handoff   ranks 0 and 1 through a page of shared memory: one flag (1)
+ *             or 64 flags on their own cache lines (64) written by one rank
+ *             until the other sees them all, then back: half the round trip
+ *             (the wait of `direct` for one peer, and for 64 peers)
+ *   sync1     the same one flag each way, each time right after a barrier:
+ *             median per rank, the slower rank (a collective's first wait
+ *             as rsag_bench meets it: the skew the barrier leaves included)
+ *   xcopy, xcopy_nt, xreduce, xreduce_nt  s/B of rank 1 reading 256 KB
+ *             rank 0 has just written into shared memory (memcpy; _nt: the
+ *             streaming copy), by memcpy out or by the SUM DOUBLE kernel
+ *             (out = a + x): what `direct` pays for the peers' data
+ *   call1     MPI_Allreduce of 8 B on a communicator of one rank (every
+ *             rank its own) after a barrier, median, the slower rank: the
+ *             cost of entering and leaving a collective through the
+ *             component that takes it (rsag-calibrate.sh runs with
+ *             --mca coll_self_priority 1, so that rsag, when installed, does: its
+ *             dispatch, schedule and one copy of 8 bytes)
+ *   copyk K   K ranks (K = 1, 2, 4, ... and every rank) memcpy 16 MB at
+ *             once, each its own buffers: s/B of one rank's copy (the slowest
+ *             of the K); the node's memory bandwidth shared by K copiers
+ *   ntcopyk K the same with the streaming copy
+ *   reducek K the same with the SUM DOUBLE kernel (out = a + b)
+ * --node measures only these (any number of ranks; run it with as many
+ * ranks as the node has cores).
  * Each figure is the median of 7 repetitions, each of enough calls to last
- * about 20 ms (at least one).  Output on rank 0, one line each:
+ * about 20 ms (at least one; --quick: 4 ms, a smoke run).  Output on rank 0, one line each:
  *   pingpong BYTES SECONDS | exchange BYTES SECONDS | exchange1 BYTES SECONDS
  *   exchange4 BYTES SECONDS | stream 32 SECONDS_PER_MSG
  *   memcpy BYTES SEC_PER_BYTE | cma BYTES SEC_PER_BYTE
- *   kernel OP TYPE BYTES SEC_PER_BYTE
+ *   kernel OP TYPE BYTES SEC_PER_BYTE | ntcopy BYTES SEC_PER_BYTE
+ *   handoff LINES SECONDS | sync1 1 SECONDS | call1 8 SECONDS
+ *   copyk K SEC_PER_BYTE | ntcopyk K SEC_PER_BYTE | reducek K SEC_PER_BYTE
+ *   xcopy BYTES SEC_PER_BYTE (xcopy_nt, xreduce, xreduce_nt)
  *
  * Own code of the mca_coll_rsag project.
  */
 #define _GNU_SOURCE
 #include <mpi.h>
 
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "coll_rsag_op_kernels.h"
+#include "coll_rsag_stream.h"
 
 #define REPS 7
-#define TARGET 0.02
+/* seconds each repetition of a figure lasts (--quick: 4 ms) */
+static double TARGET = 0.02;
 
 static int rank;
 
@@ -201,10 +238,194 @@ static void do_kernel(void *ctx, size_t bytes)
     B->fn(B->a, B->b, B->c, bytes / B->esize);
 }
 
+static void do_ntcopy(void *ctx, size_t bytes)
+{
+    struct bufs *B = ctx;
+    mca_coll_rsag_stream_copy(B->c, B->a, bytes);
+}
+
+/* ---- the node's shared parts ------------------------------------------ */
+
+#define LINES 64
+#define HANDOFF_ITERS 20000
+/* shared data after the lines: what one rank writes for the other */
+#define XBYTES ((size_t) 256 * 1024)
+typedef struct { _Atomic uint64_t v; char pad[64 - sizeof(uint64_t)]; } line_t;
+
+/* A page of shared memory between ranks 0 and 1: a file in the temporary
+ * directory, mapped by both and removed at once (nothing stays behind). */
+static line_t *shared_lines(void)
+{
+    char name[256] = "";
+    size_t bytes = 2 * LINES * sizeof(line_t) + XBYTES;
+    if (rank == 0) {
+        const char *d = getenv("TMPDIR");
+        snprintf(name, sizeof name, "%s/rsag_calibrate.XXXXXX", d && *d ? d : "/tmp");
+        int fd = mkstemp(name);
+        if (fd < 0 || ftruncate(fd, (off_t) bytes) != 0) name[0] = '\0';
+        if (fd >= 0) close(fd);
+    }
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    void *m = MAP_FAILED;
+    if (name[0] && rank < 2) {
+        int fd = open(name, O_RDWR);
+        if (fd >= 0) {
+            m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            close(fd);
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0 && name[0]) unlink(name);
+    int ok = rank >= 2 || m != MAP_FAILED, all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (!all) {
+        if (m != MAP_FAILED) munmap(m, bytes);
+        return NULL;
+    }
+    return m;
+}
+
+static inline void cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* My `n` lines of round `t` out, then wait for the peer's n lines. */
+static void hand(line_t *mine, line_t *theirs, int n, uint64_t t, int first)
+{
+    if (first) {
+        for (int i = 0; i < n; i++) atomic_store_explicit(&mine[i].v, t, memory_order_release);
+        for (int i = 0; i < n; i++)
+            while (atomic_load_explicit(&theirs[i].v, memory_order_acquire) < t) cpu_pause();
+    } else {
+        for (int i = 0; i < n; i++)
+            while (atomic_load_explicit(&theirs[i].v, memory_order_acquire) < t) cpu_pause();
+        for (int i = 0; i < n; i++) atomic_store_explicit(&mine[i].v, t, memory_order_release);
+    }
+}
+
+static void node_shared(line_t *L, char *sbuf, char *rbuf)
+{
+    static uint64_t tick;
+    line_t *mine = L + (rank == 0 ? 0 : LINES), *theirs = L + (rank == 0 ? LINES : 0);
+    static const int lines[2] = { 1, LINES };
+    for (int j = 0; j < 2; j++) {
+        double v[REPS];
+        for (int r = -1; r < REPS; r++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            if (rank < 2)
+                for (int i = 0; i < HANDOFF_ITERS / lines[j]; i++) hand(mine, theirs, lines[j], ++tick, rank == 0);
+            if (r >= 0) v[r] = (MPI_Wtime() - t0) / (HANDOFF_ITERS / lines[j]) / 2.0;
+        }
+        double t = median(v, REPS);
+        MPI_Bcast(&t, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (rank == 0) printf("handoff %d %.6g\n", lines[j], t);
+    }
+    /* one flag each way right after a barrier; then an 8-byte allreduce
+     * of one rank */
+    MPI_Comm one;
+    MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &one);
+    for (int kind = 0; kind < 2; kind++) {
+        enum { N = 201 };
+        double v[N], t, tmax;
+        for (int r = -10; r < N; r++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            double t0 = MPI_Wtime();
+            if (kind == 0) {
+                if (rank < 2) hand(mine, theirs, 1, ++tick, 1);
+            } else {
+                MPI_Allreduce(sbuf, rbuf, 1, MPI_DOUBLE, MPI_SUM, one);
+            }
+            if (r >= 0) v[r] = MPI_Wtime() - t0;
+        }
+        t = median(v, N);
+        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (rank == 0) printf("%s %.6g\n", kind == 0 ? "sync1 1" : "call1 8", tmax);
+    }
+    MPI_Comm_free(&one);
+
+    /* a piece another core wrote (memcpy, or the streaming copy), read by
+     * this one: copied out, or reduced (out = a + x); s/B of the read */
+    char *x = (char *) (L + 2 * LINES);
+    mca_coll_rsag_opk_fn_t sum = mca_coll_rsag_opk_get(MCA_COLL_RSAG_OPK_DOUBLE,
+                                                       MCA_COLL_RSAG_OPK_OP_SUM);
+    for (int how = 0; how < 4; how++) {
+        enum { N = 101 };
+        double v[N], t = 0;
+        int nt = how & 1, red = how >> 1;
+        if (red && !sum) continue;
+        for (int r = -5; r < N; r++) {
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (rank == 0) {
+                if (nt) mca_coll_rsag_stream_copy(x, sbuf, XBYTES);
+                else memcpy(x, sbuf, XBYTES);
+                hand(mine, theirs, 1, ++tick, 1);
+            } else if (rank == 1) {
+                hand(mine, theirs, 1, ++tick, 0);
+                double t0 = MPI_Wtime();
+                if (red) sum(rbuf, x, rbuf + XBYTES, XBYTES / 8);
+                else memcpy(rbuf, x, XBYTES);
+                if (r >= 0) v[r] = (MPI_Wtime() - t0) / (double) XBYTES;
+            }
+        }
+        if (rank == 1) t = median(v, N);
+        MPI_Bcast(&t, 1, MPI_DOUBLE, 1, MPI_COMM_WORLD);
+        if (rank == 0)
+            printf("%s %zu %.6g\n", red ? (nt ? "xreduce_nt" : "xreduce") : (nt ? "xcopy_nt" : "xcopy"),
+                   XBYTES, t);
+    }
+}
+
+/* K ranks at once, each `fn` over its own 16 MB: s/B of one rank, the
+ * slowest of the K (median over REPS rounds of ~TARGET each). */
+static double concurrent(work_fn fn, void *ctx, size_t bytes, int k)
+{
+    double t0 = MPI_Wtime(), t1;
+    if (rank < k) fn(ctx, bytes);
+    t1 = MPI_Wtime() - t0;
+    MPI_Allreduce(MPI_IN_PLACE, &t1, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    int iters = t1 > 0 ? (int) (TARGET / t1) : 10;
+    if (iters < 1) iters = 1;
+    double v[REPS];
+    for (int r = 0; r < REPS; r++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        t0 = MPI_Wtime();
+        if (rank < k)
+            for (int i = 0; i < iters; i++) fn(ctx, bytes);
+        double t = (MPI_Wtime() - t0) / iters / (double) bytes, tmax;
+        MPI_Allreduce(&t, &tmax, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        v[r] = tmax;
+    }
+    return median(v, REPS);
+}
+
+static void node_copiers(char *sbuf, char *rbuf, char *cbuf, int nprocs)
+{
+    struct bufs B = { sbuf, rbuf, cbuf, NULL, 8 };
+    size_t bytes = 16u << 20;
+    uint64_t state = 777;
+    B.fn = mca_coll_rsag_opk_get(MCA_COLL_RSAG_OPK_DOUBLE, MCA_COLL_RSAG_OPK_OP_SUM);
+    mca_coll_rsag_opk_fill(MCA_COLL_RSAG_OPK_DOUBLE, sbuf, bytes / 8, &state);
+    mca_coll_rsag_opk_fill(MCA_COLL_RSAG_OPK_DOUBLE, rbuf, bytes / 8, &state);
+    for (int k = 1; k <= nprocs; k = (k * 2 > nprocs && k < nprocs) ? nprocs : k * 2) {
+        double c = concurrent(do_memcpy, &B, bytes, k);
+        double s = concurrent(do_ntcopy, &B, bytes, k);
+        double g = B.fn ? concurrent(do_kernel, &B, bytes, k) : 0;
+        if (rank == 0) {
+            printf("copyk %d %.6g\nntcopyk %d %.6g\n", k, c, k, s);
+            if (B.fn) printf("reducek %d %.6g\n", k, g);
+            fflush(stdout);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     size_t max_bytes = 64u << 20;
-    int local = 0, nprocs;
+    int local = 0, node = 0, nprocs;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
@@ -213,14 +434,20 @@ int main(int argc, char **argv)
             max_bytes = strtoull(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--local"))
             local = 1;
+        else if (!strcmp(argv[i], "--node"))
+            node = 1;
+        else if (!strcmp(argv[i], "--quick"))
+            TARGET = 0.004;
         else {
-            if (rank == 0) fprintf(stderr, "usage: rsag_calibrate [--max-bytes N] [--local]\n");
+            if (rank == 0)
+                fprintf(stderr, "usage: rsag_calibrate [--max-bytes N] [--local | --node] [--quick]\n");
             MPI_Finalize();
             return 2;
         }
     }
-    if (nprocs < 2 || nprocs % 2) {
-        if (rank == 0) fprintf(stderr, "rsag_calibrate: run it on an even number of ranks\n");
+    if (nprocs < 2 || (nprocs % 2 && !node)) {
+        if (rank == 0)
+            fprintf(stderr, "rsag_calibrate: run it on an even number of ranks (--node: 2 or more)\n");
         MPI_Finalize();
         return 2;
     }
@@ -228,6 +455,21 @@ int main(int argc, char **argv)
     char *sbuf = malloc(big), *rbuf = malloc(big), *cbuf = malloc(big);
     if (!sbuf || !rbuf || !cbuf) MPI_Abort(MPI_COMM_WORLD, 2);
     memset(sbuf, 1, big); memset(rbuf, 2, big); memset(cbuf, 3, big);
+    if (node || local) {
+        line_t *L = shared_lines();
+        if (L) {
+            node_shared(L, sbuf, rbuf);
+            munmap(L, 2 * LINES * sizeof(line_t) + XBYTES);
+        } else if (rank == 0) {
+            fprintf(stderr, "rsag_calibrate: no shared page in the temporary directory: no handoff\n");
+        }
+        node_copiers(sbuf, rbuf, cbuf, nprocs);
+    }
+    if (node) {
+        free(sbuf); free(rbuf); free(cbuf);
+        MPI_Finalize();
+        return 0;
+    }
 
     size_t sizes[64];
     int ns = 0;
@@ -263,6 +505,7 @@ int main(int argc, char **argv)
             static const size_t lsizes[2] = { 65536, 16u << 20 };
             for (int i = 0; i < 2; i++) {
                 printf("memcpy %zu %.6g\n", lsizes[i], rate(do_memcpy, &B, lsizes[i]));
+                printf("ntcopy %zu %.6g\n", lsizes[i], rate(do_ntcopy, &B, lsizes[i]));
                 printf("cma %zu %.6g\n", lsizes[i], rate(do_cma, &B, lsizes[i]));
             }
             static const struct { mca_coll_rsag_opk_op_t op; mca_coll_rsag_opk_kind_t kind; } k[] = {

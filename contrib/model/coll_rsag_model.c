@@ -25,7 +25,9 @@
  * limit (where it was measured), else 1; the call's last message on the
  * network costs alpha only when it is at most net_burst bytes (a shaper's
  * burst: its bytes are paid after the call; time_ctx).
- * On shared memory k ranks of a node copying at once share node_bw.  A
+ * On shared memory k ranks of a node copying at once share node_bw, as far
+ * as the node's data (p 2 n bytes on a node of p ranks) is out of the cache
+ * (node_uncached: log-linear from cache_bytes to 4 cache_bytes).  A
  * reduction of m bytes (one operand) costs m gamma.  When the call's
  * vectors fit the cache (2 n <= cache_bytes) rendezvous bytes cost beta_cache and reductions gamma_cache; from
  * 2 n >= 4 cache_bytes the memory-bound beta and gamma; log-linear between.
@@ -103,6 +105,16 @@ static double uncached(const ctx_t *x)
     return log2(w / c) / 2.0;
 }
 
+/* The same for the whole node's data: its ranks' vectors, ppn 2 n bytes.
+ * The node's memory bandwidth is shared only by what goes to memory. */
+static double node_uncached(const ctx_t *x)
+{
+    double c = (double) x->pr->cache_bytes, w = 2.0 * x->n * x->ppn;
+    if (w <= c) return 0.0;
+    if (w >= 4.0 * c || c <= 0) return 1.0;
+    return log2(w / c) / 2.0;
+}
+
 static double mix(const ctx_t *x, double cached_rate, double memory_rate)
 {
     double u = uncached(x);
@@ -142,7 +154,8 @@ static double msg_kw(const ctx_t *x, double m, int net, int k, int two_way)
     }
     const mca_coll_rsag_model_link_t *l = &pr->shm;
     double b = per_byte(x, l, m) * cpu(x);
-    if (pr->node_bw > 0 && k / pr->node_bw > b) b = k / pr->node_bw;
+    if (pr->node_bw > 0 && k * node_uncached(x) / pr->node_bw > b)
+        b = k * node_uncached(x) / pr->node_bw;
     return l->alpha + (m > (double) l->eager ? l->rndv : 0.0) + m * b;
 }
 
@@ -203,10 +216,12 @@ static double ring_step(const ctx_t *x, double b, int reduce)
     double k = ceil(b / s);
     /* p = 2: the left and right neighbours are one rank, a hop an exchange */
     int tw = net && x->p == 2;
-    double first = msg_kw(x, s, net, 1, tw);
+    /* on a node every rank sends its segment in the same step */
+    double first = msg_kw(x, s, net, net ? 1 : x->ppn, tw);
     double bb = per_byte(x, l, s) * mult * (net ? 1.0 : cpu(x));
     if (tw && s > (double) l->eager && x->pr->net_exchange > 1.0) bb *= x->pr->net_exchange;
-    if (!net && x->pr->node_bw > 0 && x->ppn / x->pr->node_bw > bb) bb = x->ppn / x->pr->node_bw;
+    if (!net && x->pr->node_bw > 0 && x->ppn * node_uncached(x) / x->pr->node_bw > bb)
+        bb = x->ppn * node_uncached(x) / x->pr->node_bw;
     if (net && x->pr->fabric_bw > 0) {
         double f = (double) x->nodes * x->streams / x->pr->fabric_bw;
         if (f > bb) bb = f;
@@ -334,11 +349,65 @@ static double f_allreduce_priority(const ctx_t *x)
     return fold_pre(x) + priority_rs(x) + doubling_ag(x) + (x->extra ? msg(x, x->n, 1) : 0.0);
 }
 
-static double cma_rate(const ctx_t *x)
+static double cma_rate(const ctx_t *x, int k)
 {
     double b = x->pr->cma_beta * cpu(x);
-    if (x->pr->node_bw > 0 && x->ppn / x->pr->node_bw > b) b = x->ppn / x->pr->node_bw;
+    if (x->pr->node_bw > 0 && k * node_uncached(x) / x->pr->node_bw > b)
+        b = k * node_uncached(x) / x->pr->node_bw;
     return b;
+}
+
+/* ---- direct: the node path (coll_rsag_direct.c) --------------------------
+ *
+ * Every rank of the node works at once, so each term is a rank's per-byte
+ * cost with k ranks doing the same at once: max(one core's rate, k x the
+ * phase's memory traffic per byte x node_uncached / node_mem_bw).  Traffic per byte: a
+ * put 1 (the streamed write) + u (its source read from memory), a
+ * reduction from the segment 1 (the peer's piece; the partial result stays
+ * in the cache), a get 1 + u (the result written to the output), u the
+ * call's uncached fraction (0 when its vectors fit the cache, 1 from 4
+ * cache_bytes).  What a rank reads of the
+ * segment that another core has just written costs the measured rates of
+ * that (xcopy, xreduce; xcopy_nt, xreduce_nt when it was streamed); what it
+ * copies of its own input into the segment one core's rate, cached when the
+ * call's vectors fit the cache, memory-bound from 4 cache_bytes (mix).
+ *
+ * The segment path (the default: coll_rsag_direct_cma_min_bytes never),
+ * slot = mca_coll_rsag_model_direct_slot, window W = slot / 2, T = ceil(n / W)
+ * windows (ticks), b = w / p of a window of w bytes:
+ *   boxed  n <= 56 B: copy into my box, one wait for all boxes, reduce
+ *   whole  n <= W and n <= max(64 KB / p, 4 KB): copy n into my slot (the
+ *          streaming copy from stream_min), one wait, every rank that needs
+ *          the result reduces it whole from the p slots: (p - 1) n
+ *          (reduce-scatter: (p - 1) n / p)
+ *   split  per window: copy in what the others reduce, (p - 1) b (streaming
+ *          from stream_min); wait for all; reduce my block, (p - 1) b; copy
+ *          my result into my slot, b (streamed too); wait for each owner;
+ *          copy the p - 1 other blocks out, (p - 1) b.  Allreduce:
+ *          all p ranks in every phase; reduce: the root copies out alone.
+ *          Reduce-scatter: MPI's blocks of n / p bytes, so a window holds
+ *          the blocks of min(p, ceil(w / (n/p))) owners, each reducing
+ *          (p - 1) min(w, n/p) while the others copy the next windows in
+ *          (two windows ahead at most): after the first window, a window
+ *          costs the larger of the two
+ *   waits  the call's first wait: sync (it meets the barrier's skew); every
+ *          further one: handoff; a wait on p ranks: + (p - 2) handoff_line
+ *   plus call_alpha.
+ * The CMA path (from coll_rsag_direct_cma_min_bytes): my block pulled from
+ * each peer chunk by chunk and reduced, (p - 1) n/p (cma_beta, the node's
+ * bandwidth shared), cma_alpha per pull; allreduce: the p - 1 other blocks
+ * pulled; reduce: my block written to the root; a closing wait for all.
+ * (The latency path for small calls on a node will be one more row here,
+ * with its own terms: boxes of the node's shared memory, a tree of fan-in k
+ * for larger p.) */
+
+/* per-byte rate of one of k ranks doing it at once, moving `traffic`
+ * bytes of memory per byte */
+static double shared_rate(const ctx_t *x, double one, double traffic, int k)
+{
+    double bw = x->pr->node_mem_bw, cap = k * traffic * node_uncached(x);
+    if (bw > 0 && cap / bw > one) return cap / bw;
+    return one;
 }
 
 static double copy_rate(const ctx_t *x)
@@ -346,27 +415,128 @@ static double copy_rate(const ctx_t *x)
     return mix(x, x->pr->memcpy_cache, x->pr->memcpy_beta) * cpu(x);
 }
 
-/* direct's reduce phase: my block from the p inputs; `what` 0 allreduce
- * (then every rank pulls the other blocks), 1 reduce (write to the root),
- * 2 reduce-scatter. */
+/* Does a piece of m bytes that a rank writes for its peers go by the
+ * streaming copy? */
+static int streamed(const ctx_t *x, double m)
+{
+    return m >= (double) x->c->knobs.direct_stream_min && x->pr->stream_beta > 0;
+}
+
+/* A copy of m bytes by one of k ranks of its own data into the segment
+ * for the peers: streamed from the stream_min knob on, the source cached
+ * as the call's vectors are. */
+static double dput(const ctx_t *x, double m, int k)
+{
+    const mca_coll_rsag_model_profile_t *pr = x->pr;
+    if (m <= 0) return 0.0;
+    if (streamed(x, m)) {
+        double one = mix(x, pr->stream_cache > 0 ? pr->stream_cache : pr->stream_beta,
+                         pr->stream_beta) * cpu(x);
+        return m * shared_rate(x, one, 1.0 + uncached(x), k);
+    }
+    return m * shared_rate(x, copy_rate(x), 1.0 + uncached(x), k);
+}
+
+/* m bytes a peer wrote as pieces of `piece` bytes, copied out of the
+ * segment by one of k ranks (xcopy, or xcopy_nt when streamed). */
+static double dget(const ctx_t *x, double m, double piece, int k)
+{
+    const mca_coll_rsag_model_profile_t *pr = x->pr;
+    if (m <= 0) return 0.0;
+    double one = pr->xcopy > 0 ? pr->xcopy : pr->memcpy_beta;
+    if (streamed(x, piece) && pr->xcopy_nt > 0) one = pr->xcopy_nt;
+    return m * shared_rate(x, one * cpu(x), 1.0 + uncached(x), k);
+}
+
+/* Reductions of m operand bytes by one of k ranks, the operands pieces of
+ * `piece` bytes a peer wrote (xreduce, xreduce_nt when streamed; another
+ * op than the profile's SUM DOUBLE scaled by its gamma). */
+static double dred(const ctx_t *x, double m, double piece, int k)
+{
+    const mca_coll_rsag_model_call_t *c = x->c;
+    const mca_coll_rsag_model_profile_t *pr = x->pr;
+    if (m <= 0) return 0.0;
+    double g = c->gamma >= 0 ? c->gamma : pr->gamma;
+    double one = pr->xreduce > 0 ? pr->xreduce : pr->gamma;
+    if (streamed(x, piece) && pr->xreduce_nt > 0) one = pr->xreduce_nt;
+    if (pr->gamma > 0) one *= g / pr->gamma;
+    return m * shared_rate(x, one * cpu(x), 1.0, k);
+}
+
+/* A wait on `ranks` other ranks' flags: the call's first (sync) or not. */
+static double dwait(const ctx_t *x, int ranks, int first)
+{
+    const mca_coll_rsag_model_profile_t *pr = x->pr;
+    double h = first ? pr->sync : pr->handoff;
+    return h + (ranks > 1 ? (ranks - 1) * pr->handoff_line : 0.0);
+}
+
+size_t mca_coll_rsag_model_direct_slot(const mca_coll_rsag_model_knobs_t *knobs, int p)
+{
+    size_t s = knobs->direct_slot;
+    if (p < 1) p = 1;
+    if (s == 0) {
+        s = ((size_t) 8 << 20) / (size_t) p;
+        if (s < ((size_t) 64 << 10)) s = (size_t) 64 << 10;
+        if (s > ((size_t) 1 << 20)) s = (size_t) 1 << 20;
+    }
+    return (s + 127) & ~(size_t) 127;
+}
+
+/* `what` 0 allreduce, 1 reduce, 2 reduce-scatter. */
+static double direct_cma(const ctx_t *x, int what)
+{
+    const mca_coll_rsag_model_profile_t *pr = x->pr;
+    int p = x->p;
+    double blk = x->n / p, chunk = (double) x->c->knobs.direct_chunk;
+    double pulls = ceil(blk / (chunk > 0 ? chunk : blk));
+    double t = pr->call_alpha + dwait(x, p - 1, 1)
+        + (p - 1) * (blk * cma_rate(x, p) + pulls * pr->cma_alpha) + red(x, (p - 1) * blk);
+    if (what == 0)
+        t += dwait(x, p - 1, 0) + (p - 1) * (blk * cma_rate(x, p) + pulls * pr->cma_alpha);
+    if (what == 1) t += blk * cma_rate(x, p) + pulls * pr->cma_alpha;
+    return t + dwait(x, p - 1, 0);
+}
+
 static double direct(const ctx_t *x, int what)
 {
     const mca_coll_rsag_model_profile_t *pr = x->pr;
     int p = x->p;
-    double sync = pr->shm.alpha;
+    double n = x->n;
     if (x->nodes > 1) return MCA_COLL_RSAG_MODEL_NA;
-    if (x->n <= (double) x->c->knobs.direct_slot / 2) {
-        /* small: copy into my slot, reduce from the slots */
-        double mine = what == 2 ? x->n / p : x->n;
-        double t = sync + x->n * copy_rate(x) + (p - 1) * red(x, mine);
-        return what == 0 ? t + sync : t;
+    if (n >= (double) x->c->knobs.direct_cma_min) return direct_cma(x, what);
+    double W = (double) (mca_coll_rsag_model_direct_slot(&x->c->knobs, p) / 2);
+    double whole_max = 65536.0 / p > 4096.0 ? 65536.0 / p : 4096.0;
+    double t = pr->call_alpha;
+    if (n <= W && n <= whole_max) {
+        int boxed = n <= 56;
+        double mine = what == 2 ? n / p : n;
+        t += (boxed ? n * copy_rate(x) : dput(x, n, p)) + dwait(x, p - 1, 1);
+        /* the reduce's root alone reduces; the others are done */
+        return t + dred(x, (p - 1) * mine, boxed ? 0 : n, what == 1 ? 1 : p);
     }
-    double blk = x->n / p, chunk = (double) x->c->knobs.direct_chunk;
-    double calls = (p - 1) * ceil(blk / (chunk > 0 ? chunk : blk));
-    double t = sync + (p - 1) * blk * cma_rate(x) + (p - 1) * red(x, blk) + calls * pr->cma_alpha;
-    if (what == 0) t += sync + (p - 1) * blk * cma_rate(x) + calls * pr->cma_alpha;
-    if (what == 1) t += blk * cma_rate(x) + ceil(blk / (chunk > 0 ? chunk : blk)) * pr->cma_alpha;
-    return t;
+    double T = ceil(n / W), last = n - (T - 1) * W;
+    for (int i = 0; i < 2; i++) {
+        /* the full windows (T - 1 of them), then the last one */
+        double w = i == 0 ? W : last, ticks = i == 0 ? T - 1 : 1;
+        if (ticks <= 0 || w <= 0) continue;
+        double b = w / p, one;
+        if (what == 2) {
+            double B = n / p, o = w < B ? w : B;
+            int owners = (int) ceil(w / (B > 0 ? B : w));
+            if (owners > p) owners = p;
+            /* the owners read the others' whole window; the others copy it */
+            double rd = dred(x, (p - 1) * o, w, owners), cp = dput(x, w, p);
+            one = dwait(x, p - 1, 0) + (T > 1 ? (rd > cp ? rd : cp) : rd + cp);
+        } else {
+            int outk = what == 0 ? p : 1;
+            one = dput(x, (p - 1) * b, p) + dwait(x, p - 1, 0) + dred(x, (p - 1) * b, (p - 1) * b, p)
+                + dput(x, b, p) + dwait(x, p - 1, 0) + dget(x, (p - 1) * b, b, outk);
+        }
+        t += ticks * one;
+    }
+    /* the first wait meets the barrier's skew */
+    return t + pr->sync - pr->handoff;
 }
 
 static double f_allreduce_direct(const ctx_t *x) { return direct(x, 0); }
@@ -453,7 +623,9 @@ void mca_coll_rsag_model_call_init(mca_coll_rsag_model_call_t *call, int p, int 
     call->knobs.ring_segment = 256 * 1024;
     call->knobs.priority_chunks = 1;
     call->knobs.direct_chunk = 128 * 1024;
-    call->knobs.direct_slot = 64 * 1024;
+    call->knobs.direct_slot = 0;
+    call->knobs.direct_stream_min = 16384;
+    call->knobs.direct_cma_min = (size_t) -1;
     call->knobs.root = 0;
 }
 
@@ -570,7 +742,7 @@ static double hier(mca_coll_rsag_coll_t coll, const char *intra, const char *int
         if (!strcmp(intra, "direct")) {
             double blocks = coll == MCA_COLL_RSAG_ALLREDUCE ? q - 1 : 1;
             double chunk = (double) call->knobs.direct_chunk;
-            t += prof->shm.alpha + blocks * slice * cma_rate(&xn)
+            t += prof->shm.alpha + blocks * slice * cma_rate(&xn, q)
                 + blocks * ceil(slice / (chunk > 0 ? chunk : slice)) * prof->cma_alpha;
         } else {
             int lq = ceil_log2(q);
@@ -754,6 +926,11 @@ void mca_coll_rsag_model_profile_default(mca_coll_rsag_model_profile_t *pr)
     pr->cma_beta = 1.2e-10;
     pr->cma_alpha = 1e-6;
     pr->cpu_share = 1.0;
+    pr->stream_beta = 0.0;      /* memcpy's */
+    pr->handoff = 0.2e-6;
+    pr->handoff_line = 0.03e-6;
+    pr->sync = 0.3e-6;
+    pr->call_alpha = 0.05e-6;
 }
 
 static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr)
@@ -767,6 +944,8 @@ static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr
 #define F(field) { #field, offsetof(mca_coll_rsag_model_profile_t, field) }
         F(nic_share), F(net_exchange), F(fabric_bw), F(node_bw), F(gamma), F(gamma_cache), F(memcpy_beta),
         F(memcpy_cache), F(cma_beta), F(cma_alpha), F(cpu_share),
+        F(stream_beta), F(stream_cache), F(node_mem_bw), F(handoff),
+        F(handoff_line), F(sync), F(call_alpha), F(xcopy), F(xcopy_nt), F(xreduce), F(xreduce_nt),
 #undef F
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -858,6 +1037,12 @@ void mca_coll_rsag_model_profile_write(FILE *f, const mca_coll_rsag_model_profil
             "cma_beta = %.4g\ncma_alpha = %.4g\ncpu_share = %.4g\n",
             pr->nic_share, pr->fabric_bw, pr->node_bw, pr->gamma, pr->gamma_cache, pr->cache_bytes,
             pr->memcpy_beta, pr->memcpy_cache, pr->cma_beta, pr->cma_alpha, pr->cpu_share);
+    fprintf(f, "stream_beta = %.4g\nstream_cache = %.4g\nnode_mem_bw = %.4g\n"
+            "handoff = %.4g\nhandoff_line = %.4g\nsync = %.4g\n"
+            "call_alpha = %.4g\nxcopy = %.4g\nxcopy_nt = %.4g\nxreduce = %.4g\nxreduce_nt = %.4g\n",
+            pr->stream_beta, pr->stream_cache, pr->node_mem_bw, pr->handoff,
+            pr->handoff_line, pr->sync, pr->call_alpha, pr->xcopy, pr->xcopy_nt, pr->xreduce,
+            pr->xreduce_nt);
     for (int i = 0; i < pr->ngammas; i++) {
         char k[32];
         strcpy(k, pr->gammas[i].key);

@@ -52,7 +52,28 @@
  *     fabric_bw  B/s   all inter-node traffic together (0: unlimited)
  *   shm only:
  *     node_bw    B/s   a node's memory copy bandwidth shared by its ranks'
- *                      transfers (0: unlimited)
+ *                      transfers: the most k ranks copying at once move
+ *                      together (0: unlimited)
+ *   the node path (`direct`), measured by rsag-calibrate:
+ *     stream_beta, stream_cache  s/B  one core's streaming copy (non-
+ *                      temporal stores, what direct writes for other cores
+ *                      from coll_rsag_direct_stream_min_bytes on), source in
+ *                      memory / in cache (0: memcpy's)
+ *     node_mem_bw B/s  the node's memory traffic, reads and writes of all
+ *                      its cores together: the most k ranks streaming-copying
+ *                      at once move (2 bytes of traffic per byte copied)
+ *                      (0: unlimited)
+ *     xcopy, xreduce  s/B  reading data another core has just written
+ *                      into shared memory with memcpy: copied out, or
+ *                      reduced (SUM DOUBLE; other ops scaled by their gamma)
+ *                      (0: memcpy_beta, gamma)
+ *     xcopy_nt, xreduce_nt  the same when it was written by the streaming
+ *                      copy (0: xcopy, xreduce)
+ *     handoff    s     a flag one rank writes until another sees it
+ *     handoff_line s   each further flag of a wait on many ranks
+ *     sync       s     the first wait of a call: a flag each way right
+ *                      after a barrier (the skew the barrier leaves)
+ *     call_alpha s     entering and leaving a collective (count 0)
  *   gamma        s/B   reduction, per byte of one operand, memory-bound
  *                      (large vectors), for the call's op and type
  *   gamma_cache  s/B   the same when the call's vectors fit cache_bytes
@@ -93,6 +114,10 @@ typedef struct mca_coll_rsag_model_profile_t {
     size_t cache_bytes;
     double memcpy_beta, memcpy_cache, cma_beta, cma_alpha;
     double cpu_share;           /* processes per core, >= 1 */
+    /* the node path's terms (direct) */
+    double stream_beta, stream_cache, node_mem_bw;
+    double handoff, handoff_line, sync, call_alpha;
+    double xcopy, xcopy_nt, xreduce, xreduce_nt;
     /* gamma by "OP TYPE" ("SUM DOUBLE"), memory-bound and cached */
     int ngammas;
     struct { char key[32]; double gamma, gamma_cache; } gammas[MCA_COLL_RSAG_MODEL_MAX_GAMMAS];
@@ -103,7 +128,11 @@ typedef struct mca_coll_rsag_model_knobs_t {
     size_t ring_segment;        /* coll_rsag_<coll>_ring_chunk_size; 0 whole blocks */
     int priority_chunks;        /* coll_rsag_priority_aware_run_blocks */
     size_t direct_chunk;        /* coll_rsag_direct_chunk_size */
-    size_t direct_slot;         /* bytes of a segment slot (small-vector path) */
+    size_t direct_slot;         /* coll_rsag_segment_size: bytes of a segment
+                                 * slot; 0: 8 MiB / p in [64 KiB, 1 MiB] */
+    size_t direct_stream_min;   /* coll_rsag_direct_stream_min_bytes */
+    size_t direct_cma_min;      /* coll_rsag_direct_cma_min_bytes (SIZE_MAX:
+                                 * never, the segment carries every call) */
     int root;                   /* MPI_Reduce root */
 } mca_coll_rsag_model_knobs_t;
 
@@ -116,6 +145,11 @@ typedef struct mca_coll_rsag_model_call_t {
     double gamma, gamma_cache;  /* s/B of the op/type; < 0: the profile's default */
     mca_coll_rsag_model_knobs_t knobs;
 } mca_coll_rsag_model_call_t;
+
+/* The slot of `direct`'s segment for p ranks (the component's
+ * mca_coll_rsag_slot_bytes): knobs.direct_slot, or 8 MiB / p between
+ * 64 KiB and 1 MiB, rounded up to 128 bytes. */
+size_t mca_coll_rsag_model_direct_slot(const mca_coll_rsag_model_knobs_t *knobs, int p);
 
 /* "Not applicable" (direct off one node, count < p', unknown name). */
 #define MCA_COLL_RSAG_MODEL_NA HUGE_VAL

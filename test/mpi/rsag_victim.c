@@ -253,7 +253,8 @@ int main(int argc, char **argv)
     if (in_setup && k > 0) {
         /* rsag compares its settings of a collective once per communicator,
          * at its first blocking call, before any set-up: one call under auto
-         * (which does not make the segment here) gets that done, so that the
+         * (which does not make the segment here: liveness.sh leaves auto's direct
+         * off for this job) gets that done, so that the
          * victim dies while its peers are in the segment's set-up proper */
         if (0 != rt_force(coll, 0) || MPI_SUCCESS != rt_run(RT_FORM_BLOCKING, &call)
             || 0 != rt_force(coll, k)) {

@@ -177,3 +177,72 @@ run_test bench-nonblocking-detects-fallback-np2 exits_nonzero \
     --rsag-only --sizes 8 --iters 3 -o "$bench_out/nb-fallback" --mpirun-args "--mca coll_rsag_priority -1"
 expect_in_log 'rsag did NOT run these calls of its job'
 expect_in_log "rsag's job did not run the nonblocking/persistent calls"
+
+# The node tuner (rsag-tune.sh --node), in its smoke mode at np 2 (this
+# machine's cores: not oversubscribed): it calibrates (the node path's
+# terms in the profile), asks the model for the crossovers, measures around
+# them and writes a parameter file.  The file must hold one number per
+# algorithm of the collective; Open MPI must read it (ompi_info shows each
+# value with the file as its source) and a job run with it must trace its
+# thresholds as "set for every size".
+tune_node_quick() {
+    local d="$bench_out/node" f c eq v
+    rm -rf "$d" || return 1
+    timeout -k 10 300 "$toolsdir/rsag-tune.sh" --node --quick -n 2 -c allreduce -o "$d" || return 1
+    f="$d/rsag-tune-node-np2.conf"
+    [ -s "$f" ] || { echo "no $f"; return 1; }
+    cat "$f"
+    for c in handoff handoff_line sync call_alpha xreduce_nt xcopy_nt stream_beta node_mem_bw; do
+        grep -q "^$c = [0-9]" "$d/calibrate/shm.profile" || { echo "profile without $c"; return 1; }
+    done
+    [ "$(grep -c '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' "$f")" -ge 5 ] \
+        || { echo "too few threshold lines"; return 1; }
+    grep -v '^#' "$f" | grep -v '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' && return 1
+    env OMPI_MCA_mca_param_files="$f" ompi_info --param coll rsag --level 9 --parsable \
+        >"$d/ompi_info.txt" || return 1
+    while read -r c eq v; do
+        grep -qx "mca:coll:rsag:param:$c:value:$v" "$d/ompi_info.txt" \
+            || { echo "ompi_info does not show $c $eq $v"; return 1; }
+    done < <(grep '^coll_rsag_' "$f")
+    echo "ompi_info shows the file's values"
+    "${mpirun_cmd[@]}" --tune "$f" --mca coll_rsag_verbose 1 -np 2 "$demo"
+}
+run_test tune-node-quick-np2 tune_node_quick
+expect_in_log 'written by rsag-tune.sh --node in [0-9]+ s'
+expect_in_log "sizes from the cost model's crossovers for 2 ranks on one node"
+expect_in_log 'rsag-tune.sh: use it on every node of this type'
+expect_in_log 'ompi_info shows the file.s values'
+expect_in_log 'allreduce on MPI_COMM_WORLD .*: 80000 bytes .* \(set for every size'
+expect_in_log 'results correct'
+
+# More ranks than cores are refused (the timings would decide nothing), and
+# so are a bad rank count and a collective it does not know.
+run_test tune-node-refuses-oversubscribed exits_nonzero \
+    "$toolsdir/rsag-tune.sh" --node -n "$(( $(nproc) + 1 ))" -o "$bench_out/node-bad"
+expect_in_log 'is more than this node.s [0-9]+ cores: oversubscribed timings mean nothing'
+run_test tune-node-rejects-bad-np exits_nonzero "$toolsdir/rsag-tune.sh" --node -n x2 -o "$bench_out/node-bad"
+expect_in_log '-n must be a number'
+run_test tune-node-rejects-bad-collective exits_nonzero \
+    "$toolsdir/rsag-tune.sh" --node -c allreduce,scan -o "$bench_out/node-bad"
+expect_in_log 'unknown collective scan'
+run_test tune-calibrate-rejects-oversubscribed-ranks exits_nonzero \
+    "$toolsdir/rsag-calibrate.sh" --ranks "$(( $(nproc) + 1 ))" -o "$bench_out/node-bad"
+expect_in_log 'is more than this node.s [0-9]+ cores'
+
+# The model against a measurement of direct at np 2, in its smoke form (two
+# sizes, one job): the table has the model's and the measured time and a
+# verdict per size, and direct ran every measured call (its MPI_T counter).
+# The verdict itself is not checked here (a loaded machine).
+model_direct_compare() {
+    local d="$bench_out/compare"
+    rm -rf "$d" || return 1
+    timeout -k 10 300 "$toolsdir/rsag-model-compare.sh" --direct -P "$toolsdir/rsag-model.profile" \
+        --reps 1 --sizes 8,65536 --colls allreduce,reduce_scatter_block -o "$d"
+    [ $? -le 1 ] || return 1
+    [ "$(cat "$d"/direct-*-np2.table | wc -l)" -eq 4 ] || { echo "expected 4 rows"; return 1; }
+}
+run_test model-direct-compare-np2 model_direct_compare
+expect_in_log '== direct, allreduce, np 2 \(one node\)'
+expect_in_log '^ +65536 +[0-9.]+ +[0-9.]+ +[0-9.]+  (ok|OFF)$'
+expect_in_log 'direct np 2 reduce_scatter_block: [0-2] of 2 sizes within \+-20 %'
+expect_not_in_log 'not direct'

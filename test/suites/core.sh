@@ -48,9 +48,9 @@ expect_in_log 'rank 0: 0 calls done by rsag'
 
 # --- verbose decisions, forcing an algorithm --------------------------------
 run_test core-verbose-decisions-np4 "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 -np 4 "$demo"
-expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 4\): 8 bytes .* -> recursive_doubling \(auto\)'
-expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> ring \(auto\)'
-expect_in_log 'coll:rsag: reduce on MPI_COMM_WORLD .* -> binomial \(auto\)'
+expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 4\): 8 bytes .* -> direct \(auto\)'
+expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> direct \(auto\)'
+expect_in_log 'coll:rsag: reduce on MPI_COMM_WORLD .* -> direct \(auto\)'
 
 jobconf="$results/job.conf"
 printf '# a per-job tuning file\ncoll_rsag_allreduce_algorithm = recursive_doubling\ncoll_rsag_verbose = 1\n' >"$jobconf"
@@ -63,7 +63,7 @@ run_test core-env-forces-algorithm-np4 \
     env OMPI_MCA_coll_rsag_reduce_algorithm=rabenseifner OMPI_MCA_coll_rsag_verbose=1 \
     "${mpirun_cmd[@]}" -np 4 "$demo"
 expect_in_log 'reduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> rabenseifner \(forced\)'
-expect_in_log 'reduce on MPI_COMM_WORLD .*: 8 bytes .* -> binomial \(rabenseifner forced but it needs count >= p'"'"'\)'
+expect_in_log 'reduce on MPI_COMM_WORLD .*: 8 bytes .* -> direct \(rabenseifner forced but it needs count >= p'"'"'\)'
 
 run_test core-bad-algorithm-name-is-reported-np2 \
     "${mpirun_cmd[@]}" --mca coll_rsag_allreduce_algorithm bogus -np 2 "$demo"

@@ -379,3 +379,22 @@ run_test direct-cma-no-test-read-np2 "${mpirun_cmd[@]}" -np 2 "${direct_nocma[@]
 expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes, copies through the segment \(coll_rsag_single_copy auto, coll_rsag_direct_cma_min_bytes never: no CMA, no test read\)'
 expect_not_in_log 'CMA refused|single copy by CMA'
 expect_in_log 'rsag_direct: bits PASS np=2 '
+
+# How a rank writes what its peers read (coll_rsag_direct_stream): streaming
+# stores for every piece, however small and misaligned (min 0), or never:
+# the same bits either way.  auto learns per size class and says so at
+# verbose 2, on every rank, for the classes it timed both ways.
+run_test direct-bits-stream-always-np3 "${mpirun_cmd[@]}" -np 3 \
+    --mca coll_rsag_single_copy none --mca coll_rsag_direct_stream always \
+    --mca coll_rsag_direct_stream_min_bytes 0 "$direct_prog" bits
+expect_in_log 'rsag_direct: bits PASS np=3 '
+run_test direct-bits-stream-never-np3 "${mpirun_cmd[@]}" -np 3 \
+    --mca coll_rsag_single_copy none --mca coll_rsag_direct_stream never "$direct_prog" bits
+expect_in_log 'rsag_direct: bits PASS np=3 '
+run_test direct-stream-auto-learns-np2 "${mpirun_cmd[@]}" -np 2 \
+    --mca coll_rsag_single_copy none --mca coll_rsag_verbose 2 "$direct_prog" bits
+expect_in_log 'rsag_direct: bits PASS np=2 '
+expect_in_log 'direct on MPI_COMM_WORLD, rank 0, 24000(00|08)-byte calls: writes for peers (streamed|cached) \(streamed [0-9.]+ us, cached [0-9.]+ us per call\)'
+expect_in_log 'direct on MPI_COMM_WORLD, rank 1, 24000(00|08)-byte calls: writes for peers (streamed|cached)'
+# below coll_rsag_direct_stream_min_bytes nothing is timed (8000-byte calls)
+expect_not_in_log 'rank [01], 8000-byte calls: writes for peers'

@@ -98,8 +98,13 @@ for liveness_p in "${liveness_paths[@]}"; do
 done
 set --
 
-run_test liveness-kill-setup-np3 liveness_kill 3 --coll allreduce --alg direct --count 20000 \
-    --at 0 --in-setup
+# (rsag_victim's one call under auto before the set-up must not make the
+# segment: auto's direct, from 8 B at p <= 4 by default, is left off)
+liveness_kill_auto_p2p() {
+    (export OMPI_MCA_coll_rsag_allreduce_direct_min_bytes=9223372036854775807; liveness_kill "$@")
+}
+run_test liveness-kill-setup-np3 liveness_kill_auto_p2p 3 --coll allreduce --alg direct \
+    --count 20000 --at 0 --in-setup
 expect_in_log 'rsag_victim: rank 1: rank 0 is in the set-up: /dev/shm/rsag-[0-9]+-[0-9]+-[0-9]+-[0-9]+ exists'
 expect_in_log 'rsag_victim: rank 1 pid [0-9]+: 0 calls by direct so far; raises SIGKILL before call 0'
 expect_that liveness_signal9_in_log

@@ -152,7 +152,13 @@ static void test_monotone(void)
                         ? mca_coll_rsag_model_hierarchical(coll, "direct", cd->algs[0].name, &c, &pr)
                         : mca_coll_rsag_model_time(coll, alg, &c, &pr);
                     if (t == MCA_COLL_RSAG_MODEL_NA) continue;
-                    CHECK(t > 0 && t >= prev * (1 - 1e-12), "%s %s p %d ppn %d: t(%zu) = %g < %g",
+                    /* direct switches from the whole-vector path (every
+                     * rank reduces all n) to the split one above
+                     * max(64 KB / p, 4 KB), as the component does: the
+                     * model may find the first split size cheaper */
+                    double wmax = 65536.0 / ps[k][0] > 4096 ? 65536.0 / ps[k][0] : 4096;
+                    double tol = (!strcmp(alg, "direct") && n > wmax && n / 2 <= wmax) ? 0.25 : 1e-12;
+                    CHECK(t > 0 && t >= prev * (1 - tol), "%s %s p %d ppn %d: t(%zu) = %g < %g",
                           cd->name, alg, ps[k][0], ps[k][1], n, t, prev);
                     prev = t;
                 }
@@ -376,6 +382,180 @@ static void test_profile(void)
     fclose(f);
 }
 
+/* direct, the node path: its paths, its terms, p up to 256 on one node. */
+static void test_direct(void)
+{
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_profile_default(&pr);
+    pr.stream_beta = pr.stream_cache = 4e-11;
+    pr.xcopy = 3e-11;
+    pr.xcopy_nt = 1e-10;
+    pr.xreduce = 5e-11;
+    pr.xreduce_nt = 1.2e-10;
+    pr.handoff = 1e-7;
+    pr.handoff_line = 3e-9;
+    pr.sync = 3e-7;
+    pr.call_alpha = 1e-7;
+    pr.cache_bytes = 0; /* one core's rates: the memory-bound ones */
+
+    /* the slot of the component: 8 MiB / p in [64 KiB, 1 MiB] */
+    mca_coll_rsag_model_knobs_t kn;
+    mca_coll_rsag_model_call_t c;
+    mca_coll_rsag_model_call_init(&c, 2, 2, 8);
+    kn = c.knobs;
+    CHECK(mca_coll_rsag_model_direct_slot(&kn, 2) == 1u << 20, "slot p 2");
+    CHECK(mca_coll_rsag_model_direct_slot(&kn, 16) == 512u << 10, "slot p 16");
+    CHECK(mca_coll_rsag_model_direct_slot(&kn, 256) == 64u << 10, "slot p 256");
+    kn.direct_slot = 1000;
+    CHECK(mca_coll_rsag_model_direct_slot(&kn, 2) == 1024, "slot knob rounded to 128");
+
+    /* boxed (<= 56 B), p 2: call, copy into the box, the first wait, one reduction */
+    double n = 8, t = T(AR, "direct", 2, 2, 8, &pr);
+    CHECK(close_to(t, pr.call_alpha + n * pr.memcpy_beta + pr.sync + n * pr.xreduce),
+          "boxed p 2: %g", t);
+    /* p 8: the wait reads 7 boxes, 7 reductions */
+    t = T(AR, "direct", 8, 8, 8, &pr);
+    CHECK(close_to(t, pr.call_alpha + n * pr.memcpy_beta + pr.sync + 6 * pr.handoff_line
+                          + 7 * n * pr.xreduce), "boxed p 8: %g", t);
+    /* split, p 2, one window of 64 KB, streamed (>= 16 KB): put 32K, wait,
+     * reduce 32K, put 32K, wait, get 32K */
+    n = 65536;
+    double b = n / 2, s = pr.stream_beta;
+    t = T(AR, "direct", 2, 2, 65536, &pr);
+    CHECK(close_to(t, pr.call_alpha + b * s + pr.sync + b * pr.xreduce_nt + b * s + pr.handoff
+                          + b * pr.xcopy_nt), "split p 2: %g", t);
+    /* below the streaming threshold: memcpy and the plain reads */
+    mca_coll_rsag_model_call_init(&c, 2, 2, 65536);
+    c.knobs.direct_stream_min = (size_t) -1;
+    t = mca_coll_rsag_model_time(AR, "direct", &c, &pr);
+    CHECK(close_to(t, pr.call_alpha + b * pr.memcpy_beta + pr.sync + b * pr.xreduce
+                          + b * pr.memcpy_beta + pr.handoff + b * pr.xcopy), "split, memcpy: %g", t);
+    /* reduce-scatter at 64 MB, p 2: 64 windows of 512 KB per owner, the
+     * owner's reduction (slower than the other's copy) sets the pace */
+    t = T(RSB, "direct", 2, 2, 64u << 20, &pr);
+    double w = 512 * 1024.0;
+    CHECK(close_to(t, pr.call_alpha + pr.sync - pr.handoff
+                          + 128 * (pr.handoff + w * pr.xreduce_nt)), "rs 64 MB p 2: %g", t);
+
+    /* the node's bandwidth shared: k = p copiers; with a node of 32 GB/s
+     * of memory traffic, 64 ranks copy at 0.25 GB/s each */
+    mca_coll_rsag_model_profile_t nb = pr;
+    nb.node_mem_bw = 32e9;
+    mca_coll_rsag_model_profile_t huge = pr;
+    huge.node_mem_bw = 1e15;
+    CHECK(close_to(T(AR, "direct", 2, 2, 16u << 20, &huge), T(AR, "direct", 2, 2, 16u << 20, &pr)),
+          "a node of unlimited bandwidth: one core's rates");
+    CHECK(T(AR, "direct", 64, 64, 16u << 20, &nb) > 4 * T(AR, "direct", 64, 64, 16u << 20, &pr),
+          "64 ranks share the node's bandwidth");
+
+    /* monotone in p (3 .. 256 on one node) and sane: 64 MB allreduce at
+     * p 2 is 1-8 times the cost of moving its bytes once; p 256 costs
+     * more than p 2 but less than 256 times as much */
+    static const size_t sizes[] = { 8, 1024, 65536, 1u << 20, 64u << 20 };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; coll++) {
+            double prev = 0;
+            for (int p = 2; p <= 256; p = p < 16 ? p + 1 : p * 2) {
+                double tp = T(coll, "direct", p, p, sizes[i], &nb);
+                CHECK(tp < HUGE_VAL && tp >= prev * 0.999, "%s direct %zu B: p %d %g < %g",
+                      mca_coll_rsag_colls[coll].name, sizes[i], p, tp, prev);
+                prev = tp;
+            }
+        }
+    double t2 = T(AR, "direct", 2, 2, 64u << 20, &pr), t256 = T(AR, "direct", 256, 256, 64u << 20, &nb);
+    double once = (64u << 20) * 3e-11;
+    CHECK(t2 > once && t2 < 8 * once, "64 MB p 2: %g s, once %g s", t2, once);
+    t2 = T(AR, "direct", 2, 2, 64u << 20, &nb);
+    CHECK(t256 > t2 && t256 < 256 * t2, "64 MB p 256: %g s", t256);
+
+    /* CMA from the knob on: another formula, applies */
+    mca_coll_rsag_model_call_init(&c, 4, 4, 1u << 20);
+    c.knobs.direct_cma_min = 65536;
+    CHECK(mca_coll_rsag_model_time(AR, "direct", &c, &pr) < HUGE_VAL, "cma path");
+
+    /* the new keys: read, written, read back */
+    const char *text = "stream_beta = 5e-11\nxreduce_nt = 2e-10\nhandoff = 1.5e-7\n"
+                       "node_mem_bw = 9e9\ncall_alpha = 2e-7\n";
+    mca_coll_rsag_model_profile_t a, bb;
+    mca_coll_rsag_model_profile_default(&a);
+    FILE *f = fmemopen((void *) text, strlen(text), "r");
+    CHECK(f && mca_coll_rsag_model_profile_read(f, &a) == 0 && a.stream_beta == 5e-11
+              && a.xreduce_nt == 2e-10 && a.handoff == 1.5e-7 && a.node_mem_bw == 9e9
+              && a.call_alpha == 2e-7, "direct keys");
+    if (f) fclose(f);
+    char buf[8192];
+    FILE *wr = fmemopen(buf, sizeof buf, "w");
+    mca_coll_rsag_model_profile_write(wr, &a);
+    fclose(wr);
+    mca_coll_rsag_model_profile_default(&bb);
+    f = fmemopen(buf, strlen(buf), "r");
+    CHECK(mca_coll_rsag_model_profile_read(f, &bb) == 0 && close_to(bb.xreduce_nt, 2e-10)
+              && close_to(bb.node_mem_bw, 9e9), "direct keys round trip");
+    fclose(f);
+}
+
+/* The recorded np-2 case: contrib/results/2026-11-26-direct-model/
+ * (shm.profile from rsag-calibrate.sh --runs 2, and the median of 3 jobs of
+ * rsag_bench with direct forced, allreduce, np 2, the same session, the
+ * machine loaded).  16 and 64 MB are left out: those jobs ran every large
+ * call 3-7x slower than the quiet run of 2026-11-23 (doc/direct.md). */
+#define RECORDED_PROFILE \
+    "shm_alpha = 1.589e-07\n" \
+    "shm_beta = 2.175e-10\n" \
+    "shm_beta_cache = 1.123e-10\n" \
+    "shm_beta_eager = 4.289e-10\n" \
+    "shm_eager = 4096\n" \
+    "shm_rndv = 1.958e-06\n" \
+    "shm_o = 5.857e-08\n" \
+    "shm_burst = 0\n" \
+    "shm_beta_burst = 0\n" \
+    "shm_rndv_pipe = 1.639e-06\n" \
+    "shm_overlap = 0\n" \
+    "nic_share = 1\n" \
+    "fabric_bw = 0\n" \
+    "stream_beta = 4.113e-11\n" \
+    "stream_cache = 7.1e-11\n" \
+    "handoff = 3.025e-07\n" \
+    "handoff_line = 8.42e-10\n" \
+    "sync = 1e-07\n" \
+    "call_alpha = 9e-08\n" \
+    "xcopy = 2.598e-11\n" \
+    "xreduce = 4.615e-11\n" \
+    "xreduce_nt = 1.144e-10\n" \
+    "xcopy_nt = 1.015e-10\n" \
+    "node_bw = 1.142e+10\n" \
+    "node_mem_bw = 4.412e+10\n" \
+    "cache_bytes = 4194304\n" \
+    "cma_alpha = 0\n" \
+    "cma_beta = 1.141e-10\n" \
+    "gamma = 1.14e-10\n" \
+    "gamma_cache = 6.06e-11\n" \
+    "memcpy_beta = 4.853e-11\n" \
+    "memcpy_cache = 3.85e-11\n"
+#define RECORDED_DIRECT_NP2 \
+    { { 8, 0.240 }, { 64, 0.300 }, { 1024, 0.390 }, { 16384, 3.325 }, { 65536, 9.904 }, \
+      { 262144, 37.616 }, { 1048576, 133.948 }, { 4194304, 545.857 } }
+
+/* The np-2 case against a recorded profile and a recorded measurement:
+ * RECORDED_PROFILE and RECORDED_DIRECT_NP2 above.  The band here is wide
+ * (+-50 %): the recorded run was on a loaded machine; rsag-model-compare.sh
+ * --direct prints the +-20 % verdict of a quiet run. */
+static void test_direct_np2_recorded(void)
+{
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_profile_default(&pr);
+    const char *rec = RECORDED_PROFILE;
+    FILE *f = fmemopen((void *) rec, strlen(rec), "r");
+    CHECK(f && mca_coll_rsag_model_profile_read(f, &pr) == 0, "recorded profile");
+    if (f) fclose(f);
+    static const struct { size_t bytes; double us; } m[] = RECORDED_DIRECT_NP2;
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        double t = T(AR, "direct", 2, 2, m[i].bytes, &pr) * 1e6;
+        CHECK(t > 0.5 * m[i].us && t < 1.5 * m[i].us, "np 2, %zu B: model %.2f us, measured %.2f us",
+              m[i].bytes, t, m[i].us);
+    }
+}
+
 static int no_direct(const char *alg) { return !strcmp(alg, "direct"); }
 
 static void test_thresholds(void)
@@ -412,5 +592,7 @@ int main(void)
     test_burst_and_pipe();
     test_profile();
     test_thresholds();
+    test_direct();
+    test_direct_np2_recorded();
     return unit_report("test_model");
 }

@@ -163,9 +163,12 @@ static void test_forced(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
     d = mca_coll_rsag_select(coll, &c, &t);
     CHECK(d.alg == small_alg && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
               && d.unmet == MCA_COLL_RSAG_NEEDS_COUNT_GE_POF2, "count < p' fallback");
+    /* (auto's order-preserving choice: the small algorithm, or direct where
+     * the defaults give it the size on one node) */
     c = call_of(8, 1 << 20, 4, false);
     d = mca_coll_rsag_select(coll, &c, &t);
-    CHECK(d.alg == small_alg && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
+    CHECK((d.alg == small_alg || d.alg == row_named(coll, "direct")->id)
+              && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
               && d.unmet == MCA_COLL_RSAG_NEEDS_COMMUTATIVE, "non-commutative fallback");
     c = call_of(8, 3, 4, false);
     d = mca_coll_rsag_select(coll, &c, &t);
@@ -483,19 +486,27 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     }
     CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS)
               && direct->layout == MCA_COLL_RSAG_LAYOUT_RANKS, "%s direct row", desc->name);
-    /* auto takes it by default at p <= 2 from 1 KB (measured there), never
-     * for larger communicators (nothing measured without oversubscription)
-     * nor on several nodes */
-    CHECK(direct->default_min_bytes[0] == 1024, "%s direct from 1 KB at p <= 2", desc->name);
-    for (int k = 1; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
-        CHECK(direct->default_min_bytes[k] == (size_t) MCA_COLL_RSAG_OFF,
-              "%s direct is off by default in class %d", desc->name, k);
+    /* auto takes it by default at p <= 2 from 1 KB (measured there); on
+     * larger one-node communicators where the cost model says it wins
+     * (coll_rsag_algorithms.h): from 8 B at p <= 4, from 8 B (the
+     * reduce-scatters) or 8 KB for larger p, the reduce-scatters' ring
+     * taking over from 128 KB (p <= 4) and 8 MB (larger p); never on
+     * several nodes */
+    bool rs = MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK == coll || MCA_COLL_RSAG_REDUCE_SCATTER == coll;
+    const size_t from[3] = { 1024, 8, rs ? 8 : 8192 };
+    const size_t until[3] = { SIZE_MAX, rs ? 131072 : SIZE_MAX, rs ? 8388608 : SIZE_MAX };
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_SIZE_CLASSES; ++k) {
+        CHECK(direct->default_min_bytes[k] == from[k], "%s direct from %zu B in class %d",
+              desc->name, from[k], k);
     }
+    CHECK(direct->default_min_bytes[MCA_COLL_RSAG_CLASS_NODES] == (size_t) MCA_COLL_RSAG_OFF,
+          "%s direct is off by default on several nodes", desc->name);
 
     mca_coll_rsag_tuning_defaults(coll, &t);
     for (int p = 1; p <= 70; p += 3) {
         for (size_t bytes = 1; bytes <= ((size_t) 1 << 30); bytes <<= 3) {
-            bool want = p <= 2 && bytes >= 1024;
+            int k = p <= 2 ? 0 : p <= 4 ? 1 : 2;
+            bool want = bytes >= from[k] && bytes < until[k];
 
             c = call_of(p, bytes, 1, true);
             d = mca_coll_rsag_select(coll, &c, &t);

@@ -8,8 +8,10 @@
  * bytes of a memcpy, for every alignment of source and target against a
  * cache line and every length across the head, line, piece and tail paths,
  * and nothing around them; mca_coll_rsag_copy_for_peer likewise on both
- * sides of its threshold.
+ * sides of its threshold; the learner of coll_rsag_direct_stream auto
+ * against a simulated machine whose faster way changes.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,85 @@ static int copied_exactly(size_t so, size_t doff, size_t len, size_t min_bytes, 
     return 1;
 }
 
+/* `calls` calls of the learner on a machine where a call costs `cached` or
+ * `streamed` us: how many went the slower way; *switched_at: the first
+ * call after which the preferred way changed (-1: none). */
+static int slow_calls(mca_coll_rsag_stream_learner_t *l, size_t bytes, double cached,
+                      double streamed, int calls, int *switched_at)
+{
+    int slow = 0;
+
+    *switched_at = -1;
+    for (int i = 0; i < calls; ++i) {
+        bool trial, changed;
+        mca_coll_rsag_stream_way_t way = mca_coll_rsag_stream_pick(l, bytes, &trial), now;
+        double t = (MCA_COLL_RSAG_WAY_CACHED == way ? cached : streamed) * 1e-6;
+
+        slow += (t > 1e-6 * (cached < streamed ? cached : streamed));
+        changed = mca_coll_rsag_stream_learn(l, bytes, way, trial, t, &now);
+        if (changed && *switched_at < 0) {
+            *switched_at = i;
+        }
+    }
+    return slow;
+}
+
+static void test_learner(void)
+{
+    static mca_coll_rsag_stream_learner_t l;     /* zeroed: nothing known */
+    size_t mb = 1 << 20;
+    bool trial;
+    int at, slow;
+
+    /* the first calls of a class try both ways, alternately */
+    for (int i = 0; i < MCA_COLL_RSAG_STREAM_FIRST; ++i) {
+        mca_coll_rsag_stream_way_t now, way = mca_coll_rsag_stream_pick(&l, mb, &trial);
+
+        CHECK(trial && way == (i % 2 ? MCA_COLL_RSAG_WAY_STREAMED : MCA_COLL_RSAG_WAY_CACHED),
+              "first call %d: way %d trial %d", i, (int) way, (int) trial);
+        (void) mca_coll_rsag_stream_learn(&l, mb, way, trial,
+                                          (MCA_COLL_RSAG_WAY_CACHED == way ? 70 : 140) * 1e-6,
+                                          &now);
+    }
+    CHECK(MCA_COLL_RSAG_WAY_CACHED == mca_coll_rsag_stream_preferred(&l, mb),
+          "cached is faster: preferred");
+    /* steady: the slower way only on the retries */
+    slow = slow_calls(&l, mb, 70, 140, 640, &at);
+    CHECK(slow == 640 / MCA_COLL_RSAG_STREAM_RETRY, "steady: %d calls the slow way", slow);
+    CHECK(at < 0, "steady: switched at call %d", at);
+    /* the cores stop sharing a cache: streamed wins within a few calls */
+    slow = slow_calls(&l, mb, 480, 90, 640, &at);
+    CHECK(at >= 0 && at <= 3, "cached got slow: switched at call %d", at);
+    CHECK(slow <= 4 + 640 / MCA_COLL_RSAG_STREAM_RETRY, "cached got slow: %d slow calls", slow);
+    CHECK(MCA_COLL_RSAG_WAY_STREAMED == mca_coll_rsag_stream_preferred(&l, mb), "now streamed");
+    /* and back: found at the next retry of the other way */
+    slow = slow_calls(&l, mb, 70, 140, 640, &at);
+    CHECK(at >= 0 && at <= MCA_COLL_RSAG_STREAM_RETRY, "cached fast again: switched at %d", at);
+    CHECK(slow <= MCA_COLL_RSAG_STREAM_RETRY + 640 / MCA_COLL_RSAG_STREAM_RETRY,
+          "cached fast again: %d slow calls", slow);
+    /* one preempted call of the preferred way does not switch */
+    {
+        mca_coll_rsag_stream_way_t now;
+
+        do {    /* past any retry due now */
+            (void) mca_coll_rsag_stream_pick(&l, mb, &trial);
+            if (trial) {
+                (void) mca_coll_rsag_stream_learn(&l, mb, MCA_COLL_RSAG_WAY_STREAMED, true,
+                                                  140e-6, &now);
+            }
+        } while (trial);
+        CHECK(!mca_coll_rsag_stream_learn(&l, mb, MCA_COLL_RSAG_WAY_CACHED, false, 50000e-6,
+                                          &now) && MCA_COLL_RSAG_WAY_CACHED == now,
+              "one 50 ms call switched the way");
+    }
+    /* two ways within 10 % of each other: no switching back and forth */
+    slow = slow_calls(&l, mb, 100, 95, 640, &at);
+    CHECK(at < 0, "near-equal ways: switched at call %d", at);
+    /* size classes are learned apart: 64 KiB knows nothing yet */
+    (void) mca_coll_rsag_stream_pick(&l, 64 * 1024, &trial);
+    CHECK(trial, "a new size class starts with trials");
+}
+
 int main(void)
 {
     static const size_t lens[] = { 0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 200, 1000,
@@ -73,6 +154,7 @@ int main(void)
         CHECK(copied_exactly(3, 9, len, 128, 1), "copy_for_peer len=%zu (threshold 128)", len);
         CHECK(copied_exactly(0, 0, len, SIZE_MAX, 1), "copy_for_peer len=%zu (never)", len);
     }
+    test_learner();
     printf("test_stream: streaming stores %s\n",
            mca_coll_rsag_stream_available() ? "used (x86-64 SSE2)" : "not available: memcpy");
     return unit_report("test_stream");

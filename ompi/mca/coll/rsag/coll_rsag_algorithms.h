@@ -60,7 +60,7 @@
  * defaults below); the last class takes every larger size.  Values are
  * bytes of the whole vector (count * type size).
  *
- * Each column is what contrib/rsag-tune.sh chose from the comparison run
+ * History: the columns started as what contrib/rsag-tune.sh chose from the run
  * of 2026-11-21 (contrib/results/2026-11-21/rsag-tune-np<N>.conf, from the
  * CSVs of that run; README "Measured"): np 2 for p <= 2 (2 cores, not
  * oversubscribed), np 4 for p <= 4 and np 8 for larger p (both
@@ -99,12 +99,28 @@
  *   rsag algorithm takes one range of sizes, so the point-to-point rows
  *   that `direct` overtakes keep a threshold just below it: they serve the
  *   calls `direct` cannot take (a non-contiguous datatype).
- * p <= 4 and larger p on one node: rsag's cost model (coll_rsag_model.c)
- *   with the shared-memory profile measured at np 2, the thresholds whose
- *   worst predicted slowdown against the fastest algorithm is smallest over
- *   p = 3, 4 and over p = 5 .. 64 (contrib/results/2026-11-23-model,
- *   defaults.txt).  More processes than cores cannot be timed honestly
- *   here, so no oversubscribed timing sets these.
+ * p <= 4 and larger p on one node: rsag's cost model (contrib/model/
+ *   coll_rsag_model.c, `direct` included: its boxes, whole vectors and
+ *   windows, the streamed puts, the reads of what another core wrote, the
+ *   node's memory bandwidth shared by the p ranks) with the profile
+ *   contrib/rsag-model.profile (links and kernels of 2026-11-23, the node
+ *   path's terms of 2026-11-26: contrib/results/2026-11-26-direct-model,
+ *   where the np-2 check of the direct row is), the thresholds whose worst
+ *   predicted slowdown against the fastest algorithm is smallest over p =
+ *   3, 4 and over p = 5, 6, 8, 12, 16, 32, 64, 128, 256 (ranks per node =
+ *   p):  rsag_model -P contrib/rsag-model.profile thresholds COLL 0 3 4
+ *   (and 0 5 6 8 12 16 32 64 128 256).  Worst predicted slowdowns: p <= 4
+ *   1.76 (allreduce), 1.73, 1.19 (reduce, reduce-scatter); larger p 4.5,
+ *   4.2, 1.4: one threshold per class cannot fit p = 5 and p = 256 alike.
+ *   `direct` wins from the smallest size on; the reduce-scatters' ring
+ *   overtakes it for large blocks (a window holds one owner's block: that
+ *   rank reduces while the others wait).  Calls direct cannot take (a
+ *   non-contiguous datatype; nonblocking and persistent calls while direct
+ *   is blocking only) get the row below it: recursive doubling / binomial /
+ *   halving for p <= 4, Rabenseifner from 4 KB for larger p.  More
+ *   processes than cores cannot be timed honestly here, so no
+ *   oversubscribed timing sets these; rsag-tune.sh --node measures a real
+ *   node.
  * several nodes: measured on the emulated cluster at 1 Gbit/s (processes
  *   share the 2 cores; the links are the bottleneck): 4 and 8 hosts x 1
  *   rank (contrib/results/2026-11-23-priority-tcp: the ring 1.4-1.9x ahead
@@ -118,22 +134,22 @@
  *   rank per node.  The reduce-scatters follow the allreduce (its first
  *   half); hierarchical MPI_Reduce was not measured (from 64 KB). */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      1023, MCA_COLL_RSAG_OFF,      65536,     131072)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,       4096,      16384,    1048576)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,       8192, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(      1024, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    1048576)
-#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(      1023,       8192,       4096,       4096)
-#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(      1024, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      1023, MCA_COLL_RSAG_OFF,      4096,    131072)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(      1024,         8,      8192, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
+#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(      1023, MCA_COLL_RSAG_OFF,      4096,      4096)
+#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(      1024,         8,      8192, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
-#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,          0,          0,          0)
-#define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,          8,      16384,    1048576)
-#define MCA_COLL_RSAG_DEF_RS_PRIORITY_AWARE               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,      65536,     131072)
-#define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(      1024, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    1048576)
+#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
+#define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,   1048576)
+#define MCA_COLL_RSAG_DEF_RS_PRIORITY_AWARE               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    131072)
+#define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(      1024,         8,         8, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
 /* ---- end of the threshold table ------------------------------------------ */
 
 /* "Never by auto": the largest value of the long threshold parameters, so

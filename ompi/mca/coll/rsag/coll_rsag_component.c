@@ -22,7 +22,8 @@
  *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_mem.c)
  *   coll_rsag_op_selftest               test the op framework at start-up (coll_rsag_op.c)
  *   coll_rsag_segment_size, coll_rsag_single_copy, coll_rsag_direct_chunk_size,
- *   coll_rsag_direct_cma_min_bytes, coll_rsag_test_node_fail
+ *   coll_rsag_direct_cma_min_bytes, coll_rsag_direct_stream,
+ *   coll_rsag_direct_stream_min_bytes, coll_rsag_test_node_fail
  *                                       the node path (coll_rsag_segment.c)
  * All of them come from the algorithm tables (coll_rsag_algorithms.h).
  * The algorithm, threshold and class parameters may also be written at run

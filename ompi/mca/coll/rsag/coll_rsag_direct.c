@@ -34,9 +34,11 @@
 #include "ompi_config.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "ompi/constants.h"
 
+#include "coll_rsag.h"
 #include "coll_rsag_cma.h"
 #include "coll_rsag_direct.h"
 #include "coll_rsag_op.h"
@@ -68,6 +70,7 @@ typedef struct mca_coll_rsag_direct_ctx_t {
     mca_coll_rsag_direct_src_t *src;    /* [p] */
     char *tmp;                          /* data of one chunk: the other half of the ping-pong */
     char *own;                          /* NULL, or where my own chunk is copied first */
+    size_t stream_min;                  /* pieces for peers this large go streamed */
 } mca_coll_rsag_direct_ctx_t;
 
 /* Reduce elements [i0, i0 + n) of all p inputs, in rank order, into
@@ -124,6 +127,64 @@ static int mca_coll_rsag_direct_fold(const mca_coll_rsag_direct_ctx_t *ctx, size
         memcpy(dest, acc, bytes);
     }
     return OMPI_SUCCESS;
+}
+
+static double mca_coll_rsag_direct_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+/* How this call writes for its peers (coll_rsag_direct_stream): sets
+ * ctx->stream_min; returns the start time when the call is timed for the
+ * learner (auto, segment path, at least coll_rsag_direct_stream_min_bytes),
+ * else 0. */
+static double mca_coll_rsag_direct_stream_choose(mca_coll_rsag_direct_ctx_t *ctx, bool use_cma,
+                                                 size_t bytes, mca_coll_rsag_stream_way_t *way,
+                                                 bool *trial)
+{
+    size_t min = mca_coll_rsag_node_params.stream_min_bytes;
+
+    switch (mca_coll_rsag_node_params.stream) {
+    case MCA_COLL_RSAG_STREAM_ALWAYS:
+        ctx->stream_min = min;
+        return 0;
+    case MCA_COLL_RSAG_STREAM_NEVER:
+        ctx->stream_min = SIZE_MAX;
+        return 0;
+    default:
+        break;
+    }
+    if (use_cma || bytes < min) {
+        ctx->stream_min = min;      /* nothing, or nothing large, goes through the slots */
+        return 0;
+    }
+    *way = mca_coll_rsag_stream_pick(&ctx->seg->learn, bytes, trial);
+    ctx->stream_min = (MCA_COLL_RSAG_WAY_STREAMED == *way) ? min : SIZE_MAX;
+    return mca_coll_rsag_direct_now();
+}
+
+/* After a timed call: learn, and say when the preferred way changed. */
+static void mca_coll_rsag_direct_stream_learn(const mca_coll_rsag_args_t *a, size_t bytes,
+                                              mca_coll_rsag_stream_way_t way, bool trial,
+                                              double t0)
+{
+    mca_coll_rsag_segment_t *seg = a->segment;
+    mca_coll_rsag_stream_way_t now;
+
+    if (mca_coll_rsag_stream_learn(&seg->learn, bytes, way, trial,
+                                   mca_coll_rsag_direct_now() - t0, &now)
+        && mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_MODULE) {
+        opal_output(mca_coll_rsag_component.output,
+                    "coll:rsag: direct on %s, rank %d, %zu-byte calls: writes for peers %s "
+                    "(streamed %.1f us, cached %.1f us per call)",
+                    a->comm->c_name, a->rank, bytes,
+                    MCA_COLL_RSAG_WAY_STREAMED == now ? "streamed" : "cached",
+                    1e6 * mca_coll_rsag_stream_cost(&seg->learn, bytes, MCA_COLL_RSAG_WAY_STREAMED),
+                    1e6 * mca_coll_rsag_stream_cost(&seg->learn, bytes, MCA_COLL_RSAG_WAY_CACHED));
+    }
 }
 
 /* Even share of rank q in elements [w0, w1). */
@@ -185,6 +246,10 @@ struct mca_coll_rsag_direct_t {
     size_t w0, w1, lo, hi;              /* window and my block in it */
     int k;                              /* next rank (or step) of a wait on several */
     int err;
+    bool fresh;                         /* started, not polled yet */
+    mca_coll_rsag_stream_way_t way;     /* how this call writes for peers (the learner's) */
+    bool trial;
+    double t0;                          /* > 0: this call is timed for the learner */
 };
 
 /* ---- wait points: wait (blocking) or ask once ---------------------------- */
@@ -395,7 +460,7 @@ static void mca_coll_rsag_direct_post(mca_coll_rsag_direct_ctx_t *ctx, const cha
 {
     mca_coll_rsag_segment_t *seg = ctx->seg;
     int r = ctx->a->rank, h = (int) (t & 1);
-    size_t ext = ctx->ext, stream_min = mca_coll_rsag_node_params.stream_min_bytes;
+    size_t ext = ctx->ext, stream_min = ctx->stream_min;
 
     if (boxed) {
         mca_coll_rsag_box_t *box = mca_coll_rsag_box(seg, r, h);
@@ -463,7 +528,7 @@ static void mca_coll_rsag_direct_split(mca_coll_rsag_direct_ctx_t *ctx,
         /* my part of my slot is read by nobody but me: it takes the
          * result, for the other cores (streamed, as the input was) */
         mca_coll_rsag_copy_for_peer(mca_coll_rsag_slot(seg, r, h) + (lo - w0) * ext, mine,
-                                    (hi - lo) * ext, mca_coll_rsag_node_params.stream_min_bytes);
+                                    (hi - lo) * ext, ctx->stream_min);
     }
     mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(ready), t);
 }
@@ -586,15 +651,41 @@ static void mca_coll_rsag_direct_start(void *state)
     d->w0 = 0;
     d->k = 0;
     d->err = OMPI_SUCCESS;
+    d->fresh = true;
     d->phase = d->use_cma ? MCA_COLL_RSAG_DIRECT_CMA_BEGIN : MCA_COLL_RSAG_DIRECT_SEG_BEGIN;
+}
+
+/* How this start writes for its peers (coll_rsag_direct_stream): chosen
+ * at its first poll.  Only a call that runs to its end inside (blocking)
+ * is timed for the learner: a request's time includes what the program
+ * did between its start and its wait. */
+static void mca_coll_rsag_direct_stream_first(mca_coll_rsag_direct_t *d, bool wait)
+{
+    d->fresh = false;
+    d->way = MCA_COLL_RSAG_WAY_CACHED;
+    d->trial = false;
+    d->t0 = mca_coll_rsag_direct_stream_choose(&d->ctx, d->use_cma, d->a.count * d->ctx.ext,
+                                               &d->way, &d->trial);
+    if (!wait) {
+        d->t0 = 0;
+    }
 }
 
 static int mca_coll_rsag_direct_poll(void *state, bool wait)
 {
     mca_coll_rsag_direct_t *d = state;
+    int rc;
 
     d->wait = wait;
-    return d->use_cma ? mca_coll_rsag_direct_cma(d) : mca_coll_rsag_direct_slots(d);
+    if (d->fresh) {
+        mca_coll_rsag_direct_stream_first(d, wait);
+    }
+    rc = d->use_cma ? mca_coll_rsag_direct_cma(d) : mca_coll_rsag_direct_slots(d);
+    if (MCA_COLL_RSAG_POLL_AGAIN != rc && d->t0 > 0) {
+        mca_coll_rsag_direct_stream_learn(&d->a, d->a.count * d->ctx.ext, d->way, d->trial,
+                                          d->t0);
+    }
+    return rc;
 }
 
 static void mca_coll_rsag_direct_release(void *state)

@@ -100,9 +100,12 @@
  * moves about half as fast as memcpy here.  Re-measure on other machines
  * (larger p, XPMEM-less hosts with faster CMA) before lowering it. */
 #define MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES SIZE_MAX
-/* From which piece size the node path streams what it writes for other
- * cores (coll_rsag_stream.h): measured by a hand-off between two processes
- * on the 2-core VM, in its two states: to be set from rsag-bench below. */
+/* Below which piece size the node path never streams what it writes for
+ * other cores (coll_rsag_stream.h).  Direct allreduce at np 2 on the 2-core
+ * VM, both ways interleaved in one job: from 16 KB streaming costs nothing
+ * where the two vCPUs share a cache (64 KB: 12.7 vs 12.5 us) and wins where
+ * they do not (64 KB: 10.1 vs 42.9 us); below it the call is a few us and
+ * mostly waiting. */
 #define MCA_COLL_RSAG_DEFAULT_STREAM_MIN_BYTES 16384
 #define MCA_COLL_RSAG_STR2(x) #x
 #define MCA_COLL_RSAG_STRINGIFY(x) MCA_COLL_RSAG_STR2(x)
@@ -147,6 +150,7 @@ mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
     .single_copy = MCA_COLL_RSAG_SINGLE_COPY_AUTO,
     .chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE,
     .cma_min_bytes = MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES,
+    .stream = MCA_COLL_RSAG_STREAM_AUTO,
     .stream_min_bytes = MCA_COLL_RSAG_DEFAULT_STREAM_MIN_BYTES,
     .max_bytes = MCA_COLL_RSAG_DEFAULT_MAX_BYTES,
     .keep_free_percent = MCA_COLL_RSAG_DEFAULT_KEEP_FREE,
@@ -198,6 +202,12 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         { MCA_COLL_RSAG_SINGLE_COPY_AUTO, "auto" },
         { MCA_COLL_RSAG_SINGLE_COPY_CMA, "cma" },
         { MCA_COLL_RSAG_SINGLE_COPY_NONE, "none" },
+        { 0, NULL }
+    };
+    static const mca_base_var_enum_value_t streams[] = {
+        { MCA_COLL_RSAG_STREAM_AUTO, "auto" },
+        { MCA_COLL_RSAG_STREAM_ALWAYS, "always" },
+        { MCA_COLL_RSAG_STREAM_NEVER, "never" },
         { 0, NULL }
     };
     mca_base_var_enum_t *e = NULL;
@@ -265,16 +275,30 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.cma_min_bytes);
 
+    if (OPAL_SUCCESS == mca_base_var_enum_create("coll_rsag_direct_stream_modes", streams,
+                                                 &e)) {
+        (void) mca_base_component_var_register(
+            c, "direct_stream",
+            "How the direct algorithms write what other ranks of the node read next (a "
+            "rank's input or result, into the shared segment). A line just written stays "
+            "modified in the writer's cache, and a core that shares no cache with the writer "
+            "(another die or socket, or vCPUs the hypervisor moved) fetches it several times "
+            "slower than from memory; non-temporal (streaming) stores send it to memory "
+            "instead, which loses where the cores share a cache and the data fits it "
+            "(doc/direct.md, Steady speed). auto: each rank times its calls both ways, per "
+            "communicator and message size, keeps the faster and tries the other again every "
+            "64 calls; always: streaming stores; never: memcpy. Pieces below "
+            "coll_rsag_direct_stream_min_bytes always go by memcpy; only x86-64 has streaming "
+            "stores. Each rank decides alone (ranks may differ; settable through MPI_T)",
+            MCA_BASE_VAR_TYPE_INT, e, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+            MCA_BASE_VAR_SCOPE_LOCAL, &mca_coll_rsag_node_params.stream);
+        OBJ_RELEASE(e);
+    }
+
     (void) mca_base_component_var_register(
         c, "direct_stream_min_bytes",
-        "The direct algorithms write a piece of data that other ranks of the node read next "
-        "(a rank's input or result, into the shared segment) with non-temporal (streaming) "
-        "stores from this many bytes on: the piece goes to memory instead of staying "
-        "modified in the writer's cache, where cores that share no cache with it (another "
-        "die, or vCPUs the hypervisor moved) fetch it several times slower (doc/direct.md, "
-        "Steady launches). Only x86-64 has them (elsewhere: memcpy). 0: always; the largest "
-        "size_t: never. Each rank decides alone how it writes (ranks may differ; settable "
-        "through MPI_T at run time). Default "
+        "Pieces the direct algorithms write for other ranks that are smaller than this "
+        "(bytes) always go by memcpy, whatever coll_rsag_direct_stream says. Default "
         MCA_COLL_RSAG_STRINGIFY(MCA_COLL_RSAG_DEFAULT_STREAM_MIN_BYTES),
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_LOCAL,

@@ -43,6 +43,8 @@
 #include "opal/mca/base/base.h"
 #include "ompi/communicator/communicator.h"
 
+#include "coll_rsag_stream.h"
+
 BEGIN_C_DECLS
 
 #define MCA_COLL_RSAG_CACHE_LINE ((size_t) 64)
@@ -93,6 +95,8 @@ typedef struct mca_coll_rsag_segment_t {
     uint64_t probe_word;            /* what peers read to test CMA */
     size_t charged;                 /* bytes counted against coll_rsag_segment_max_bytes
                                        (the creator, rank 0), else 0 */
+    mca_coll_rsag_stream_learner_t learn; /* coll_rsag_direct_stream auto: how this rank
+                                             writes for its peers, by message size */
 } mca_coll_rsag_segment_t;
 
 /* State of a module's node path. */
@@ -197,13 +201,20 @@ typedef enum mca_coll_rsag_single_copy_t {
     MCA_COLL_RSAG_SINGLE_COPY_NONE
 } mca_coll_rsag_single_copy_t;
 
+typedef enum mca_coll_rsag_stream_mode_t {
+    MCA_COLL_RSAG_STREAM_AUTO = 0,  /* learn per communicator and size (coll_rsag_stream.h) */
+    MCA_COLL_RSAG_STREAM_ALWAYS,
+    MCA_COLL_RSAG_STREAM_NEVER
+} mca_coll_rsag_stream_mode_t;
+
 typedef struct mca_coll_rsag_node_params_t {
     size_t segment_size;    /* data slot bytes per rank */
     int single_copy;        /* mca_coll_rsag_single_copy_t */
     size_t chunk_size;      /* bytes reduced at a time from CMA pulls */
     size_t cma_min_bytes;   /* auto: CMA from this message size on */
-    size_t stream_min_bytes; /* pieces copied into the segment for other cores
-                                this large or larger bypass the cache */
+    int stream;             /* mca_coll_rsag_stream_mode_t */
+    size_t stream_min_bytes; /* smaller pieces copied into the segment for other
+                                cores always stay in the cache */
     size_t max_bytes;       /* the segments one process creates, together */
     int keep_free_percent;  /* of /dev/shm's size, free after a new segment */
     int test_fail;          /* TEST ONLY: r + 1: rank r fails to map the segment;

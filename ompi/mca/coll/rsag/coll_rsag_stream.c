@@ -61,3 +61,78 @@ void mca_coll_rsag_stream_copy(void *dst, const void *src, size_t bytes)
     memcpy(dst, src, bytes);
 #endif
 }
+
+static int mca_coll_rsag_stream_class(size_t bytes)
+{
+    int c = 0;
+
+    while (bytes > 1 && c < MCA_COLL_RSAG_STREAM_CLASSES - 1) {
+        bytes >>= 1;
+        ++c;
+    }
+    return c;
+}
+
+double mca_coll_rsag_stream_cost(const mca_coll_rsag_stream_learner_t *l, size_t bytes,
+                                 mca_coll_rsag_stream_way_t way)
+{
+    return l->cost[mca_coll_rsag_stream_class(bytes)][way];
+}
+
+mca_coll_rsag_stream_way_t mca_coll_rsag_stream_preferred(const mca_coll_rsag_stream_learner_t *l,
+                                                          size_t bytes)
+{
+    int c = mca_coll_rsag_stream_class(bytes);
+
+    if (l->calls[c] < MCA_COLL_RSAG_STREAM_FIRST) {
+        return MCA_COLL_RSAG_WAY_STREAMED;
+    }
+    return (mca_coll_rsag_stream_way_t) l->way[c];
+}
+
+mca_coll_rsag_stream_way_t mca_coll_rsag_stream_pick(const mca_coll_rsag_stream_learner_t *l,
+                                                     size_t bytes, bool *trial)
+{
+    int c = mca_coll_rsag_stream_class(bytes);
+    unsigned long n = l->calls[c];
+    mca_coll_rsag_stream_way_t best;
+
+    if (n < MCA_COLL_RSAG_STREAM_FIRST) {
+        *trial = true;      /* cached, streamed, cached, streamed: the first of
+                               each way may pay the buffers' first touch */
+        return (0 == (n & 1)) ? MCA_COLL_RSAG_WAY_CACHED : MCA_COLL_RSAG_WAY_STREAMED;
+    }
+    best = mca_coll_rsag_stream_preferred(l, bytes);
+    *trial = (0 == n % MCA_COLL_RSAG_STREAM_RETRY);
+    return *trial ? (mca_coll_rsag_stream_way_t) (1 - best) : best;
+}
+
+bool mca_coll_rsag_stream_learn(mca_coll_rsag_stream_learner_t *l, size_t bytes,
+                                mca_coll_rsag_stream_way_t way, bool trial, double seconds,
+                                mca_coll_rsag_stream_way_t *now)
+{
+    int c = mca_coll_rsag_stream_class(bytes);
+    bool known = l->calls[c] >= MCA_COLL_RSAG_STREAM_FIRST;
+    mca_coll_rsag_stream_way_t before = mca_coll_rsag_stream_preferred(l, bytes);
+    double *cost = &l->cost[c][way];
+
+    /* a trial replaces (the other way may have changed since it was last
+     * timed); the preferred way's calls are averaged, each counted as at
+     * most 4 times the average, so that one slow call (a preemption) does
+     * not switch at once, but a lasting change does within a few calls */
+    if (trial) {
+        *cost = seconds;
+    } else {
+        *cost = 0.75 * *cost + 0.25 * (seconds < 4 * *cost ? seconds : 4 * *cost);
+    }
+    ++l->calls[c];
+    if (MCA_COLL_RSAG_STREAM_FIRST == l->calls[c]) {
+        l->way[c] = l->cost[c][MCA_COLL_RSAG_WAY_STREAMED] <= l->cost[c][MCA_COLL_RSAG_WAY_CACHED]
+                        ? MCA_COLL_RSAG_WAY_STREAMED : MCA_COLL_RSAG_WAY_CACHED;
+    } else if (known && l->cost[c][1 - before] < MCA_COLL_RSAG_STREAM_SWITCH * l->cost[c][before]) {
+        l->way[c] = (unsigned char) (1 - before);
+    }
+    *now = mca_coll_rsag_stream_preferred(l, bytes);
+    /* changed, or decided for the first time */
+    return known ? *now != before : MCA_COLL_RSAG_STREAM_FIRST == l->calls[c];
+}
