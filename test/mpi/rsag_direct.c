@@ -55,10 +55,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rsag_forms.h"
 #include "rsag_mpit.h"
 
 static int rank, size;
 static long failures;
+/* --form, --auto, --max-count */
+static int form = RT_FORM_BLOCKING, use_auto;
+static size_t max_count = (size_t) -1;
+/* cases run by direct in --form, and by each form under --auto */
+static long direct_cases, auto_cases;
 
 #define FAIL(...)                                                                   \
     do {                                                                            \
@@ -124,15 +130,19 @@ static void force_direct(void)
     }
 }
 
-/* One call of collective `coll`, checked. */
-static void one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, size_t n, int inplace,
-                     int root)
+/* One call of collective `coll` in form `f`, checked; `want`: the
+ * algorithm that must run it (NULL: direct).  Returns what ran (static). */
+static const char *one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, size_t n,
+                            int inplace, int root, int f, const char *want)
 {
+    static char ran_name[RT_NAMELEN];
     int k = rt_alg_index(coll, "direct"), *counts = malloc(sizeof(int) * (size_t) size);
     size_t lo = 0, hi = n, total = n;
     double *sbuf = malloc(sizeof(double) * (n + 1)), *rbuf = malloc(sizeof(double) * (n + 1));
     rt_snap_t before, after;
+    rt_call_t call;
     const char *ran;
+    int by_direct;
 
     /* reduce-scatter blocks: irregular, with zeros (coll RS), or even */
     if (RT_RS == coll || RT_RSB == coll) {
@@ -156,34 +166,39 @@ static void one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, size_t n
         sbuf[i] = input(c, rank, i);
         rbuf[i] = inplace ? sbuf[i] : -7.0;
     }
+    call = (rt_call_t) { .coll = coll, .sbuf = inplace ? MPI_IN_PLACE : sbuf, .rbuf = rbuf,
+                         .count = RT_RSB == coll ? counts[0] : (int) n, .rcounts = counts,
+                         .dt = MPI_DOUBLE, .op = op, .root = root, .comm = comm };
+    if (RT_REDUCE == coll && rank != root) {
+        call.sbuf = sbuf;
+    }
     rt_snapshot(coll, &before);
-    switch (coll) {
-    case RT_ALLREDUCE:
-        MPI_Allreduce(inplace ? MPI_IN_PLACE : sbuf, rbuf, (int) n, MPI_DOUBLE, op, comm);
-        break;
-    case RT_REDUCE:
-        MPI_Reduce(inplace && rank == root ? MPI_IN_PLACE : sbuf, rbuf, (int) n, MPI_DOUBLE, op,
-                   root, comm);
-        break;
-    case RT_RSB:
-        MPI_Reduce_scatter_block(inplace ? MPI_IN_PLACE : sbuf, rbuf, counts[0], MPI_DOUBLE, op,
-                                 comm);
-        break;
-    default:
-        MPI_Reduce_scatter(inplace ? MPI_IN_PLACE : sbuf, rbuf, counts, MPI_DOUBLE, op, comm);
-        break;
+    if (MPI_SUCCESS != rt_run(f, &call)) {
+        FAIL("%s n=%zu form %s: the call failed", rt_coll_names[coll], total, rt_form_names[f]);
     }
     rt_snapshot(coll, &after);
     ran = rt_ran(coll, &before, &after);
-    if (0 != strcmp(ran, rt_alg(coll, k)) && total > 0) {
-        FAIL("%s n=%zu: %s ran, not direct", rt_coll_names[coll], total, ran);
+    snprintf(ran_name, sizeof(ran_name), "%s", ran);
+    if (NULL == want) {
+        want = rt_alg(coll, k);
+    }
+    if (0 != strcmp(want, "any") && 0 != strcmp(ran, want) && total > 0) {
+        FAIL("%s n=%zu form %s: %s ran, not %s", rt_coll_names[coll], total, rt_form_names[f],
+             ran, want);
+    }
+    by_direct = 0 == strcmp(ran, rt_alg(coll, k));
+    if (by_direct && total > 0 && f == form) {
+        ++direct_cases;
     }
     if (RT_REDUCE != coll || rank == root) {
         size_t off = (RT_RS == coll || RT_RSB == coll) ? lo : 0;
         size_t end = (RT_RS == coll || RT_RSB == coll) ? hi : n;
         for (size_t i = off; i < end; ++i) {
-            double want = reference(c, nc, i);
-            if (bits(rbuf[i - off]) != bits(want)) {
+            double want = reference(c, nc, i), got = rbuf[i - off];
+            /* the same bits by direct; another algorithm sums in its own order */
+            int same = by_direct ? bits(got) == bits(want)
+                                 : (got - want <= 1e-12 * size && want - got <= 1e-12 * size);
+            if (!same) {
                 FAIL("%s %s n=%zu inplace=%d root=%d: element %zu is %a, rank order gives %a",
                      rt_coll_names[coll], nc ? "halfplus" : "sum", total, inplace, root, i,
                      rbuf[i - off], want);
@@ -199,7 +214,7 @@ static void one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, size_t n
             }
         }
     }
-    if (RT_ALLREDUCE == coll) {     /* the same bits everywhere */
+    if (RT_ALLREDUCE == coll && by_direct) {     /* the same bits everywhere */
         uint64_t sum = 0, *all = malloc(sizeof(uint64_t) * (size_t) size);
         for (size_t i = 0; i < n; ++i) {
             sum = sum * 31 + bits(rbuf[i]);
@@ -216,6 +231,55 @@ static void one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, size_t n
     free(counts);
     free(sbuf);
     free(rbuf);
+    return ran_name;
+}
+
+/* A case in --form: with --auto, the blocking call first, and the form
+ * must choose what the blocking call chose. */
+static void form_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, size_t n, int inplace,
+                      int root)
+{
+    char chosen[RT_NAMELEN];
+
+    if (!use_auto) {
+        (void) one_case(comm, coll, c, nc, op, n, inplace, root, form, NULL);
+        return;
+    }
+    snprintf(chosen, sizeof(chosen), "%s",
+             one_case(comm, coll, c, nc, op, n, inplace, root, RT_FORM_BLOCKING, "any"));
+    (void) one_case(comm, coll, c, nc, op, n, inplace, root, form, chosen);
+    ++auto_cases;
+}
+
+/* A nonblocking call uses direct once a blocking call or a persistent
+ * *_init has made the segment: before, it falls back, and a blocking call
+ * then makes it.  A persistent *_init makes it itself (it may wait for its
+ * peers), so the first persistent call already runs direct (when it is
+ * forced, or auto takes it). */
+static void make_segment(MPI_Comm comm)
+{
+    const char *ran;
+
+    if (RT_FORM_BLOCKING == form) {
+        return;
+    }
+    ran = one_case(comm, RT_ALLREDUCE, 99, 0, MPI_SUM, 1000, 0, -1, form, "any");
+    if (0 == rank) {
+        printf("rsag_direct: before the segment, a %s allreduce ran %s\n", rt_form_names[form],
+               ran);
+    }
+    if (RT_FORM_PERSISTENT == form) {
+        if (0 != strcmp(ran, "direct") && !use_auto) {
+            FAIL("the first persistent call, forced to direct, ran %s", ran);
+        }
+        return;
+    }
+    if (0 == strcmp(ran, "direct")) {
+        FAIL("a %s call ran direct before any blocking call made the segment",
+             rt_form_names[form]);
+    }
+    (void) one_case(comm, RT_ALLREDUCE, 98, 0, MPI_SUM, 1000, 0, -1, RT_FORM_BLOCKING,
+                    use_auto ? "any" : NULL);
 }
 
 static int mode_bits(int iters)
@@ -227,19 +291,22 @@ static int mode_bits(int iters)
     int c = 0;
 
     MPI_Op_create(halfplus, 0, &halfop);
-    force_direct();
+    if (!use_auto) {
+        force_direct();
+    }
+    make_segment(MPI_COMM_WORLD);
     for (int it = 0; it < iters; ++it) {
-        for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s) {
+        for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) && sizes[s] <= max_count; ++s) {
             for (int nc = 0; nc < 2; ++nc) {
                 for (int inplace = 0; inplace < 2; ++inplace) {
                     MPI_Op op = nc ? halfop : MPI_SUM;
-                    one_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, nc, op, sizes[s], inplace, -1);
+                    form_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, nc, op, sizes[s], inplace, -1);
                     for (int root = 0; root < size; root += (size > 4 ? size / 3 : 1)) {
-                        one_case(MPI_COMM_WORLD, RT_REDUCE, ++c, nc, op, sizes[s], inplace,
-                                 root);
+                        form_case(MPI_COMM_WORLD, RT_REDUCE, ++c, nc, op, sizes[s], inplace,
+                                  root);
                     }
-                    one_case(MPI_COMM_WORLD, RT_RSB, ++c, nc, op, sizes[s], inplace, -1);
-                    one_case(MPI_COMM_WORLD, RT_RS, ++c, nc, op, sizes[s], inplace, -1);
+                    form_case(MPI_COMM_WORLD, RT_RSB, ++c, nc, op, sizes[s], inplace, -1);
+                    form_case(MPI_COMM_WORLD, RT_RS, ++c, nc, op, sizes[s], inplace, -1);
                 }
             }
         }
@@ -248,9 +315,12 @@ static int mode_bits(int iters)
     {
         long all = 0;
         MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        long ran_direct = 0;
+        MPI_Allreduce(&direct_cases, &ran_direct, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
         if (0 == rank) {
-            printf("rsag_direct: bits %s np=%d cases=%d failures=%ld\n", all ? "FAIL" : "PASS",
-                   size, c, all);
+            printf("rsag_direct: bits %s np=%d form=%s%s cases=%d failures=%ld "
+                   "direct=%ld\n", all ? "FAIL" : "PASS", size, rt_form_names[form],
+                   use_auto ? " auto" : "", c, all, ran_direct);
         }
         return all ? 1 : 0;
     }
@@ -447,16 +517,276 @@ static int mode_kill(void)
     return 1;
 }
 
+/* ---- restart: persistent requests started again and again ---------------- */
+
+/* Inputs of start `it` of request `c`: element i of rank q. */
+static double restart_input(int c, int it, int q, size_t i)
+{
+    return input(c * 1000 + it, q, i);
+}
+
+/* The reference of element i at start `it` (MPI_SUM, rank order). */
+static double restart_reference(int c, int it, size_t i)
+{
+    double acc = restart_input(c, it, 0, i);
+    for (int q = 1; q < size; ++q) {
+        acc += restart_input(c, it, q, i);
+    }
+    return acc;
+}
+
+/* One persistent request of coll over n elements (per rank block for the
+ * reduce-scatters), started `starts` times with new data each time, every
+ * result checked.  Returns the number of starts that ran by direct. */
+static long restart_one(int coll, int c, size_t n, int inplace, int starts)
+{
+    int *counts = malloc(sizeof(int) * (size_t) size), root = size - 1;
+    size_t total = (RT_ALLREDUCE == coll || RT_REDUCE == coll) ? n : n * (size_t) size;
+    size_t lo = (RT_ALLREDUCE == coll || RT_REDUCE == coll) ? 0 : n * (size_t) rank;
+    size_t len = (RT_ALLREDUCE == coll || RT_REDUCE == coll) ? n : n;
+    double *sbuf = malloc(sizeof(double) * total), *rbuf = malloc(sizeof(double) * total);
+    long long starts0 = rt_counter("coll_rsag_persistent_starts");
+    rt_snap_t before, after;
+    MPI_Request req;
+    rt_call_t call;
+    int k = rt_alg_index(coll, "direct");
+    long ran_direct = 0;
+
+    for (int q = 0; q < size; ++q) {
+        counts[q] = (int) n;
+    }
+    call = (rt_call_t) { .coll = coll, .sbuf = inplace ? MPI_IN_PLACE : sbuf, .rbuf = rbuf,
+                         .count = (int) n, .rcounts = counts, .dt = MPI_DOUBLE, .op = MPI_SUM,
+                         .root = root, .comm = MPI_COMM_WORLD };
+    if (RT_REDUCE == coll && rank != root) {
+        call.sbuf = sbuf;
+    }
+    rt_snapshot(coll, &before);
+    if (MPI_SUCCESS != rt_post(RT_FORM_PERSISTENT, &call, &req)) {
+        FAIL("restart %s: no persistent request", rt_coll_names[coll]);
+        return 0;
+    }
+    rt_snapshot(coll, &after);
+    if (0 == strcmp(rt_ran(coll, &before, &after), rt_alg(coll, k))) {
+        ran_direct = 1;
+    }
+    for (int it = 0; it < starts; ++it) {
+        double *in = inplace && (RT_REDUCE != coll || rank == root) ? rbuf : sbuf;
+        for (size_t i = 0; i < total; ++i) {
+            in[i] = restart_input(c, it, rank, i);
+        }
+        if (MPI_SUCCESS != MPI_Start(&req) || MPI_SUCCESS != MPI_Wait(&req, MPI_STATUS_IGNORE)) {
+            FAIL("restart %s start %d failed", rt_coll_names[coll], it);
+            break;
+        }
+        if (RT_REDUCE == coll && rank != root) {
+            continue;
+        }
+        for (size_t i = 0; i < len; ++i) {
+            double want = restart_reference(c, it, lo + i);
+            if (bits(rbuf[i]) != bits(want)) {
+                FAIL("restart %s n=%zu inplace=%d start %d: element %zu is %a, expected %a",
+                     rt_coll_names[coll], n, inplace, it, lo + i, rbuf[i], want);
+                it = starts;
+                break;
+            }
+        }
+    }
+    MPI_Request_free(&req);
+    if (rt_counter("coll_rsag_persistent_starts") - starts0 != starts) {
+        FAIL("restart %s: coll_rsag_persistent_starts moved by %lld, not %d",
+             rt_coll_names[coll], rt_counter("coll_rsag_persistent_starts") - starts0, starts);
+    }
+    free(counts);
+    free(sbuf);
+    free(rbuf);
+    return ran_direct ? starts : 0;
+}
+
+static int mode_restart(int starts)
+{
+    /* boxed, whole, windows (with a small segment) or CMA */
+    static const size_t sizes[] = { 3, 1000, 40000 };
+    long ran = 0, all = 0, ran_min = 0;
+    int c = 0, runs = 0;
+
+    force_direct();
+    form = RT_FORM_PERSISTENT;
+    make_segment(MPI_COMM_WORLD);
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) && sizes[s] <= max_count; ++s) {
+        for (int coll = 0; coll < RT_NCOLL; ++coll) {
+            for (int inplace = 0; inplace < 2; ++inplace) {
+                ran += restart_one(coll, ++c, sizes[s], inplace, starts);
+                ++runs;
+            }
+        }
+    }
+    MPI_Allreduce(&failures, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&ran, &ran_min, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
+    if (0 == rank) {
+        int ok = 0 == all && ran_min == (long) runs * starts;
+        printf("rsag_direct: restart %s np=%d requests=%d starts=%d each, by direct %ld, "
+               "failures=%ld\n", ok ? "PASS" : "FAIL", size, runs, starts, ran_min, all);
+    }
+    return all || ran_min != (long) runs * starts;
+}
+
+/* ---- outstanding: several direct requests at once ------------------------ */
+
+typedef struct {
+    int coll;           /* RT_ALLREDUCE or RT_RSB */
+    size_t n;           /* elements (per block for RT_RSB) */
+    int c;              /* data seed */
+    double *sbuf, *rbuf;
+    MPI_Request req;
+    MPI_Comm comm;
+} pending_t;
+
+static void pending_post(pending_t *pd, int f)
+{
+    size_t total = RT_RSB == pd->coll ? pd->n * (size_t) size : pd->n;
+    rt_call_t call;
+
+    pd->sbuf = malloc(sizeof(double) * total);
+    pd->rbuf = malloc(sizeof(double) * total);
+    for (size_t i = 0; i < total; ++i) {
+        pd->sbuf[i] = restart_input(pd->c, 0, rank, i);
+        pd->rbuf[i] = -7.0;
+    }
+    call = (rt_call_t) { .coll = pd->coll, .sbuf = pd->sbuf, .rbuf = pd->rbuf,
+                         .count = (int) pd->n, .dt = MPI_DOUBLE, .op = MPI_SUM, .root = 0,
+                         .comm = pd->comm };
+    if (MPI_SUCCESS != rt_post(f, &call, &pd->req)
+        || (RT_FORM_PERSISTENT == f && MPI_SUCCESS != MPI_Start(&pd->req))) {
+        FAIL("outstanding: a request was not posted");
+    }
+}
+
+static void pending_check(pending_t *pd, const char *what)
+{
+    size_t lo = RT_RSB == pd->coll ? pd->n * (size_t) rank : 0;
+
+    for (size_t i = 0; i < pd->n; ++i) {
+        double want = restart_reference(pd->c, 0, lo + i);
+        if (bits(pd->rbuf[i]) != bits(want)) {
+            FAIL("outstanding %s (%s n=%zu): element %zu is %a, expected %a", what,
+                 rt_coll_names[pd->coll], pd->n, lo + i, pd->rbuf[i], want);
+            break;
+        }
+    }
+    free(pd->sbuf);
+    free(pd->rbuf);
+}
+
+/* Round r: on comm A, a nonblocking allreduce, a nonblocking
+ * reduce-scatter-block and a started persistent allreduce; on comm B a
+ * nonblocking allreduce; a blocking direct allreduce on A among them; then
+ * completed in reverse order, two by MPI_Test loops, a blocking call on B
+ * between the waits. */
+static void outstanding_round(MPI_Comm a, MPI_Comm b, int r, size_t n)
+{
+    pending_t pd[5] = {
+        { RT_ALLREDUCE, n, 10 * r + 1, NULL, NULL, MPI_REQUEST_NULL, a },
+        { RT_RSB, n / (size_t) size + 1, 10 * r + 2, NULL, NULL, MPI_REQUEST_NULL, a },
+        { RT_ALLREDUCE, n + 3, 10 * r + 3, NULL, NULL, MPI_REQUEST_NULL, b },
+        { RT_ALLREDUCE, 7, 10 * r + 4, NULL, NULL, MPI_REQUEST_NULL, a },
+        { RT_ALLREDUCE, 2 * n, 10 * r + 5, NULL, NULL, MPI_REQUEST_NULL, a },
+    };
+    MPI_Request persistent;
+
+    pending_post(&pd[0], RT_FORM_NONBLOCKING);
+    pending_post(&pd[1], RT_FORM_NONBLOCKING);
+    pending_post(&pd[2], RT_FORM_NONBLOCKING);
+    pending_post(&pd[3], RT_FORM_PERSISTENT);
+    persistent = pd[3].req;
+    (void) one_case(a, RT_ALLREDUCE, 10 * r + 6, 0, MPI_SUM, n, 0, -1, RT_FORM_BLOCKING, NULL);
+    pending_post(&pd[4], RT_FORM_NONBLOCKING);
+    /* the last first */
+    MPI_Wait(&pd[4].req, MPI_STATUS_IGNORE);
+    pending_check(&pd[4], "waited first");
+    (void) one_case(b, RT_ALLREDUCE, 10 * r + 7, 0, MPI_SUM, n, 1, -1, RT_FORM_BLOCKING, NULL);
+    MPI_Wait(&pd[3].req, MPI_STATUS_IGNORE);
+    pending_check(&pd[3], "persistent");
+    for (int flag = 0; !flag;) {
+        MPI_Test(&pd[2].req, &flag, MPI_STATUS_IGNORE);
+    }
+    pending_check(&pd[2], "on the other communicator, tested");
+    for (int flag = 0; !flag;) {
+        MPI_Test(&pd[1].req, &flag, MPI_STATUS_IGNORE);
+    }
+    pending_check(&pd[1], "tested");
+    MPI_Wait(&pd[0].req, MPI_STATUS_IGNORE);
+    pending_check(&pd[0], "waited last");
+    MPI_Request_free(&persistent);
+}
+
+static int mode_outstanding(int rounds)
+{
+    static const size_t sizes[] = { 5, 3000, 70000 };
+    long long nb0, all = 0, moved, moved_min = 0;
+    int ka = rt_alg_index(RT_ALLREDUCE, "direct"), kr = rt_alg_index(RT_RSB, "direct");
+    rt_snap_t a0, a1, r0, r1;
+    MPI_Comm b;
+
+    force_direct();
+    MPI_Comm_dup(MPI_COMM_WORLD, &b);
+    form = RT_FORM_NONBLOCKING;
+    make_segment(MPI_COMM_WORLD);
+    make_segment(b);
+    nb0 = rt_counter("coll_rsag_nonblocking_requests");
+    rt_snapshot(RT_ALLREDUCE, &a0);
+    rt_snapshot(RT_RSB, &r0);
+    for (int r = 0; r < rounds; ++r) {
+        size_t n = sizes[r % 3] <= max_count ? sizes[r % 3] : sizes[0];
+        outstanding_round(MPI_COMM_WORLD, b, r, n);
+    }
+    rt_snapshot(RT_ALLREDUCE, &a1);
+    rt_snapshot(RT_RSB, &r1);
+    /* every call by direct: per round 4 allreduce requests (one
+     * persistent) and 2 blocking allreduces, 1 reduce-scatter-block */
+    if (a1.ctr[ka] - a0.ctr[ka] != 6ULL * (unsigned) rounds
+        || r1.ctr[kr] - r0.ctr[kr] != (unsigned long long) rounds) {
+        FAIL("outstanding: direct ran %llu allreduces and %llu reduce-scatter-blocks, not %d "
+             "and %d", a1.ctr[ka] - a0.ctr[ka], r1.ctr[kr] - r0.ctr[kr], 6 * rounds, rounds);
+    }
+    moved = rt_counter("coll_rsag_nonblocking_requests") - nb0;
+    MPI_Comm_free(&b);
+    MPI_Allreduce(&failures, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&moved, &moved_min, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+    if (0 == rank) {
+        int ok = 0 == all && moved_min == 4LL * rounds;
+        printf("rsag_direct: outstanding %s np=%d rounds=%d nonblocking requests=%lld "
+               "by direct=%llu failures=%lld\n", ok ? "PASS" : "FAIL", size, rounds,
+               moved_min, a1.ctr[ka] - a0.ctr[ka] + r1.ctr[kr] - r0.ctr[kr], all);
+    }
+    return 0 != all || moved_min != 4LL * rounds;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "bits";
     int n = 0, rc;
 
-    for (int i = 2; i + 1 < argc; i += 2) {
+    for (int i = 2; i < argc; ++i) {
+        const char *v = i + 1 < argc ? argv[i + 1] : "";
         if (0 == strcmp(argv[i], "--iters") || 0 == strcmp(argv[i], "--cycles")
-            || 0 == strcmp(argv[i], "--comms")) {
-            n = atoi(argv[i + 1]);
+            || 0 == strcmp(argv[i], "--comms") || 0 == strcmp(argv[i], "--starts")
+            || 0 == strcmp(argv[i], "--rounds")) {
+            n = atoi(v);
+            ++i;
+        } else if (0 == strcmp(argv[i], "--form")) {
+            form = rt_form_index(v);
+            ++i;
+        } else if (0 == strcmp(argv[i], "--max-count")) {
+            max_count = (size_t) atol(v);
+            ++i;
+        } else if (0 == strcmp(argv[i], "--auto")) {
+            use_auto = 1;
         }
+    }
+    if (form < 0) {
+        fprintf(stderr, "rsag_direct: --form blocking|nonblocking|persistent\n");
+        return 2;
     }
     rt_start(&argc, &argv, &rank, &size);
     if (0 == strcmp(mode, "bits")) {
@@ -467,10 +797,15 @@ int main(int argc, char **argv)
         rc = mode_comms(n > 0 ? n : 2);
     } else if (0 == strcmp(mode, "kill")) {
         rc = mode_kill();
+    } else if (0 == strcmp(mode, "restart")) {
+        rc = mode_restart(n > 0 ? n : 100);
+    } else if (0 == strcmp(mode, "outstanding")) {
+        rc = mode_outstanding(n > 0 ? n : 6);
     } else {
         if (0 == rank) {
-            fprintf(stderr, "usage: rsag_direct bits [--iters N] | churn [--cycles N] | "
-                            "comms [--comms N] | kill\n");
+            fprintf(stderr, "usage: rsag_direct bits [--iters N] [--form F] [--auto] "
+                            "[--max-count N] | restart [--starts N] | outstanding "
+                            "[--rounds N] | churn [--cycles N] | comms [--comms N] | kill\n");
         }
         rc = 2;
     }

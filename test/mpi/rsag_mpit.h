@@ -116,7 +116,8 @@ rt_placement_t rt_placement(MPI_Comm comm);
  * rabenseifner, ring, priority, recursive_halving and hierarchical a
  * commutative op; direct a contiguous datatype (rt_contiguous), one
  * node and the blocking form (rt_form: in the nonblocking and persistent
- * forms forced direct falls back to auto); hierarchical
+ * forms forced direct runs only once a blocking call has made the node's
+ * segment, which the caller does not know: either is accepted); hierarchical
  * where.multi_node_even.  Else it falls back. */
 int rt_applies(const char *alg, long count, int pof2, int commutative, int contiguous,
                rt_placement_t where);

@@ -15,7 +15,8 @@
  *
  * Every rank makes --calls calls (default 1000) of the collective on a
  * duplicate of MPI_COMM_WORLD (so a `direct` path makes its shared segment
- * in the first call), --count MPI_INT elements per rank block (default 1000;
+ * in the first call, or the persistent request's init; nonblocking: one
+ * blocking call makes it first), --count MPI_INT elements per rank block (default 1000;
  * Reduce_scatter: counts r mod 3 + count / 2, zeros allowed), MPI_SUM, root
  * (Reduce) rotating with the call, the algorithm forced through MPI_T (not
  * with auto).  Persistent: one request made before the loop, started every
@@ -258,6 +259,15 @@ int main(int argc, char **argv)
         if (0 != rt_force(coll, 0) || MPI_SUCCESS != rt_run(RT_FORM_BLOCKING, &call)
             || 0 != rt_force(coll, k)) {
             FAIL("the call before the set-up failed");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    if (RT_FORM_NONBLOCKING == form && 0 == strcmp(alg, "direct")) {
+        /* a nonblocking call uses direct once a blocking one (or a
+         * persistent *_init) has made the node's segment (making it waits
+         * for every rank) */
+        if (MPI_SUCCESS != rt_run(RT_FORM_BLOCKING, &call)) {
+            FAIL("the blocking call that makes the segment failed");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }

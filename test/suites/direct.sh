@@ -146,6 +146,130 @@ run_test direct-valgrind-np3 direct_valgrind
 expect_in_log 'rsag_direct: bits PASS np=3 '
 expect_in_log 'valgrind-filter: 3 files \(3 finished\), 0 rsag records'
 
+# --- direct in the nonblocking and persistent forms ---------------------------
+# rsag_direct bits --form F: the same checks as direct-bits (same bits as the
+# rank-order fold, sendbuf untouched, direct's counter moved by the call) on
+# MPI_Iallreduce ... + MPI_Wait, or MPI_Allreduce_init ... + MPI_Start +
+# MPI_Wait.  First a call of that form before any blocking call: a
+# nonblocking one must not run direct (it may not make the segment; the trace
+# says why; a blocking call makes it then), a persistent one must (its init
+# may wait for its peers: it makes the segment).  --auto: nothing forced; each
+# case runs blocking first, and the form must choose what the blocking call
+# chose (direct at np 2 from 1 KB by default; elsewhere from 1 byte through
+# coll_rsag_<coll>_direct_min_bytes).  Above 2 ranks the node is
+# oversubscribed: correctness only, and at np 8 and 16 vectors of at most
+# 1000 elements (the set-up of the larger ones is direct-bits-np16's).
+direct_auto=(--mca coll_rsag_allreduce_direct_min_bytes 1
+             --mca coll_rsag_reduce_direct_min_bytes 1
+             --mca coll_rsag_reduce_scatter_block_direct_min_bytes 1
+             --mca coll_rsag_reduce_scatter_direct_min_bytes 1)
+run_test direct-forms-nonblocking-np2 "${mpirun_cmd[@]}" -np 2 "${direct_cma[@]}" \
+    --mca coll_rsag_verbose 1 "$direct_prog" bits --form nonblocking
+expect_in_log "rsag_direct: before the segment, a nonblocking allreduce ran [a-z_]+"
+expect_not_in_log "rsag_direct: before the segment, a nonblocking allreduce ran direct"
+expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs one node with its shared segment\); .*direct not before a blocking call or a persistent \*_init has made the node's shared segment"
+expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> direct \(forced\)"
+expect_in_log 'coll:rsag: direct on MPI_COMM_WORLD .*single copy by CMA from 32768 bytes'
+expect_in_log "rsag_direct: bits PASS np=2 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]"
+# the persistent init makes the segment itself: its first call runs direct
+run_test direct-forms-persistent-np2 "${mpirun_cmd[@]}" -np 2 "${direct_cma[@]}" \
+    --mca coll_rsag_verbose 1 "$direct_prog" bits --form persistent
+expect_in_log "rsag_direct: before the segment, a persistent allreduce ran direct"
+expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> direct \(forced\)"
+expect_not_in_log "direct not before"
+expect_in_log 'coll:rsag: direct on MPI_COMM_WORLD .*single copy by CMA from 32768 bytes'
+expect_in_log "rsag_direct: bits PASS np=2 form=persistent cases=[0-9]+ failures=0 direct=[1-9]"
+for direct_form in nonblocking persistent; do
+    run_test "direct-forms-$direct_form-auto-np2" "${mpirun_cmd[@]}" -np 2 "$direct_prog" bits \
+        --form "$direct_form" --auto
+    expect_in_log "rsag_direct: bits PASS np=2 form=$direct_form auto cases=[0-9]+ failures=0 direct=[1-9]"
+done
+run_test direct-forms-nonblocking-windows-np3 "${mpirun_cmd[@]}" -np 3 \
+    --mca coll_rsag_single_copy none --mca coll_rsag_segment_size 4096 "$direct_prog" bits \
+    --form nonblocking --max-count 5000
+expect_in_log 'rsag_direct: bits PASS np=3 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-persistent-cma-np3 "${mpirun_cmd[@]}" -np 3 \
+    --mca coll_rsag_single_copy cma --mca coll_rsag_direct_chunk_size 4096 "$direct_prog" bits \
+    --form persistent
+expect_in_log 'rsag_direct: bits PASS np=3 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-persistent-auto-np4 "${mpirun_cmd[@]}" -np 4 "${direct_auto[@]}" \
+    "$direct_prog" bits --form persistent --auto --max-count 5000
+expect_in_log 'rsag_direct: bits PASS np=4 form=persistent auto cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-nonblocking-np4 "${mpirun_cmd[@]}" -np 4 "$direct_prog" bits \
+    --form nonblocking --max-count 5000
+expect_in_log 'rsag_direct: bits PASS np=4 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-nonblocking-auto-np8 "${mpirun_cmd[@]}" -np 8 "${direct_auto[@]}" \
+    "$direct_prog" bits --form nonblocking --auto --max-count 1000
+expect_in_log 'rsag_direct: bits PASS np=8 form=nonblocking auto cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-persistent-np8 "${mpirun_cmd[@]}" -np 8 "$direct_prog" bits \
+    --form persistent --max-count 1000
+expect_in_log 'rsag_direct: bits PASS np=8 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-nonblocking-np16 "${mpirun_cmd[@]}" -np 16 "$direct_prog" bits \
+    --form nonblocking --max-count 1000
+expect_in_log 'rsag_direct: bits PASS np=16 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-persistent-auto-np16 "${mpirun_cmd[@]}" -np 16 "${direct_auto[@]}" \
+    "$direct_prog" bits --form persistent --auto --max-count 1000
+expect_in_log 'rsag_direct: bits PASS np=16 form=persistent auto cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-nonblocking-auto-np3 "${mpirun_cmd[@]}" -np 3 "${direct_auto[@]}" \
+    "$direct_prog" bits --form nonblocking --auto --max-count 5000
+expect_in_log 'rsag_direct: bits PASS np=3 form=nonblocking auto cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-persistent-np4 "${mpirun_cmd[@]}" -np 4 --mca coll_rsag_single_copy none \
+    "$direct_prog" bits --form persistent --max-count 5000
+expect_in_log 'rsag_direct: bits PASS np=4 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-nonblocking-np8 "${mpirun_cmd[@]}" -np 8 "$direct_prog" bits \
+    --form nonblocking --max-count 1000
+expect_in_log 'rsag_direct: bits PASS np=8 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
+run_test direct-forms-persistent-np16 "${mpirun_cmd[@]}" -np 16 "$direct_prog" bits \
+    --form persistent --max-count 1000
+expect_in_log 'rsag_direct: bits PASS np=16 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
+# one rank: no segment, the prologue copies, direct counted in both forms
+run_test direct-forms-self-np1 "${mpirun_cmd[@]}" -np 1 "${direct_force[@]}" "$check" --quick \
+    --algorithms current --form nonblocking,persistent --every 4
+expect_in_log 'rsag_check: np=1 cases=[0-9]+ passed=[0-9]+ failed=0 '
+expect_in_log 'ran under coll_rsag_allreduce_direct_calls: [1-9]'
+expect_in_log 'ran under coll_rsag_reduce_scatter_direct_calls: [1-9]'
+
+# Persistent requests of the four collectives (3, 1000 and 40000 elements,
+# in place and not) each started 100 times with new data between the
+# starts, every result checked bit for bit; direct ran every one (its
+# counter moved when the request was made; coll_rsag_persistent_starts by
+# 100 per request).  CMA from 32 KB at np 2; windows of 32 KB at np 3.
+run_test direct-restart-persistent-np2 "${mpirun_cmd[@]}" -np 2 "${direct_cma[@]}" \
+    "$direct_prog" restart --starts 100
+expect_in_log 'rsag_direct: restart PASS np=2 requests=24 starts=100 each, by direct 2400, failures=0'
+run_test direct-restart-persistent-windows-np3 "${mpirun_cmd[@]}" -np 3 \
+    --mca coll_rsag_single_copy none --mca coll_rsag_segment_size 65536 "$direct_prog" restart \
+    --starts 100
+expect_in_log 'rsag_direct: restart PASS np=3 requests=24 starts=100 each, by direct 2400, failures=0'
+
+# Several direct requests in flight at once on one communicator and on a
+# second one, a persistent one among them, a blocking direct call between
+# them, completed in reverse order (MPI_Wait on the last first, MPI_Test
+# loops, a blocking call on the other communicator between the waits); every
+# call by direct (counters), every result checked.
+run_test direct-outstanding-np2 "${mpirun_cmd[@]}" -np 2 "$direct_prog" outstanding --rounds 6
+expect_in_log 'rsag_direct: outstanding PASS np=2 rounds=6 nonblocking requests=24 by direct=42 failures=0'
+run_test direct-outstanding-windows-np3 "${mpirun_cmd[@]}" -np 3 \
+    --mca coll_rsag_segment_size 4096 "$direct_prog" outstanding --rounds 6
+expect_in_log 'rsag_direct: outstanding PASS np=3 rounds=6 nonblocking requests=24 by direct=42 failures=0'
+run_test direct-outstanding-cma-np4 "${mpirun_cmd[@]}" -np 4 --mca coll_rsag_single_copy cma \
+    "$direct_prog" outstanding --rounds 6
+expect_in_log 'rsag_direct: outstanding PASS np=4 rounds=6 nonblocking requests=24 by direct=42 failures=0'
+
+# memcheck over both forms with direct forced (CMA from 32 KB: both data
+# paths), as direct-valgrind-np3
+direct_valgrind_form() {
+    (export OMPI_MCA_coll_rsag_direct_cma_min_bytes=32768; valgrind_job "$@")
+}
+run_test direct-valgrind-nonblocking-np2 direct_valgrind_form direct-valgrind-nonblocking-np2 \
+    2 "$direct_prog" bits --form nonblocking --max-count 5000
+expect_in_log 'rsag_direct: bits PASS np=2 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
+expect_in_log 'valgrind-filter: 2 files \(2 finished\), 0 rsag records'
+run_test direct-valgrind-persistent-np2 direct_valgrind_form direct-valgrind-persistent-np2 \
+    2 "$direct_prog" restart --starts 5
+expect_in_log 'rsag_direct: restart PASS np=2 requests=24 starts=5 each, by direct 120, failures=0'
+expect_in_log 'valgrind-filter: 2 files \(2 finished\), 0 rsag records'
+
 # Shared memory runs short: a fallback, never a crash (a segment only
 # ftruncate'd was "made" on a full /dev/shm and raised SIGBUS at its first
 # touch).  direct_small_shm SIZE CMD...: CMD in a private mount namespace

@@ -484,8 +484,7 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     if (NULL == direct) {
         return;
     }
-    CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS
-                                   | MCA_COLL_RSAG_NEEDS_BLOCKING)
+    CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS)
               && direct->layout == MCA_COLL_RSAG_LAYOUT_RANKS, "%s direct row", desc->name);
     /* auto takes it by default at p <= 2 from 1 KB (measured there); on
      * larger one-node communicators where the cost model says it wins
@@ -513,11 +512,11 @@ static void test_direct(mca_coll_rsag_coll_t coll)
             d = mca_coll_rsag_select(coll, &c, &t);
             CHECK((d.alg == direct->id) == want, "%s p=%d bytes=%zu: auto %s direct", desc->name,
                   p, bytes, want ? "did not pick" : "picked");
-            /* a nonblocking or persistent call never gets it, but an rsag
-             * algorithm all the same */
+            /* a nonblocking or persistent call gets the same choice (the
+             * dispatcher says single_node only once the segment exists) */
             c.nonblocking = true;
             d = mca_coll_rsag_select(coll, &c, &t);
-            CHECK(d.alg != direct->id && d.alg != MCA_COLL_RSAG_DELEGATE,
+            CHECK((d.alg == direct->id) == want && d.alg != MCA_COLL_RSAG_DELEGATE,
                   "%s p=%d bytes=%zu nonblocking", desc->name, p, bytes);
             c.nonblocking = false;
             /* where it cannot run, auto takes a point-to-point algorithm */
@@ -548,10 +547,8 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     c = call_of(5, 1000, 8, true);
     c.nonblocking = true;
     d = mca_coll_rsag_select(coll, &c, &t);
-    CHECK(d.alg == fallback && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
-              && d.unmet == MCA_COLL_RSAG_NEEDS_BLOCKING
-              && 0 == strcmp(mca_coll_rsag_restriction_text(d.unmet), "a blocking call"),
-          "%s nonblocking -> %d", desc->name, d.alg);
+    CHECK(d.alg == direct->id && d.reason == MCA_COLL_RSAG_REASON_FORCED,
+          "%s nonblocking, forced -> %d", desc->name, d.alg);
 
     c = call_of(5, 1000, 8, true);
     c.contiguous = false;

@@ -193,8 +193,7 @@
       "node path: each rank reduces its block in rank order from its peers' "     \
       "buffers, then copies the others; same bits everywhere, any op; one node, "  \
       "contiguous type",                                                           \
-      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
-          | MCA_COLL_RSAG_NEEDS_BLOCKING,                                          \
+      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT,              \
       mca_coll_rsag_direct_algorithm)                                              \
     X(ALLREDUCE, HIERARCHICAL, 6, "hierarchical",                                  \
@@ -223,8 +222,7 @@
       "node path: rank r reduces block r from all p inputs in rank order "        \
       "(CMA pulls, or through the shared segment) and writes it into the root's "  \
       "buffer; any op; one node, contiguous datatype",                             \
-      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
-          | MCA_COLL_RSAG_NEEDS_BLOCKING,                                          \
+      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_REDUCE_DIRECT,                 \
       mca_coll_rsag_direct_algorithm)                                              \
     X(REDUCE, HIERARCHICAL, 4, "hierarchical",                                     \
@@ -266,8 +264,7 @@
       "node path: rank r reduces its block from all p inputs in rank order, "     \
       "pulling peers' pieces with CMA (or through the shared segment); any op; "   \
       "one node, contiguous datatype",                                             \
-      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
-          | MCA_COLL_RSAG_NEEDS_BLOCKING,                                          \
+      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_DIRECT,                     \
       mca_coll_rsag_direct_algorithm)                                              \
     X(COLL, HIERARCHICAL, 5, "hierarchical",                                       \

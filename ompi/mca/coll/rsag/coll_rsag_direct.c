@@ -22,6 +22,14 @@
  * user buffers, so it ends with every rank waiting for everyone's done:
  * no rank returns while a peer may still read its buffers.  A segment
  * step only reads the segment, so it ends without waiting.
+ *
+ * A call is a resumable machine (mca_coll_rsag_direct_t): its ticks are
+ * taken when it starts (in call order, the same on every rank), a tick
+ * begins only once this rank finished the tick before it (an earlier
+ * call's request may still be in flight), and each wait point either
+ * waits (blocking calls: the same spin as ever) or asks once and returns
+ * MCA_COLL_RSAG_POLL_AGAIN (nonblocking and persistent calls, polled by
+ * the progress engine), resuming at the same point on the next poll.
  */
 #include "ompi_config.h"
 
@@ -34,6 +42,7 @@
 #include "coll_rsag_cma.h"
 #include "coll_rsag_direct.h"
 #include "coll_rsag_op.h"
+#include "coll_rsag_sched.h"
 #include "coll_rsag_segment.h"
 #include "coll_rsag_stream.h"
 
@@ -41,10 +50,6 @@
  * WHOLE_BYTES / p bytes, at least up to WHOLE_MIN. */
 #define MCA_COLL_RSAG_DIRECT_WHOLE_BYTES ((size_t) 64 * 1024)
 #define MCA_COLL_RSAG_DIRECT_WHOLE_MIN ((size_t) 4 * 1024)
-/* Up to this many ranks the source table lives on the stack: no malloc
- * (and no atomic counter update, which would wait for the done store's
- * cache miss to drain) in a small call. */
-#define MCA_COLL_RSAG_DIRECT_SRC_STACK 64
 
 /* Where rank q's input is: in this process (its slot, or my own input:
  * element i's bytes at local + (i - first) * extent), or in process pid
@@ -211,94 +216,250 @@ static void mca_coll_rsag_direct_block(const mca_coll_rsag_args_t *a,
     }
 }
 
-/* The CMA path: one step. */
-static int mca_coll_rsag_direct_cma(mca_coll_rsag_direct_ctx_t *ctx,
-                                    mca_coll_rsag_direct_kind_t kind, char *in, char *out,
-                                    char *stage, size_t chunk)
+
+/* The phases of a call's machine: each names the wait it resumes at. */
+typedef enum mca_coll_rsag_direct_phase_t {
+    MCA_COLL_RSAG_DIRECT_IDLE,          /* not started, or complete */
+    MCA_COLL_RSAG_DIRECT_SEG_BEGIN,     /* my tick t - 1 finished, everyone done with t - 2 */
+    MCA_COLL_RSAG_DIRECT_SEG_ARRIVE,    /* every rank's input of tick t posted */
+    MCA_COLL_RSAG_DIRECT_SEG_GATHER,    /* the owners' blocks of tick t ready, one by one */
+    MCA_COLL_RSAG_DIRECT_CMA_BEGIN,     /* my tick t - 1 finished */
+    MCA_COLL_RSAG_DIRECT_CMA_ARRIVE,    /* every rank's addresses published */
+    MCA_COLL_RSAG_DIRECT_CMA_GATHER,    /* the owners' blocks ready */
+    MCA_COLL_RSAG_DIRECT_CMA_DONE       /* everyone done: nobody reads my buffers */
+} mca_coll_rsag_direct_phase_t;
+
+/* One call: what the description fixed (for a persistent request, for
+ * its life) and where the machine stands. */
+struct mca_coll_rsag_direct_t {
+    mca_coll_rsag_args_t a;             /* a copy; a.displ points into this block */
+    mca_coll_rsag_direct_kind_t kind;
+    mca_coll_rsag_direct_ctx_t ctx;
+    char *in, *out, *stage;             /* data pointers (element 0's first byte) */
+    size_t window, chunk;
+    bool use_cma, whole, boxed, all;
+    uint64_t nticks;                    /* ticks of one call */
+    /* the run in progress */
+    int phase;                          /* mca_coll_rsag_direct_phase_t */
+    bool wait;                          /* this poll may wait (blocking call) */
+    uint64_t t, last;                   /* current and last tick of this call */
+    size_t w0, w1, lo, hi;              /* window and my block in it */
+    int k;                              /* next rank (or step) of a wait on several */
+    int err;
+    bool fresh;                         /* started, not polled yet */
+    mca_coll_rsag_stream_way_t way;     /* how this call writes for peers (the learner's) */
+    bool trial;
+    double t0;                          /* > 0: this call is timed for the learner */
+};
+
+/* ---- wait points: wait (blocking) or ask once ---------------------------- */
+
+static bool mca_coll_rsag_direct_one(const mca_coll_rsag_direct_t *d, int q, size_t field,
+                                     uint64_t t)
 {
-    const mca_coll_rsag_args_t *a = ctx->a;
+    if (d->wait) {
+        mca_coll_rsag_wait_one(d->ctx.seg, q, field, t);
+        return true;
+    }
+    return mca_coll_rsag_test_one(d->ctx.seg, q, field, t);
+}
+
+/* Every rank's `field` at t (boxes: box t % 2 stamped t), from rank d->k
+ * on; resumes there. */
+static bool mca_coll_rsag_direct_every(mca_coll_rsag_direct_t *d, size_t field, bool box,
+                                       uint64_t t)
+{
+    const mca_coll_rsag_segment_t *seg = d->ctx.seg;
+
+    for (; d->k < seg->size; ++d->k) {
+        if (box && d->wait) {
+            mca_coll_rsag_wait_box(seg, d->k, (int) (t & 1), t);
+        } else if (box ? !mca_coll_rsag_test_box(seg, d->k, (int) (t & 1), t)
+                       : !mca_coll_rsag_direct_one(d, d->k, field, t)) {
+            return false;
+        }
+    }
+    d->k = 0;
+    return true;
+}
+
+/* This rank finished tick t - 1 (its calls' ticks run in order). */
+static bool mca_coll_rsag_direct_my_turn(const mca_coll_rsag_direct_t *d, uint64_t t)
+{
+    if (mca_coll_rsag_test_finished(d->ctx.seg, t - 1)) {
+        return true;
+    }
+    if (d->wait) {
+        mca_coll_rsag_wait_finished(d->ctx.seg, t - 1);
+        return true;
+    }
+    return false;
+}
+
+/* ---- the CMA path: one tick ---------------------------------------------- */
+
+/* Publish my buffers' addresses, then arrive. */
+static void mca_coll_rsag_direct_cma_post(mca_coll_rsag_direct_t *d)
+{
+    mca_coll_rsag_segment_t *seg = d->ctx.seg;
+
+    seg->ctl[d->a.rank].input = (uint64_t) (uintptr_t) d->in;
+    seg->ctl[d->a.rank].output = (uint64_t) (uintptr_t) d->out;
+    mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), d->t);
+}
+
+/* Every rank arrived: my block, chunk by chunk, pulled from the peers and
+ * reduced (to the root, or in place aside), then ready. */
+static void mca_coll_rsag_direct_cma_reduce(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    mca_coll_rsag_direct_ctx_t *ctx = &d->ctx;
     mca_coll_rsag_segment_t *seg = ctx->seg;
     mca_coll_rsag_ctl_t *ctl = seg->ctl;
     int p = a->size, r = a->rank, err = OMPI_SUCCESS;
-    size_t b0 = a->displ[r], b1 = a->displ[r + 1];
-    uint64_t t = ++seg->tick;
-    bool to_root = (MCA_COLL_RSAG_DIRECT_REDUCE == kind && r != a->root);
+    size_t b0 = a->displ[r], b1 = a->displ[r + 1], chunk = d->chunk;
+    bool to_root = (MCA_COLL_RSAG_DIRECT_REDUCE == d->kind && r != a->root);
 
-    ctl[r].input = (uint64_t) (uintptr_t) in;
-    ctl[r].output = (uint64_t) (uintptr_t) out;
-    mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
-    mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
     for (int q = 0; q < p; ++q) {
-        ctx->src[q].local = (q == r) ? in : NULL;
+        ctx->src[q].local = (q == r) ? d->in : NULL;
         ctx->src[q].first = 0;
         ctx->src[q].pid = seg->pids[q];
         ctx->src[q].remote = ctl[q].input;
     }
-
-    /* my block, chunk by chunk */
     for (size_t i = b0; i < b1 && OMPI_SUCCESS == err; i += chunk) {
         size_t n = (b1 - i < chunk) ? b1 - i : chunk;
 
         if (to_root) {
-            err = mca_coll_rsag_direct_fold(ctx, i, n, stage);
+            err = mca_coll_rsag_direct_fold(ctx, i, n, d->stage);
             if (OMPI_SUCCESS == err) {
-                err = mca_coll_rsag_cma_write(seg->pids[a->root], stage,
+                err = mca_coll_rsag_cma_write(seg->pids[a->root], d->stage,
                                               ctl[a->root].output + (uint64_t) (i * ctx->ext),
                                               n * ctx->ext);
             }
-        } else if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind) {
+        } else if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == d->kind) {
             /* in place, my input is the receive buffer peers still read */
             err = mca_coll_rsag_direct_fold(ctx, i, n,
-                                            (a->in_place ? stage : out) + (i - b0) * ctx->ext);
+                                            (a->in_place ? d->stage : d->out)
+                                                + (i - b0) * ctx->ext);
         } else {
-            err = mca_coll_rsag_direct_fold(ctx, i, n, out + i * ctx->ext);
+            err = mca_coll_rsag_direct_fold(ctx, i, n, d->out + i * ctx->ext);
         }
     }
     if (OMPI_SUCCESS != err) {
-        ctl[r].failed = t;
+        d->err = err;
+        ctl[r].failed = d->t;
     }
-    mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(ready), t);
-
-    if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == kind) {
-        /* the other blocks from their owners, the next rank's first */
-        for (int k = 1; k < p; ++k) {
-            int j = (r + k) % p;
-            size_t lo = a->displ[j], len = a->displ[j + 1] - lo;
-
-            mca_coll_rsag_wait_one(seg, j, MCA_COLL_RSAG_CTL(ready), t);
-            if (len > 0 && OMPI_SUCCESS == err) {
-                err = mca_coll_rsag_cma_read(seg->pids[j], out + lo * ctx->ext,
-                                             ctl[j].output + (uint64_t) (lo * ctx->ext),
-                                             len * ctx->ext);
-            }
-        }
-    } else if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind && a->in_place) {
-        mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(ready), t);
-        memcpy(out, stage, (b1 - b0) * ctx->ext);
-    }
-    if (OMPI_SUCCESS != err) {
-        ctl[r].failed = t;
-    }
-    mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(done), t);
-    mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(done), t);
-    for (int q = 0; q < p; ++q) {
-        if (ctl[q].failed == t) {
-            return OMPI_SUCCESS != err ? err : OMPI_ERROR;
-        }
-    }
-    return err;
+    mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(ready), d->t);
 }
 
+/* Block j of the allreduce, pulled from its owner (ready). */
+static void mca_coll_rsag_direct_cma_pull(mca_coll_rsag_direct_t *d, int j)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    size_t lo = a->displ[j], len = a->displ[j + 1] - lo, ext = d->ctx.ext;
+    int err;
+
+    if (0 == len || OMPI_SUCCESS != d->err) {
+        return;
+    }
+    err = mca_coll_rsag_cma_read(d->ctx.seg->pids[j], d->out + lo * ext,
+                                 d->ctx.seg->ctl[j].output + (uint64_t) (lo * ext), len * ext);
+    if (OMPI_SUCCESS != err) {
+        d->err = err;
+    }
+}
+
+/* After the gather: done, then (once everyone is done) the verdict. */
+static void mca_coll_rsag_direct_cma_done(mca_coll_rsag_direct_t *d)
+{
+    mca_coll_rsag_segment_t *seg = d->ctx.seg;
+
+    if (OMPI_SUCCESS != d->err) {
+        seg->ctl[d->a.rank].failed = d->t;
+    }
+    mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(done), d->t);
+}
+
+static int mca_coll_rsag_direct_cma_verdict(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_segment_t *seg = d->ctx.seg;
+
+    for (int q = 0; q < seg->size; ++q) {
+        if (seg->ctl[q].failed == d->t && OMPI_SUCCESS == d->err) {
+            d->err = OMPI_ERROR;
+        }
+    }
+    return d->err;
+}
+
+/* The CMA tick from where it stands; MCA_COLL_RSAG_POLL_AGAIN at a wait
+ * that is not answered yet. */
+static int mca_coll_rsag_direct_cma(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    int p = a->size;
+
+    switch (d->phase) {
+    case MCA_COLL_RSAG_DIRECT_CMA_BEGIN:
+        if (!mca_coll_rsag_direct_my_turn(d, d->t)) {
+            return MCA_COLL_RSAG_POLL_AGAIN;
+        }
+        mca_coll_rsag_direct_cma_post(d);
+        d->phase = MCA_COLL_RSAG_DIRECT_CMA_ARRIVE;
+        /* fall through */
+    case MCA_COLL_RSAG_DIRECT_CMA_ARRIVE:
+        if (!mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(arrive), false, d->t)) {
+            return MCA_COLL_RSAG_POLL_AGAIN;
+        }
+        mca_coll_rsag_direct_cma_reduce(d);
+        d->phase = MCA_COLL_RSAG_DIRECT_CMA_GATHER;
+        d->k = (MCA_COLL_RSAG_DIRECT_ALLREDUCE == d->kind) ? 1 : 0;
+        /* fall through */
+    case MCA_COLL_RSAG_DIRECT_CMA_GATHER:
+        if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == d->kind) {
+            /* the other blocks from their owners, the next rank's first */
+            for (; d->k < p; ++d->k) {
+                int j = (a->rank + d->k) % p;
+
+                if (!mca_coll_rsag_direct_one(d, j, MCA_COLL_RSAG_CTL(ready), d->t)) {
+                    return MCA_COLL_RSAG_POLL_AGAIN;
+                }
+                mca_coll_rsag_direct_cma_pull(d, j);
+            }
+            d->k = 0;
+        } else if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == d->kind && a->in_place) {
+            /* my block aside until peers stop reading my receive buffer */
+            if (!mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(ready), false, d->t)) {
+                return MCA_COLL_RSAG_POLL_AGAIN;
+            }
+            memcpy(d->out, d->stage, (a->displ[a->rank + 1] - a->displ[a->rank]) * d->ctx.ext);
+        }
+        d->k = 0;
+        mca_coll_rsag_direct_cma_done(d);
+        d->phase = MCA_COLL_RSAG_DIRECT_CMA_DONE;
+        /* fall through */
+    default:
+        /* no rank returns while a peer may still read its buffers */
+        if (!mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(done), false, d->t)) {
+            return MCA_COLL_RSAG_POLL_AGAIN;
+        }
+        mca_coll_rsag_finish(d->ctx.seg, d->t);
+        d->phase = MCA_COLL_RSAG_DIRECT_IDLE;
+        return mca_coll_rsag_direct_cma_verdict(d);
+    }
+}
+
+/* ---- the segment path: one tick per window ------------------------------- */
+
 /* The segment path, tick t: publish my input of elements [w0, w1) (in box
- * or slot half h), wait for every rank's, and point ctx->src at them.
- * `all`: copy the whole window (else not my block [lo, hi), which I read
- * from my input). */
+ * or slot half h).  `all`: copy the whole window (else not my block
+ * [lo, hi), which I read from my input). */
 static void mca_coll_rsag_direct_post(mca_coll_rsag_direct_ctx_t *ctx, const char *in,
                                       size_t w0, size_t w1, size_t lo, size_t hi, bool boxed,
                                       bool all, uint64_t t)
 {
     mca_coll_rsag_segment_t *seg = ctx->seg;
-    int p = ctx->a->size, r = ctx->a->rank, h = (int) (t & 1);
+    int r = ctx->a->rank, h = (int) (t & 1);
     size_t ext = ctx->ext, stream_min = ctx->stream_min;
 
     if (boxed) {
@@ -306,11 +467,6 @@ static void mca_coll_rsag_direct_post(mca_coll_rsag_direct_ctx_t *ctx, const cha
 
         memcpy(box->data, in, (w1 - w0) * ext);
         mca_coll_rsag_box_publish(box, t);
-        mca_coll_rsag_wait_boxes(seg, h, t);
-        for (int q = 0; q < p; ++q) {
-            ctx->src[q].local = mca_coll_rsag_box(seg, q, h)->data;
-            ctx->src[q].first = 0;
-        }
         return;
     }
     /* what goes into my slot is read by the other cores, not by me:
@@ -329,26 +485,34 @@ static void mca_coll_rsag_direct_post(mca_coll_rsag_direct_ctx_t *ctx, const cha
                                     in + mh * ext, (w1 - mh) * ext, stream_min);
     }
     mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(arrive), t);
-    mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(arrive), t);
+}
+
+/* Every rank posted tick t: point ctx->src at their inputs. */
+static void mca_coll_rsag_direct_point(mca_coll_rsag_direct_ctx_t *ctx, const char *in,
+                                       size_t w0, bool boxed, bool all, uint64_t t)
+{
+    mca_coll_rsag_segment_t *seg = ctx->seg;
+    int p = ctx->a->size, r = ctx->a->rank, h = (int) (t & 1);
+
     for (int q = 0; q < p; ++q) {
-        ctx->src[q].local = mca_coll_rsag_slot(seg, q, h);
-        ctx->src[q].first = w0;
+        ctx->src[q].local = boxed ? mca_coll_rsag_box(seg, q, h)->data
+                                  : mca_coll_rsag_slot(seg, q, h);
+        ctx->src[q].first = boxed ? 0 : w0;
     }
-    if (!all) {
-        ctx->src[r].local = in + w0 * ext;  /* my block straight from my input */
+    if (!boxed && !all) {
+        ctx->src[r].local = in + w0 * ctx->ext;  /* my block straight from my input */
     }
 }
 
 /* The segment path, one window [w0, w1) split among its owners (tick t,
- * input posted): my block reduced into my slot, the others' copied. */
+ * input posted): my block reduced into my slot, then ready. */
 static void mca_coll_rsag_direct_split(mca_coll_rsag_direct_ctx_t *ctx,
                                        mca_coll_rsag_direct_kind_t kind, char *out,
-                                       char *stage, size_t w0, size_t w1, size_t lo, size_t hi,
-                                       uint64_t t)
+                                       char *stage, size_t w0, size_t lo, size_t hi, uint64_t t)
 {
     const mca_coll_rsag_args_t *a = ctx->a;
     mca_coll_rsag_segment_t *seg = ctx->seg;
-    int p = a->size, r = a->rank, h = (int) (t & 1);
+    int r = a->rank, h = (int) (t & 1);
     size_t ext = ctx->ext;
     char *mine;
 
@@ -367,159 +531,279 @@ static void mca_coll_rsag_direct_split(mca_coll_rsag_direct_ctx_t *ctx,
                                     (hi - lo) * ext, ctx->stream_min);
     }
     mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(ready), t);
-    if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == kind || r == a->root) {
-        for (int k = 1; k < p; ++k) {
-            int j = (r + k) % p;
-            size_t jl, jh;
+}
 
-            mca_coll_rsag_direct_block(a, kind, w0, w1, j, &jl, &jh);
-            mca_coll_rsag_wait_one(seg, j, MCA_COLL_RSAG_CTL(ready), t);
-            memcpy(out + jl * ext, mca_coll_rsag_slot(seg, j, h) + (jl - w0) * ext,
-                   (jh - jl) * ext);
-        }
+/* The segment path: block j of window [w0, w1), ready in its owner's slot,
+ * copied to where it goes. */
+static void mca_coll_rsag_direct_take(mca_coll_rsag_direct_ctx_t *ctx,
+                                      mca_coll_rsag_direct_kind_t kind, char *out, size_t w0,
+                                      size_t w1, int j, uint64_t t)
+{
+    size_t jl, jh, ext = ctx->ext;
+
+    mca_coll_rsag_direct_block(ctx->a, kind, w0, w1, j, &jl, &jh);
+    memcpy(out + jl * ext, mca_coll_rsag_slot(ctx->seg, j, (int) (t & 1)) + (jl - w0) * ext,
+           (jh - jl) * ext);
+}
+
+/* A whole vector, every input posted: the result where it is needed. */
+static void mca_coll_rsag_direct_whole(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    int r = a->rank;
+
+    if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == d->kind) {
+        (void) mca_coll_rsag_direct_fold(&d->ctx, a->displ[r], a->displ[r + 1] - a->displ[r],
+                                         d->out);
+    } else if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == d->kind || r == a->root) {
+        (void) mca_coll_rsag_direct_fold(&d->ctx, 0, a->count, d->out);
     }
 }
 
-/* The segment path: one step per window of `window` elements. */
-static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_ctx_t *ctx,
-                                      mca_coll_rsag_direct_kind_t kind, const char *in,
-                                      char *out, char *stage, size_t window)
+/* The window of tick d->t, and my block in it. */
+static void mca_coll_rsag_direct_window(mca_coll_rsag_direct_t *d)
 {
-    const mca_coll_rsag_args_t *a = ctx->a;
-    mca_coll_rsag_segment_t *seg = ctx->seg;
-    int p = a->size, r = a->rank;
-    size_t n = a->count, ext = ctx->ext;
+    size_t n = d->a.count;
+
+    d->w1 = (n - d->w0 < d->window) ? n : d->w0 + d->window;
+    mca_coll_rsag_direct_block(&d->a, d->kind, d->w0, d->w1, d->a.rank, &d->lo, &d->hi);
+}
+
+/* Tick d->t ends: done; the next window, or the end of the call. */
+static bool mca_coll_rsag_direct_next(mca_coll_rsag_direct_t *d)
+{
+    mca_coll_rsag_publish(d->ctx.seg, MCA_COLL_RSAG_CTL(done), d->t);
+    mca_coll_rsag_finish(d->ctx.seg, d->t);
+    if (d->t == d->last) {
+        d->phase = MCA_COLL_RSAG_DIRECT_IDLE;
+        return false;
+    }
+    ++d->t;
+    d->w0 += d->window;
+    d->phase = MCA_COLL_RSAG_DIRECT_SEG_BEGIN;
+    return true;
+}
+
+/* The segment ticks from where they stand; MCA_COLL_RSAG_POLL_AGAIN at a
+ * wait that is not answered yet. */
+static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    int p = a->size;
+
+    do {
+        switch (d->phase) {
+        case MCA_COLL_RSAG_DIRECT_SEG_BEGIN:
+            if (!mca_coll_rsag_direct_my_turn(d, d->t)
+                || (d->t > 2
+                    && !mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(done), false,
+                                                   d->t - 2))) {
+                return MCA_COLL_RSAG_POLL_AGAIN;
+            }
+            mca_coll_rsag_direct_window(d);
+            mca_coll_rsag_direct_post(&d->ctx, d->in, d->w0, d->w1, d->lo, d->hi, d->boxed,
+                                      d->all, d->t);
+            d->phase = MCA_COLL_RSAG_DIRECT_SEG_ARRIVE;
+            /* fall through */
+        case MCA_COLL_RSAG_DIRECT_SEG_ARRIVE:
+            if (!mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(arrive), d->boxed, d->t)) {
+                return MCA_COLL_RSAG_POLL_AGAIN;
+            }
+            mca_coll_rsag_direct_point(&d->ctx, d->in, d->w0, d->boxed, d->all, d->t);
+            if (d->whole) {
+                mca_coll_rsag_direct_whole(d);
+                continue;                       /* to the end of the tick */
+            }
+            mca_coll_rsag_direct_split(&d->ctx, d->kind, d->out, d->stage, d->w0, d->lo,
+                                       d->hi, d->t);
+            d->phase = MCA_COLL_RSAG_DIRECT_SEG_GATHER;
+            d->k = 1;
+            /* fall through */
+        default:
+            if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == d->kind
+                || (MCA_COLL_RSAG_DIRECT_REDUCE == d->kind && a->rank == a->root)) {
+                for (; d->k < p; ++d->k) {
+                    int j = (a->rank + d->k) % p;
+
+                    if (!mca_coll_rsag_direct_one(d, j, MCA_COLL_RSAG_CTL(ready), d->t)) {
+                        return MCA_COLL_RSAG_POLL_AGAIN;
+                    }
+                    mca_coll_rsag_direct_take(&d->ctx, d->kind, d->out, d->w0, d->w1, j, d->t);
+                }
+            }
+            d->k = 0;
+        }
+    } while (mca_coll_rsag_direct_next(d));
+    return OMPI_SUCCESS;
+}
+
+/* ---- the call: described once, started, polled --------------------------- */
+
+static void mca_coll_rsag_direct_start(void *state)
+{
+    mca_coll_rsag_direct_t *d = state;
+    mca_coll_rsag_segment_t *seg = d->ctx.seg;
+
+    /* my ticks, taken in call order: the same on every rank */
+    d->t = seg->tick + 1;
+    seg->tick += d->nticks;
+    d->last = seg->tick;
+    d->w0 = 0;
+    d->k = 0;
+    d->err = OMPI_SUCCESS;
+    d->fresh = true;
+    d->phase = d->use_cma ? MCA_COLL_RSAG_DIRECT_CMA_BEGIN : MCA_COLL_RSAG_DIRECT_SEG_BEGIN;
+}
+
+/* How this start writes for its peers (coll_rsag_direct_stream): chosen
+ * at its first poll.  Only a call that runs to its end inside (blocking)
+ * is timed for the learner: a request's time includes what the program
+ * did between its start and its wait. */
+static void mca_coll_rsag_direct_stream_first(mca_coll_rsag_direct_t *d, bool wait)
+{
+    d->fresh = false;
+    d->way = MCA_COLL_RSAG_WAY_CACHED;
+    d->trial = false;
+    d->t0 = mca_coll_rsag_direct_stream_choose(&d->ctx, d->use_cma, d->a.count * d->ctx.ext,
+                                               &d->way, &d->trial);
+    if (!wait) {
+        d->t0 = 0;
+    }
+}
+
+static int mca_coll_rsag_direct_poll(void *state, bool wait)
+{
+    mca_coll_rsag_direct_t *d = state;
+    int rc;
+
+    d->wait = wait;
+    if (d->fresh) {
+        mca_coll_rsag_direct_stream_first(d, wait);
+    }
+    rc = d->use_cma ? mca_coll_rsag_direct_cma(d) : mca_coll_rsag_direct_slots(d);
+    if (MCA_COLL_RSAG_POLL_AGAIN != rc && d->t0 > 0) {
+        mca_coll_rsag_direct_stream_learn(&d->a, d->a.count * d->ctx.ext, d->way, d->trial,
+                                          d->t0);
+    }
+    return rc;
+}
+
+static void mca_coll_rsag_direct_release(void *state)
+{
+    free(state);
+}
+
+/* How the call goes: CMA or the segment, window, chunk, the small-vector
+ * forms. */
+static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    mca_coll_rsag_segment_t *seg = a->segment;
+    size_t ext = (size_t) a->extent, n = a->count, bytes = n * ext;
     /* A small vector is reduced whole by every rank that needs it: one
      * wait instead of two, for p times the reading.  Up to 32 KB at np 2
      * (the whole 16 KB and split 64 KB calls cost about the same per byte),
      * less for larger p. */
-    size_t whole_max = MCA_COLL_RSAG_DIRECT_WHOLE_BYTES / (size_t) p;
-    bool whole = (n <= window)
-                 && n * ext <= (whole_max > MCA_COLL_RSAG_DIRECT_WHOLE_MIN
-                                ? whole_max : MCA_COLL_RSAG_DIRECT_WHOLE_MIN);
+    size_t whole_max = MCA_COLL_RSAG_DIRECT_WHOLE_BYTES / (size_t) a->size;
+
+    d->window = seg->slot_bytes / 2 / ext;
+    d->chunk = mca_coll_rsag_node_params.chunk_size / ext;
+    d->chunk = d->chunk > 0 ? d->chunk : 1;
+    /* an element larger than a window can only go by CMA (the selector
+     * saw to it that CMA works then) */
+    d->use_cma = (MCA_COLL_RSAG_COPY_CMA == seg->mode)
+                 && (MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy
+                     || bytes >= mca_coll_rsag_node_params.cma_min_bytes || 0 == d->window);
+    d->whole = !d->use_cma && n <= d->window
+               && bytes <= (whole_max > MCA_COLL_RSAG_DIRECT_WHOLE_MIN
+                            ? whole_max : MCA_COLL_RSAG_DIRECT_WHOLE_MIN);
     /* A vector of one box (56 bytes) goes whole through the boxes: its
      * data and its stamp share a cache line, one miss per peer. */
-    bool boxed = whole && n * ext <= MCA_COLL_RSAG_BOX_BYTES;
+    d->boxed = d->whole && bytes <= MCA_COLL_RSAG_BOX_BYTES;
     /* My block is read straight from my input, except in place: the result
      * overwrites my input while I still read it, so my block is read from
      * my slot copy like everyone else's. */
-    bool own_from_input = !a->in_place;
-
-    for (size_t w0 = 0; w0 < n; w0 += window) {
-        size_t w1 = (n - w0 < window) ? n : w0 + window, lo, hi;
-        uint64_t t = ++seg->tick;
-
-        if (t > 2) {
-            mca_coll_rsag_wait_all(seg, MCA_COLL_RSAG_CTL(done), t - 2);
-        }
-        mca_coll_rsag_direct_block(a, kind, w0, w1, r, &lo, &hi);
-        mca_coll_rsag_direct_post(ctx, in, w0, w1, lo, hi, boxed, whole || !own_from_input, t);
-        if (!whole) {
-            mca_coll_rsag_direct_split(ctx, kind, out, stage, w0, w1, lo, hi, t);
-        } else if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind) {
-            (void) mca_coll_rsag_direct_fold(ctx, a->displ[r], a->displ[r + 1] - a->displ[r],
-                                             out);
-        } else if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == kind || r == a->root) {
-            (void) mca_coll_rsag_direct_fold(ctx, 0, n, out);
-        }
-        mca_coll_rsag_publish(seg, MCA_COLL_RSAG_CTL(done), t);
-    }
-    return OMPI_SUCCESS;
+    d->all = d->whole || a->in_place;
+    d->nticks = d->use_cma ? 1 : (n + d->window - 1) / d->window;
 }
 
-int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kind_t kind)
+/* The temporaries, taken from the schedule on every rank before any step:
+ * a chunk or window for the ping-pong, a copy of my own chunk, a stage.
+ * Every rank asks for the same three, some empty (an allocation failure
+ * meets every rank at one request: the failure injection counts them). */
+static void mca_coll_rsag_direct_temps(mca_coll_rsag_sched_t *s, mca_coll_rsag_direct_t *d,
+                                       ptrdiff_t lb)
 {
-    mca_coll_rsag_segment_t *seg = a->segment;
-    mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT, own = MCA_COLL_RSAG_TMP_INIT,
-                        stage = MCA_COLL_RSAG_TMP_INIT;
-    mca_coll_rsag_direct_src_t src_stack[MCA_COLL_RSAG_DIRECT_SRC_STACK];
-    mca_coll_rsag_direct_ctx_t ctx;
-    int p = a->size, r = a->rank, err;
-    ptrdiff_t true_lb, true_extent;
-    size_t ext = (size_t) a->extent, half = seg->slot_bytes / 2;
-    size_t window = half / ext, chunk, bytes = a->count * ext;
-    size_t my_len = a->displ[r + 1] - a->displ[r];
-    bool is_root = (MCA_COLL_RSAG_DIRECT_REDUCE != kind || r == a->root);
-    /* an element larger than a window can only go by CMA (the selector
-     * saw to it that CMA works then) */
-    bool use_cma = (MCA_COLL_RSAG_COPY_CMA == seg->mode)
-                   && (MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy
-                       || bytes >= mca_coll_rsag_node_params.cma_min_bytes || 0 == window);
-    size_t ntmp, nown = 0, nstage = 0;
-    mca_coll_rsag_stream_way_t way = MCA_COLL_RSAG_WAY_CACHED;
-    bool trial = false;
-    double t0;
+    const mca_coll_rsag_args_t *a = &d->a;
+    int r = a->rank;
+    bool is_root = (MCA_COLL_RSAG_DIRECT_REDUCE != d->kind || r == a->root);
+    size_t ntmp, nown = 0, nstage = 0, my_len = a->displ[r + 1] - a->displ[r];
+    char *tmp, *own, *stage;
 
-    ctx.src = NULL;
-    ompi_datatype_get_true_extent(a->dtype, &true_lb, &true_extent);
-    chunk = mca_coll_rsag_node_params.chunk_size / ext;
-    chunk = chunk > 0 ? chunk : 1;
-
-    /* Every rank asks for the same three temporaries (some empty), before
-     * any step: an allocation failure meets every rank at one request. */
-    if (use_cma) {
-        ntmp = chunk < a->count ? chunk : a->count;
-        if (a->in_place && is_root && MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER != kind) {
+    if (d->use_cma) {
+        ntmp = d->chunk < a->count ? d->chunk : a->count;
+        if (a->in_place && is_root && MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER != d->kind) {
             nown = ntmp;                        /* dest is my own input */
         }
         if (!is_root) {
             nstage = ntmp;                      /* reduce: chunks on their way to the root */
-        } else if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind && a->in_place) {
+        } else if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == d->kind && a->in_place) {
             nstage = my_len;                    /* my block until peers stop reading rbuf */
         }
     } else {
-        ntmp = window < a->count ? window : a->count;
+        ntmp = d->window < a->count ? d->window : a->count;
         nstage = is_root ? 0 : ntmp;
-        if (2 == p) {
+        if (2 == a->size) {
             ntmp = 0;   /* reading from slots, two inputs go straight to dest */
         }
     }
-    err = mca_coll_rsag_tmp_alloc(&tmp, ntmp, a->dtype);
-    if (OMPI_SUCCESS == err) {
-        err = mca_coll_rsag_tmp_alloc(&own, nown, a->dtype);
-    }
-    if (OMPI_SUCCESS == err) {
-        err = mca_coll_rsag_tmp_alloc(&stage, nstage, a->dtype);
-    }
-    if (OMPI_SUCCESS != err) {
-        goto cleanup;
-    }
-    ctx.src = (p <= MCA_COLL_RSAG_DIRECT_SRC_STACK)
-              ? src_stack : mca_coll_rsag_malloc((size_t) p * sizeof(*ctx.src));
-    if (NULL == ctx.src) {
-        err = OMPI_ERR_OUT_OF_RESOURCE;
-        goto cleanup;
-    }
-    ctx.a = a;
-    ctx.seg = seg;
-    ctx.lb = true_lb;
-    ctx.ext = ext;
-    ctx.tmp = tmp.buf + true_lb;
-    ctx.own = nown > 0 ? own.buf + true_lb : NULL;
-
+    tmp = mca_coll_rsag_sched_tmp(s, ntmp);
+    own = mca_coll_rsag_sched_tmp(s, nown);
+    stage = mca_coll_rsag_sched_tmp(s, nstage);
+    d->ctx.tmp = (NULL != tmp) ? tmp + lb : NULL;
+    d->ctx.own = (NULL != own) ? own + lb : NULL;
     /* data pointers: element 0's first byte (the receive buffer of a
      * non-root may be NULL: never used then) */
-    t0 = mca_coll_rsag_direct_stream_choose(&ctx, use_cma, bytes, &way, &trial);
-    if (use_cma) {
-        err = mca_coll_rsag_direct_cma(&ctx, kind, (char *) a->input + true_lb,
-                                       NULL != a->rbuf && is_root ? a->rbuf + true_lb : NULL,
-                                       nstage > 0 ? stage.buf + true_lb : NULL, chunk);
-    } else {
-        err = mca_coll_rsag_direct_slots(&ctx, kind, a->input + true_lb,
-                                         NULL != a->rbuf && is_root ? a->rbuf + true_lb : NULL,
-                                         nstage > 0 ? stage.buf + true_lb : NULL, window);
-    }
+    d->in = (char *) a->input + lb;
+    d->out = (NULL != a->rbuf && is_root) ? a->rbuf + lb : NULL;
+    d->stage = (NULL != stage) ? stage + lb : NULL;
+}
 
-    if (t0 > 0) {
-        mca_coll_rsag_direct_stream_learn(a, bytes, way, trial, t0);
-    }
+int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                              mca_coll_rsag_direct_kind_t kind)
+{
+    int p = a->size;
+    size_t nd = (size_t) p + 1;
+    ptrdiff_t true_lb, true_extent;
+    mca_coll_rsag_direct_t *d;
+    mca_coll_rsag_poll_t poll;
+    size_t *displ;
 
-cleanup:
-    if (src_stack != ctx.src) {
-        mca_coll_rsag_free(ctx.src);
+    if (OMPI_SUCCESS != s->err) {
+        return s->err;
     }
-    mca_coll_rsag_tmp_free(&stage);
-    mca_coll_rsag_tmp_free(&own);
-    mca_coll_rsag_tmp_free(&tmp);
-    return err;
+    /* one block: the state, then the layout, then the source table (the
+     * layout is copied: the module's cache may be refilled meanwhile) */
+    d = calloc(1, sizeof(*d) + nd * sizeof(size_t) + (size_t) p * sizeof(*d->ctx.src));
+    if (NULL == d) {
+        s->err = OMPI_ERR_OUT_OF_RESOURCE;
+        return s->err;
+    }
+    displ = (size_t *) (d + 1);
+    memcpy(displ, a->displ, nd * sizeof(size_t));
+    d->a = *a;
+    d->a.displ = displ;
+    d->a.vdispl = NULL;
+    d->kind = kind;
+    ompi_datatype_get_true_extent(a->dtype, &true_lb, &true_extent);
+    d->ctx = (mca_coll_rsag_direct_ctx_t) { .a = &d->a, .seg = a->segment, .lb = true_lb,
+                                            .ext = (size_t) a->extent,
+                                            .src = (mca_coll_rsag_direct_src_t *) (displ + nd) };
+    mca_coll_rsag_direct_plan(d);
+    mca_coll_rsag_direct_temps(s, d, true_lb);
+    poll = (mca_coll_rsag_poll_t) { .state = d, .start = mca_coll_rsag_direct_start,
+                                    .poll = mca_coll_rsag_direct_poll,
+                                    .release = mca_coll_rsag_direct_release };
+    (void) mca_coll_rsag_sched_poll_step(s, &poll);
+    return s->err;
 }

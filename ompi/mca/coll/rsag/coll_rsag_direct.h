@@ -45,7 +45,16 @@ typedef enum mca_coll_rsag_direct_kind_t {
     MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER /* rank r gets block r */
 } mca_coll_rsag_direct_kind_t;
 
-int mca_coll_rsag_direct(const mca_coll_rsag_args_t *a, mca_coll_rsag_direct_kind_t kind);
+/* One call's machine (coll_rsag_direct.c). */
+typedef struct mca_coll_rsag_direct_t mca_coll_rsag_direct_t;
+
+/* Append the call as one POLL step of s: its temporaries and state are
+ * taken now, from the schedule (a persistent request keeps them for its
+ * life: a start only moves data); it takes its ticks when the step is
+ * issued, so it must be issued in call order (the first step of the
+ * schedule, or a blocking schedule).  Returns s->err. */
+int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                              mca_coll_rsag_direct_kind_t kind);
 
 END_C_DECLS
 

@@ -8,10 +8,12 @@
  * the rows of MPI_Allreduce, MPI_Reduce, MPI_Reduce_scatter_block and
  * MPI_Reduce_scatter (the data paths are the building block
  * coll_rsag_direct.c; doc/direct.md).  Its waits are on shared memory,
- * not on requests: the whole algorithm is one opaque step
- * (mca_coll_rsag_sched_run_step), so it runs in blocking calls only
- * (MCA_COLL_RSAG_NEEDS_BLOCKING in its rows).  The dispatcher has made the
- * communicator's segment (a->segment) before it selects `direct`.
+ * not on requests: the whole algorithm is one POLL step of the schedule
+ * (mca_coll_rsag_direct_step), which a blocking call runs waiting inside
+ * and a nonblocking or persistent request polls from the progress engine.
+ * The dispatcher has made the communicator's segment (a->segment) before
+ * it selects `direct` (a nonblocking or persistent call only selects it
+ * once a blocking call made it).
  *
  * -- MPI_Allreduce --
  *
@@ -90,21 +92,14 @@
 
 #include "coll_rsag_direct.h"
 
-/* The step: what the building block does for this row's collective. */
-static int mca_coll_rsag_direct_blocking(const mca_coll_rsag_args_t *a)
+int mca_coll_rsag_direct_algorithm(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
     switch (a->coll) {
     case MCA_COLL_RSAG_ALLREDUCE:
-        return mca_coll_rsag_direct(a, MCA_COLL_RSAG_DIRECT_ALLREDUCE);
+        return mca_coll_rsag_direct_step(s, a, MCA_COLL_RSAG_DIRECT_ALLREDUCE);
     case MCA_COLL_RSAG_REDUCE:
-        return mca_coll_rsag_direct(a, MCA_COLL_RSAG_DIRECT_REDUCE);
+        return mca_coll_rsag_direct_step(s, a, MCA_COLL_RSAG_DIRECT_REDUCE);
     default:
-        return mca_coll_rsag_direct(a, MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER);
+        return mca_coll_rsag_direct_step(s, a, MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER);
     }
-}
-
-int mca_coll_rsag_direct_algorithm(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
-{
-    (void) mca_coll_rsag_sched_run_step(s, mca_coll_rsag_direct_blocking, a);
-    return s->err;
 }

@@ -163,6 +163,9 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
     int size_class = mca_coll_rsag_size_class(call->bytes);
     uint64_t *reported = &m->reported[call->nonblocking ? 1 : 0][coll][d->alg][d->reason];
     char why[160], thr[160];
+    /* a nonblocking call on one node before the segment exists */
+    bool no_segment_yet = call->nonblocking && call->comm_size > 1 && 1 == m->all_local
+                          && MCA_COLL_RSAG_NODE_UNKNOWN == m->node_state && !call->single_node;
 
     if (0 != ompi_comm_rank(comm) || 0 != (*reported & (1ULL << size_class))) {
         return;
@@ -170,7 +173,7 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
     *reported |= 1ULL << size_class;
     opal_output(mca_coll_rsag_component.output,
                 "coll:rsag: %s%s on %s (cid %d, size %d): %zu bytes (size class %d), "
-                "%s op -> %s (%s)%s",
+                "%s op -> %s (%s)%s%s",
                 mca_coll_rsag_colls[coll].name,
                 call->nonblocking ? " (nonblocking or persistent)" : "", comm->c_name,
                 MCA_COLL_RSAG_COMM_CID(comm),
@@ -179,7 +182,10 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
                 MCA_COLL_RSAG_DELEGATE == d->alg ? "delegated to the previous module"
                                                  : mca_coll_rsag_alg_name(coll, d->alg),
                 mca_coll_rsag_reason_text(d, coll, forced, why, sizeof(why)),
-                mca_coll_rsag_threshold_text(d, coll, thr, sizeof(thr)));
+                mca_coll_rsag_threshold_text(d, coll, thr, sizeof(thr)),
+                no_segment_yet ? "; direct not before a blocking call or a persistent *_init "
+                                 "has made the node's shared segment (making it waits for "
+                                 "every rank)" : "");
 }
 
 /* Can the node path run this call?  All ranks on this node, the segment
@@ -248,9 +254,10 @@ static void mca_coll_rsag_nodes(mca_coll_rsag_module_t *m, const mca_coll_rsag_a
 }
 
 /* What the selector needs to know about the call `a` (`nonblocking`: an
- * MPI_I* or persistent call). */
+ * MPI_I* or persistent call; `may_wait`: the call may wait for its peers,
+ * to make the node's segment: a blocking call or a persistent *_init). */
 static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a,
-                                   bool nonblocking, mca_coll_rsag_call_t *call)
+                                   bool nonblocking, bool may_wait, mca_coll_rsag_call_t *call)
 {
     ptrdiff_t true_lb, true_extent;
     size_t type_size;
@@ -266,6 +273,13 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
     call->contiguous = type_size > 0 && (ptrdiff_t) type_size == a->extent
                        && true_extent == a->extent;
     call->single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
+    /* Making the segment waits for every rank: a nonblocking call uses
+     * `direct` only once a blocking call or a persistent *_init has made it
+     * (the same on every rank: the calls on a communicator are ordered).
+     * One rank needs no segment: the prologue copies. */
+    if (!may_wait && a->size > 1 && MCA_COLL_RSAG_NODE_READY != m->node_state) {
+        call->single_node = false;
+    }
     call->nonblocking = nonblocking;
     if (nonblocking && m->nodes < 0) {
         /* Finding the node structure is a collective exchange: a
@@ -354,14 +368,14 @@ static mca_coll_rsag_decision_t mca_coll_rsag_select_and_prepare(
 /* Describe the call to the selector and select (or reuse the last answer
  * for a call of the same shape), count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                const mca_coll_rsag_args_t *a, bool nonblocking)
+                                const mca_coll_rsag_args_t *a, bool nonblocking, bool may_wait)
 {
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     mca_coll_rsag_last_decision_t *last = NULL;
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
 
-    mca_coll_rsag_describe(m, a, nonblocking, &call);
+    mca_coll_rsag_describe(m, a, nonblocking, may_wait, &call);
     if (tuning->forced >= 0 && tuning->forced <= MCA_COLL_RSAG_MAX_ALGS) {
         last = &m->last[coll][tuning->forced];
     }
@@ -463,7 +477,13 @@ static int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_modul
         sa->displ = layouts;
     }
     tuning.forced = forced;
-    mca_coll_rsag_describe(sub, sa, s->nonblocking, &call);
+    mca_coll_rsag_describe(sub, sa, s->nonblocking, !s->nonblocking, &call);
+    if (s->nonblocking) {
+        /* `direct` takes its ticks when its step is issued, which must be
+         * in call order; a step inside a nonblocking hierarchical schedule
+         * is issued when its messages allow, which may differ by rank */
+        call.single_node = false;
+    }
     d = mca_coll_rsag_select_and_prepare(sub, coll, sa, &call, &tuning);
     if (MCA_COLL_RSAG_DELEGATE == d.alg) {
         /* Only thresholds set to leave this size uncovered get here (the
@@ -485,7 +505,7 @@ int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
     int alg;
 
     mca_coll_rsag_call_begin(&m->scratch);
-    alg = mca_coll_rsag_decide(m, coll, a, false);
+    alg = mca_coll_rsag_decide(m, coll, a, false, true);
     *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
     return mca_coll_rsag_call_end(*delegate ? OMPI_SUCCESS : mca_coll_rsag_run(m, coll, alg, a));
 }
@@ -498,7 +518,9 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
     int alg, err;
 
     mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
-    alg = mca_coll_rsag_decide(m, coll, a, true);
+    /* a persistent *_init is nonlocal (MPI-4.1, 7.13): it may make the
+     * node's segment; an MPI_I* call may not wait for its peers */
+    alg = mca_coll_rsag_decide(m, coll, a, true, persistent);
     *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
     if (*delegate) {
         return mca_coll_rsag_call_end(OMPI_SUCCESS);

@@ -89,7 +89,9 @@ int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                            mca_coll_rsag_args_t *a, bool *delegate);
 
 /* A nonblocking (persistent: false) or persistent call: the same selection
- * for a call that cannot wait inside (no `direct`), the schedule built into
+ * for a call that cannot wait inside (no sub-communicators made; `direct`
+ * once the node's segment exists: a persistent *_init, nonlocal in MPI-4.1,
+ * may make it, an MPI_I* call not), the schedule built into
  * a request, started at once (nonblocking) or left inactive for MPI_Start
  * (persistent).  *delegate as above. */
 int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,

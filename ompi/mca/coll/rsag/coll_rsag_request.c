@@ -150,25 +150,33 @@ static int mca_coll_rsag_request_progress(void)
 {
     mca_coll_rsag_request_t *r, *next;
     opal_list_t ended;
+    bool any = false;
     int completed = 0;
 
     if (0 == __atomic_load_n(&mca_coll_rsag_nb.in_flight, __ATOMIC_RELAXED)
         || !mca_coll_rsag_nb_trylock()) {
         return 0;
     }
-    OBJ_CONSTRUCT(&ended, opal_list_t);
     OPAL_LIST_FOREACH_SAFE (r, next, &mca_coll_rsag_nb.active, mca_coll_rsag_request_t) {
         if (mca_coll_rsag_sched_progress(&r->sched)) {
+            if (!any) {
+                /* made only when something ended: a walk that finds nothing
+                 * ready (a wait's spin) costs the polls alone */
+                OBJ_CONSTRUCT(&ended, opal_list_t);
+                any = true;
+            }
             mca_coll_rsag_nb_unlink(r);
             opal_list_append(&ended, mca_coll_rsag_nb_item(r));
         }
     }
     /* completions after the walk: a completion may start another request */
-    while (NULL != (r = (mca_coll_rsag_request_t *) opal_list_remove_first(&ended))) {
+    while (any && NULL != (r = (mca_coll_rsag_request_t *) opal_list_remove_first(&ended))) {
         mca_coll_rsag_request_finish(r);
         ++completed;
     }
-    OBJ_DESTRUCT(&ended);
+    if (any) {
+        OBJ_DESTRUCT(&ended);
+    }
     mca_coll_rsag_nb_unlock(true);
     return completed;
 }
@@ -177,7 +185,9 @@ static int mca_coll_rsag_request_progress(void)
  * the progress function's. */
 static void mca_coll_rsag_request_launch(mca_coll_rsag_request_t *r)
 {
-    if (0 == __atomic_exchange_n(&mca_coll_rsag_nb.registered, 1, __ATOMIC_ACQ_REL)) {
+    /* a plain load first: the exchange is a locked instruction on every start */
+    if (0 == __atomic_load_n(&mca_coll_rsag_nb.registered, __ATOMIC_ACQUIRE)
+        && 0 == __atomic_exchange_n(&mca_coll_rsag_nb.registered, 1, __ATOMIC_ACQ_REL)) {
         opal_progress_register(mca_coll_rsag_request_progress);
     }
     r->super.super.req_complete = REQUEST_PENDING;

@@ -72,10 +72,10 @@ void mca_coll_rsag_sched_reset(mca_coll_rsag_sched_t *s, struct ompi_datatype_t 
     for (int i = s->ntmps - 1; i >= 0; --i) {
         mca_coll_rsag_tmp_free(&s->tmps[i]);
     }
-    for (int i = 0; i < s->nruns; ++i) {
-        free(s->runs[i].args);
+    for (int i = 0; i < s->npolls; ++i) {
+        s->polls[i].release(s->polls[i].state);
     }
-    s->nsteps = s->fence = s->ncomms = s->ntmps = s->nruns = 0;
+    s->nsteps = s->fence = s->ncomms = s->ntmps = s->npolls = 0;
     s->next = s->oldest = 0;
     s->draining = false;
     s->dtype = dtype;
@@ -91,7 +91,7 @@ void mca_coll_rsag_sched_fini(mca_coll_rsag_sched_t *s)
     free(s->reqs);
     free(s->done);
     free(s->tmps);
-    free(s->runs);
+    free(s->polls);
     memset(s, 0, sizeof(*s));
 }
 
@@ -179,48 +179,23 @@ int mca_coll_rsag_sched_copy(mca_coll_rsag_sched_t *s, const void *src, void *ds
     return mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_COPY, 0, 0, count, src, NULL, dst);
 }
 
-int mca_coll_rsag_sched_run_step(mca_coll_rsag_sched_t *s,
-                                 int (*fn)(const struct mca_coll_rsag_args_t *a),
-                                 const struct mca_coll_rsag_args_t *a)
+int mca_coll_rsag_sched_poll_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_poll_t *poll)
 {
-    /* The copy keeps its own layouts: another step of the same schedule
-     * may refill the module's layout cache before this one runs. */
-    size_t nd = (NULL != a->displ) ? (size_t) a->size + 1 : 0;
-    size_t nv = (NULL != a->vdispl) ? (size_t) mca_coll_rsag_pof2_floor(a->size) + 1 : 0;
-    mca_coll_rsag_args_t *copy;
-    size_t *layouts;
-    int run, step;
+    int step;
 
-    if (OMPI_SUCCESS != s->err) {
-        return -1;
-    }
-    if (s->nonblocking) {
-        /* a step that waits inside cannot be advanced by progress; the
-         * selector keeps such algorithms out of nonblocking calls */
-        mca_coll_rsag_sched_fail(s, OMPI_ERR_NOT_SUPPORTED);
-        return -1;
-    }
-    if (!mca_coll_rsag_sched_grow((void **) &s->runs, &s->runcap, s->nruns, sizeof(*s->runs))
-        || NULL == (copy = malloc(sizeof(*copy) + (nd + nv) * sizeof(size_t)))) {
+    if (OMPI_SUCCESS != s->err
+        || !mca_coll_rsag_sched_grow((void **) &s->polls, &s->pollcap, s->npolls,
+                                     sizeof(*s->polls))) {
         mca_coll_rsag_sched_fail(s, OMPI_ERR_OUT_OF_RESOURCE);
+        poll->release(poll->state);
         return -1;
     }
-    *copy = *a;
-    layouts = (size_t *) (copy + 1);
-    if (nd > 0) {
-        memcpy(layouts, a->displ, nd * sizeof(size_t));
-        copy->displ = layouts;
-    }
-    if (nv > 0) {
-        memcpy(layouts + nd, a->vdispl, nv * sizeof(size_t));
-        copy->vdispl = layouts + nd;
-    }
-    s->runs[s->nruns] = (mca_coll_rsag_run_t) { .fn = fn, .args = copy };
-    run = s->nruns++;           /* the schedule owns the copy from here on */
-    step = mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_RUN, 0, 0, 0, NULL, NULL, NULL);
+    s->polls[s->npolls] = *poll;    /* the schedule owns the state from here on */
+    step = mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_POLL, 0, 0, 0, NULL, NULL, NULL);
     if (step >= 0) {
-        s->steps[step].run = run;
+        s->steps[step].poll = s->npolls;
     }
+    ++s->npolls;
     return step;
 }
 
@@ -344,9 +319,16 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
     case MCA_COLL_RSAG_STEP_COPY:
         err = mca_coll_rsag_copy(s->dtype, st->count, st->dst, st->a);
         break;
-    case MCA_COLL_RSAG_STEP_RUN:
-        err = s->runs[st->run].fn(s->runs[st->run].args);
+    case MCA_COLL_RSAG_STEP_POLL: {
+        const mca_coll_rsag_poll_t *p = &s->polls[st->poll];
+
+        p->start(p->state);
+        err = p->poll(p->state, s->waiting);
+        if (MCA_COLL_RSAG_POLL_AGAIN == err) {
+            return OMPI_SUCCESS;            /* polled by mca_coll_rsag_sched_progress */
+        }
         break;
+    }
     }
     s->done[i] = 1;
     return err;
@@ -365,11 +347,33 @@ static void mca_coll_rsag_sched_retire(mca_coll_rsag_sched_t *s, int i)
     }
 }
 
-/* After an error: cancel the receives in flight, release the sends. */
+/* Poll step i (issued, not complete) once, or until complete (`wait`);
+ * true when it completed. */
+static bool mca_coll_rsag_sched_poll(mca_coll_rsag_sched_t *s, int i, bool wait)
+{
+    const mca_coll_rsag_poll_t *p = &s->polls[s->steps[i].poll];
+    int err = p->poll(p->state, wait);
+
+    if (MCA_COLL_RSAG_POLL_AGAIN == err) {
+        return false;
+    }
+    s->done[i] = 1;
+    if (OMPI_SUCCESS != err) {
+        mca_coll_rsag_sched_fail(s, err);
+    }
+    return true;
+}
+
+/* After an error: cancel the receives in flight, release the sends; a
+ * POLL step cannot be cancelled (its peers count on it): it is polled to
+ * its end. */
 static void mca_coll_rsag_sched_drain(mca_coll_rsag_sched_t *s)
 {
     s->draining = true;
     for (int i = s->oldest; i < s->next; ++i) {
+        if (!s->done[i] && MCA_COLL_RSAG_STEP_POLL == s->steps[i].kind) {
+            continue;
+        }
         if (s->done[i] || MPI_REQUEST_NULL == s->reqs[i]) {
             s->done[i] = 1;
             continue;
@@ -397,7 +401,12 @@ bool mca_coll_rsag_sched_progress(mca_coll_rsag_sched_t *s)
         bool moved = false;
 
         for (int i = s->oldest; i < s->next; ++i) {
-            if (!s->done[i] && REQUEST_COMPLETE(s->reqs[i])) {
+            if (s->done[i]) {
+                continue;
+            }
+            if (MCA_COLL_RSAG_STEP_POLL == s->steps[i].kind) {
+                moved |= mca_coll_rsag_sched_poll(s, i, false);
+            } else if (REQUEST_COMPLETE(s->reqs[i])) {
                 mca_coll_rsag_sched_retire(s, i);
                 moved = true;
             }
@@ -455,7 +464,13 @@ int mca_coll_rsag_sched_run(mca_coll_rsag_sched_t *s, int tag)
     s->waiting = true;
     while (!mca_coll_rsag_sched_progress(s)) {
         int b = mca_coll_rsag_sched_blocker(s);
-        int err = ompi_request_wait(&s->reqs[b], MPI_STATUS_IGNORE);
+        int err;
+
+        if (MCA_COLL_RSAG_STEP_POLL == s->steps[b].kind) {
+            (void) mca_coll_rsag_sched_poll(s, b, true);
+            continue;
+        }
+        err = ompi_request_wait(&s->reqs[b], MPI_STATUS_IGNORE);
 
         s->reqs[b] = MPI_REQUEST_NULL;
         s->done[b] = 1;

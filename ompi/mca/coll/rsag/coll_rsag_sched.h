@@ -31,12 +31,14 @@
  * Building never fails step by step: the first failure (no memory) is kept
  * in s->err and later appends do nothing, so a builder checks s->err once.
  *
- * A step that is not a message or a local operation (the shared-memory
- * waits of `direct`) is one opaque RUN step that does its whole work when
- * issued; a schedule with one can only run blocking
- * (MCA_COLL_RSAG_NEEDS_BLOCKING in the tables keeps such algorithms out of
- * nonblocking and persistent calls, and a nonblocking schedule refuses
- * one: OMPI_ERR_NOT_SUPPORTED).
+ * A step that is not a message or a local operation (`direct`, whose
+ * waits are on the node's shared control lines, not on requests) is a
+ * POLL step: a start function called when the step is issued, then a poll
+ * function called until it says the step is complete.  A blocking run asks
+ * it to wait inside (it spins on the lines as tightly as it can); a
+ * nonblocking or persistent one asks it to look once and return
+ * MCA_COLL_RSAG_POLL_AGAIN when nothing is ready (the progress engine
+ * calls it again).
  */
 #ifndef MCA_COLL_RSAG_SCHED_H
 #define MCA_COLL_RSAG_SCHED_H
@@ -64,7 +66,7 @@ typedef enum mca_coll_rsag_step_kind_t {
     MCA_COLL_RSAG_STEP_REDUCE,  /* dst = a (op) dst */
     MCA_COLL_RSAG_STEP_REDUCE3, /* dst = a (op) b */
     MCA_COLL_RSAG_STEP_COPY,    /* dst = a */
-    MCA_COLL_RSAG_STEP_RUN      /* runs[run].fn(runs[run].args): blocking only */
+    MCA_COLL_RSAG_STEP_POLL     /* polls[poll]: started when issued, polled until complete */
 } mca_coll_rsag_step_kind_t;
 
 /* Up to this many communicators in one schedule (hierarchical: the
@@ -78,7 +80,7 @@ typedef struct mca_coll_rsag_step_t {
     uint8_t comm;           /* index into the schedule's comms */
     union {
         int32_t peer;       /* SEND, RECV: rank in that communicator */
-        int32_t run;        /* RUN: index into the schedule's runs */
+        int32_t poll;       /* POLL: index into the schedule's polls */
     };
     int32_t fence;          /* every step before this one must be complete first */
     int32_t after[MCA_COLL_RSAG_STEP_DEPS];  /* and these (-1: none) */
@@ -87,11 +89,19 @@ typedef struct mca_coll_rsag_step_t {
     char *dst;
 } mca_coll_rsag_step_t;
 
-/* An opaque blocking step: the function of a table row and its arguments. */
-typedef struct mca_coll_rsag_run_t {
-    int (*fn)(const struct mca_coll_rsag_args_t *a);
-    struct mca_coll_rsag_args_t *args;      /* a copy, owned by the schedule */
-} mca_coll_rsag_run_t;
+/* A POLL step's answer while it is not complete (error codes are < 0). */
+#define MCA_COLL_RSAG_POLL_AGAIN 1
+
+/* A POLL step: its state (owned by the schedule, released with it) and
+ * what the engine calls.  start: at each issue (every MPI_Start of a
+ * persistent request); poll: OMPI_SUCCESS or an error when complete,
+ * MCA_COLL_RSAG_POLL_AGAIN when not yet (never with `wait`). */
+typedef struct mca_coll_rsag_poll_t {
+    void *state;
+    void (*start)(void *state);
+    int (*poll)(void *state, bool wait);
+    void (*release)(void *state);
+} mca_coll_rsag_poll_t;
 
 typedef struct mca_coll_rsag_sched_t {
     /* the description */
@@ -104,8 +114,8 @@ typedef struct mca_coll_rsag_sched_t {
     struct ompi_op_t *op;
     mca_coll_rsag_tmp_t *tmps;              /* temporaries, freed with the schedule */
     int ntmps, tmpcap;
-    mca_coll_rsag_run_t *runs;
-    int nruns, runcap;
+    mca_coll_rsag_poll_t *polls;
+    int npolls, pollcap;
     int err;                                /* first build error, then first run error */
     bool nonblocking;                       /* for a nonblocking or persistent request:
                                                what is chosen inside (hierarchical's
@@ -145,11 +155,9 @@ int mca_coll_rsag_sched_reduce3(mca_coll_rsag_sched_t *s, const void *in1, const
                                 void *dst, size_t count);
 /* dst = src (nothing when they are the same buffer or count is 0) */
 int mca_coll_rsag_sched_copy(mca_coll_rsag_sched_t *s, const void *src, void *dst, size_t count);
-/* A blocking algorithm as one step (args copied); refused (s->err) in a
- * nonblocking schedule. */
-int mca_coll_rsag_sched_run_step(mca_coll_rsag_sched_t *s,
-                                 int (*fn)(const struct mca_coll_rsag_args_t *a),
-                                 const struct mca_coll_rsag_args_t *a);
+/* A POLL step; the schedule owns poll->state from here on (released with
+ * the schedule, also when this fails). */
+int mca_coll_rsag_sched_poll_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_poll_t *poll);
 
 /* Steps appended from now on wait for every step appended so far. */
 void mca_coll_rsag_sched_fence(mca_coll_rsag_sched_t *s);

@@ -196,18 +196,53 @@ static void mca_coll_rsag_segment_register_limits(const mca_base_component_t *c)
     }
 }
 
+/* coll_rsag_direct_stream and coll_rsag_direct_stream_min_bytes. */
+static void mca_coll_rsag_segment_register_stream(const mca_base_component_t *c)
+{
+    static const mca_base_var_enum_value_t streams[] = {
+        { MCA_COLL_RSAG_STREAM_AUTO, "auto" },
+        { MCA_COLL_RSAG_STREAM_ALWAYS, "always" },
+        { MCA_COLL_RSAG_STREAM_NEVER, "never" },
+        { 0, NULL }
+    };
+    mca_base_var_enum_t *e = NULL;
+
+    if (OPAL_SUCCESS == mca_base_var_enum_create("coll_rsag_direct_stream_modes", streams,
+                                                 &e)) {
+        (void) mca_base_component_var_register(
+            c, "direct_stream",
+            "How the direct algorithms write what other ranks of the node read next (a "
+            "rank's input or result, into the shared segment). A line just written stays "
+            "modified in the writer's cache, and a core that shares no cache with the writer "
+            "(another die or socket, or vCPUs the hypervisor moved) fetches it several times "
+            "slower than from memory; non-temporal (streaming) stores send it to memory "
+            "instead, which loses where the cores share a cache and the data fits it "
+            "(doc/direct.md, Steady speed). auto: each rank times its calls both ways, per "
+            "communicator and message size, keeps the faster and tries the other again every "
+            "64 calls; always: streaming stores; never: memcpy. Pieces below "
+            "coll_rsag_direct_stream_min_bytes always go by memcpy; only x86-64 has streaming "
+            "stores. Each rank decides alone (ranks may differ; settable through MPI_T)",
+            MCA_BASE_VAR_TYPE_INT, e, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+            MCA_BASE_VAR_SCOPE_LOCAL, &mca_coll_rsag_node_params.stream);
+        OBJ_RELEASE(e);
+    }
+
+    (void) mca_base_component_var_register(
+        c, "direct_stream_min_bytes",
+        "Pieces the direct algorithms write for other ranks that are smaller than this "
+        "(bytes) always go by memcpy, whatever coll_rsag_direct_stream says. Default "
+        MCA_COLL_RSAG_STRINGIFY(MCA_COLL_RSAG_DEFAULT_STREAM_MIN_BYTES),
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_LOCAL,
+        &mca_coll_rsag_node_params.stream_min_bytes);
+}
+
 void mca_coll_rsag_segment_register(const mca_base_component_t *c)
 {
     static const mca_base_var_enum_value_t modes[] = {
         { MCA_COLL_RSAG_SINGLE_COPY_AUTO, "auto" },
         { MCA_COLL_RSAG_SINGLE_COPY_CMA, "cma" },
         { MCA_COLL_RSAG_SINGLE_COPY_NONE, "none" },
-        { 0, NULL }
-    };
-    static const mca_base_var_enum_value_t streams[] = {
-        { MCA_COLL_RSAG_STREAM_AUTO, "auto" },
-        { MCA_COLL_RSAG_STREAM_ALWAYS, "always" },
-        { MCA_COLL_RSAG_STREAM_NEVER, "never" },
         { 0, NULL }
     };
     mca_base_var_enum_t *e = NULL;
@@ -231,8 +266,9 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
                                                      ? MCA_COLL_RSAG_MIN_SEGMENT_SIZE
                                                      : MCA_COLL_RSAG_MAX_SEGMENT_SIZE;
         mca_coll_rsag_warn_setting("coll_rsag_segment_size = %zu is out of range (valid: %zu "
-                                   "to %zu bytes); using %zu", asked, MCA_COLL_RSAG_MIN_SEGMENT_SIZE,
-                    MCA_COLL_RSAG_MAX_SEGMENT_SIZE, mca_coll_rsag_node_params.segment_size);
+                                   "to %zu bytes); using %zu", asked,
+                                   MCA_COLL_RSAG_MIN_SEGMENT_SIZE, MCA_COLL_RSAG_MAX_SEGMENT_SIZE,
+                                   mca_coll_rsag_node_params.segment_size);
     }
     mca_coll_rsag_node_params.segment_size =
         (mca_coll_rsag_node_params.segment_size + MCA_COLL_RSAG_MIN_SEGMENT_SIZE - 1)
@@ -275,35 +311,7 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.cma_min_bytes);
 
-    if (OPAL_SUCCESS == mca_base_var_enum_create("coll_rsag_direct_stream_modes", streams,
-                                                 &e)) {
-        (void) mca_base_component_var_register(
-            c, "direct_stream",
-            "How the direct algorithms write what other ranks of the node read next (a "
-            "rank's input or result, into the shared segment). A line just written stays "
-            "modified in the writer's cache, and a core that shares no cache with the writer "
-            "(another die or socket, or vCPUs the hypervisor moved) fetches it several times "
-            "slower than from memory; non-temporal (streaming) stores send it to memory "
-            "instead, which loses where the cores share a cache and the data fits it "
-            "(doc/direct.md, Steady speed). auto: each rank times its calls both ways, per "
-            "communicator and message size, keeps the faster and tries the other again every "
-            "64 calls; always: streaming stores; never: memcpy. Pieces below "
-            "coll_rsag_direct_stream_min_bytes always go by memcpy; only x86-64 has streaming "
-            "stores. Each rank decides alone (ranks may differ; settable through MPI_T)",
-            MCA_BASE_VAR_TYPE_INT, e, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
-            MCA_BASE_VAR_SCOPE_LOCAL, &mca_coll_rsag_node_params.stream);
-        OBJ_RELEASE(e);
-    }
-
-    (void) mca_base_component_var_register(
-        c, "direct_stream_min_bytes",
-        "Pieces the direct algorithms write for other ranks that are smaller than this "
-        "(bytes) always go by memcpy, whatever coll_rsag_direct_stream says. Default "
-        MCA_COLL_RSAG_STRINGIFY(MCA_COLL_RSAG_DEFAULT_STREAM_MIN_BYTES),
-        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_LOCAL,
-        &mca_coll_rsag_node_params.stream_min_bytes);
-
+    mca_coll_rsag_segment_register_stream(c);
     mca_coll_rsag_segment_register_limits(c);
 
     (void) mca_base_component_var_register(
@@ -363,23 +371,47 @@ static void mca_coll_rsag_wait_word(const uint64_t *word, uint64_t t)
     }
 }
 
+/* Rank q's line was just read at tick t: note how far rank q is done (it
+ * published done of the step before this one's arrive); the line is in my
+ * cache now. */
+static void mca_coll_rsag_note_done(const mca_coll_rsag_segment_t *seg, int q)
+{
+    uint64_t done = __atomic_load_n(&seg->ctl[q].done, __ATOMIC_ACQUIRE);
+
+    if (done > seg->seen_done[q]) {
+        seg->seen_done[q] = done;
+    }
+}
+
+static const uint64_t *mca_coll_rsag_field(const mca_coll_rsag_segment_t *seg, int q,
+                                           size_t field)
+{
+    return (const uint64_t *) ((const char *) &seg->ctl[q] + field);
+}
+
 void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
                             uint64_t t)
 {
-    uint64_t done;
-
     /* A done of rank q seen before (counters only grow) answers without
      * touching its line, which rank q wrote since: a cache miss less. */
     if (MCA_COLL_RSAG_CTL(done) == field && seg->seen_done[q] >= t) {
         return;
     }
-    mca_coll_rsag_wait_word((const uint64_t *) ((const char *) &seg->ctl[q] + field), t);
-    /* The line is in my cache now: note how far rank q is done (it
-     * published done of the step before this one's arrive) */
-    done = __atomic_load_n(&seg->ctl[q].done, __ATOMIC_ACQUIRE);
-    if (done > seg->seen_done[q]) {
-        seg->seen_done[q] = done;
+    mca_coll_rsag_wait_word(mca_coll_rsag_field(seg, q, field), t);
+    mca_coll_rsag_note_done(seg, q);
+}
+
+bool mca_coll_rsag_test_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
+                            uint64_t t)
+{
+    if (MCA_COLL_RSAG_CTL(done) == field && seg->seen_done[q] >= t) {
+        return true;
     }
+    if (__atomic_load_n(mca_coll_rsag_field(seg, q, field), __ATOMIC_ACQUIRE) < t) {
+        return false;
+    }
+    mca_coll_rsag_note_done(seg, q);
+    return true;
 }
 
 void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, uint64_t t)
@@ -389,14 +421,39 @@ void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, ui
     }
 }
 
+/* A box stamped t says its rank's done >= t - 1. */
+static void mca_coll_rsag_note_box(const mca_coll_rsag_segment_t *seg, int q, uint64_t t)
+{
+    if (t - 1 > seg->seen_done[q]) {
+        seg->seen_done[q] = t - 1;
+    }
+}
+
+void mca_coll_rsag_wait_box(const mca_coll_rsag_segment_t *seg, int q, int h, uint64_t t)
+{
+    mca_coll_rsag_wait_word(&mca_coll_rsag_box(seg, q, h)->tick, t);
+    mca_coll_rsag_note_box(seg, q, t);
+}
+
+bool mca_coll_rsag_test_box(const mca_coll_rsag_segment_t *seg, int q, int h, uint64_t t)
+{
+    if (__atomic_load_n(&mca_coll_rsag_box(seg, q, h)->tick, __ATOMIC_ACQUIRE) < t) {
+        return false;
+    }
+    mca_coll_rsag_note_box(seg, q, t);
+    return true;
+}
+
 void mca_coll_rsag_wait_boxes(const mca_coll_rsag_segment_t *seg, int h, uint64_t t)
 {
     for (int q = 0; q < seg->size; ++q) {
-        mca_coll_rsag_wait_word(&mca_coll_rsag_box(seg, q, h)->tick, t);
-        if (t - 1 > seg->seen_done[q]) {
-            seg->seen_done[q] = t - 1;
-        }
+        mca_coll_rsag_wait_box(seg, q, h, t);
     }
+}
+
+void mca_coll_rsag_wait_finished(const mca_coll_rsag_segment_t *seg, uint64_t t)
+{
+    mca_coll_rsag_wait_word(&seg->finished, t);
 }
 
 size_t mca_coll_rsag_slot_bytes(int p)
@@ -803,6 +860,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     seg->slot_bytes = mca_coll_rsag_slot_bytes(p);
     seg->mode = MCA_COLL_RSAG_COPY_SEGMENT;
     seg->tick = 0;
+    seg->finished = 0;
     seg->pids = pids;
     seg->seen_done = seen_done;
     for (int q = 0; q < p; ++q) {

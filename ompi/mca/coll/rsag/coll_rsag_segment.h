@@ -86,7 +86,10 @@ typedef struct mca_coll_rsag_segment_t {
     char *slots;                    /* slot q at slots + q * slot_bytes */
     size_t slot_bytes;
     mca_coll_rsag_copy_mode_t mode;
-    uint64_t tick;                  /* last tick this rank started */
+    uint64_t tick;                  /* last tick this rank took (a call takes its
+                                       ticks when it starts, in call order) */
+    uint64_t finished;              /* last tick this rank has finished: a tick
+                                       starts only after the one before it */
     pid_t *pids;                    /* peers' process ids (CMA) */
     uint64_t *seen_done;            /* [size]: highest done of each rank seen so far */
     uint64_t probe_word;            /* what peers read to test CMA */
@@ -152,6 +155,28 @@ void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, ui
  * box of tick t only after its done of t - 1, so this also tells the
  * waits for done. */
 void mca_coll_rsag_wait_boxes(const mca_coll_rsag_segment_t *seg, int h, uint64_t t);
+
+/* The same questions asked once, without waiting (the polls of a
+ * nonblocking or persistent call's progress): true when the counter (or
+ * box stamp) has reached t. */
+bool mca_coll_rsag_test_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
+                            uint64_t t);
+bool mca_coll_rsag_test_box(const mca_coll_rsag_segment_t *seg, int q, int h, uint64_t t);
+/* Box h of rank q holds tick t's vector: wait for it. */
+void mca_coll_rsag_wait_box(const mca_coll_rsag_segment_t *seg, int q, int h, uint64_t t);
+
+/* This rank's own order of ticks: has it finished tick t (test), wait
+ * until it has, progressing Open MPI (an earlier call's request still in
+ * flight finishes from its progress function), and say it has. */
+static inline bool mca_coll_rsag_test_finished(const mca_coll_rsag_segment_t *seg, uint64_t t)
+{
+    return __atomic_load_n(&seg->finished, __ATOMIC_ACQUIRE) >= t;
+}
+void mca_coll_rsag_wait_finished(const mca_coll_rsag_segment_t *seg, uint64_t t);
+static inline void mca_coll_rsag_finish(mca_coll_rsag_segment_t *seg, uint64_t t)
+{
+    __atomic_store_n(&seg->finished, t, __ATOMIC_RELEASE);
+}
 
 static inline void mca_coll_rsag_publish(mca_coll_rsag_segment_t *seg, size_t field, uint64_t t)
 {
