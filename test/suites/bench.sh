@@ -57,6 +57,21 @@ expect_in_log 'rsag: reduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> binomial \
 expect_not_in_log 'rsag: reduce on MPI_COMM_WORLD .* -> rabenseifner'
 expect_in_log 'results correct'
 
+# bench_file_read_by_ompi_info FILE OUT: ompi_info run with the parameter
+# file FILE (its output in OUT) shows every coll_rsag_* value of FILE, with
+# FILE as its source.
+bench_file_read_by_ompi_info() {
+    local f="$1" out="$2" c eq v
+    env OMPI_MCA_mca_param_files="$f" ompi_info --param coll rsag --level 9 --parsable \
+        >"$out" || return 1
+    while read -r c eq v; do
+        grep -qx "mca:coll:rsag:param:$c:value:$v" "$out" \
+            || { echo "ompi_info does not show $c $eq $v"; return 1; }
+        grep -q "mca:coll:rsag:param:$c:source:file ($f" "$out" \
+            || { echo "$c does not come from $f"; return 1; }
+    done < <(grep '^coll_rsag_' "$f")
+}
+
 # The tuner's model mode (nothing measured): a parameter file for 64 ranks,
 # 8 per node, 1 Gbit/s links, from the installed profile.  Open MPI reads it:
 # ompi_info shows every value with the file as its source; and a job run
@@ -66,7 +81,7 @@ bench_tune_model() {
     rm -rf "$bench_out/model" && mkdir -p "$bench_out/model" || return 1
     "$toolsdir/rsag-tune.sh" --model -n 64 --ppn 8 --net-rate 1gbit -o "$bench_out/model" \
         || return 1
-    local f="$bench_out/model/rsag-tune-model-np64-ppn8.conf" c eq v n
+    local f="$bench_out/model/rsag-tune-model-np64-ppn8.conf" n
     [ -s "$f" ] || { echo "no $f"; return 1; }
     cat "$f"
     # one line per algorithm of every collective (every threshold parameter
@@ -77,14 +92,7 @@ bench_tune_model() {
         | grep -c ':param:coll_rsag_[a-z_]*_min_bytes:deprecated:no$')" ] \
         || { echo "$n lines"; return 1; }
     grep -v '^#' "$f" | grep -v '^coll_rsag_[a-z_]*_min_bytes = [0-9][0-9]*$' && return 1
-    env OMPI_MCA_mca_param_files="$f" ompi_info --param coll rsag --level 9 --parsable \
-        >"$bench_out/model/ompi_info.txt" || return 1
-    while read -r c eq v; do
-        grep -qx "mca:coll:rsag:param:$c:value:$v" "$bench_out/model/ompi_info.txt" \
-            || { echo "ompi_info does not show $c $eq $v"; return 1; }
-        grep -q "mca:coll:rsag:param:$c:source:file ($f" "$bench_out/model/ompi_info.txt" \
-            || { echo "$c does not come from $f"; return 1; }
-    done < <(grep '^coll_rsag_' "$f")
+    bench_file_read_by_ompi_info "$f" "$bench_out/model/ompi_info.txt" || return 1
     echo "ompi_info shows all $n values from the file"
     "${mpirun_cmd[@]}" --tune "$f" --mca coll_rsag_verbose 1 -np 4 "$demo"
 }
@@ -186,7 +194,7 @@ expect_in_log "rsag's job did not run the nonblocking/persistent calls"
 # value with the file as its source) and a job run with it must trace its
 # thresholds as "set for every size".
 tune_node_quick() {
-    local d="$bench_out/node" f c eq v
+    local d="$bench_out/node" f c
     rm -rf "$d" || return 1
     timeout -k 10 300 "$toolsdir/rsag-tune.sh" --node --quick -n 2 -c allreduce -o "$d" || return 1
     f="$d/rsag-tune-node-np2.conf"
@@ -198,12 +206,7 @@ tune_node_quick() {
     [ "$(grep -c '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' "$f")" -ge 5 ] \
         || { echo "too few threshold lines"; return 1; }
     grep -v '^#' "$f" | grep -v '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' && return 1
-    env OMPI_MCA_mca_param_files="$f" ompi_info --param coll rsag --level 9 --parsable \
-        >"$d/ompi_info.txt" || return 1
-    while read -r c eq v; do
-        grep -qx "mca:coll:rsag:param:$c:value:$v" "$d/ompi_info.txt" \
-            || { echo "ompi_info does not show $c $eq $v"; return 1; }
-    done < <(grep '^coll_rsag_' "$f")
+    bench_file_read_by_ompi_info "$f" "$d/ompi_info.txt" || return 1
     echo "ompi_info shows the file's values"
     "${mpirun_cmd[@]}" --tune "$f" --mca coll_rsag_verbose 1 -np 2 "$demo"
 }

@@ -179,49 +179,48 @@ expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> d
 expect_not_in_log "direct not before"
 expect_in_log 'coll:rsag: direct on MPI_COMM_WORLD .*single copy by CMA from 32768 bytes'
 expect_in_log "rsag_direct: bits PASS np=2 form=persistent cases=[0-9]+ failures=0 direct=[1-9]"
+# (np 2 under auto: the defaults already take direct there)
 for direct_form in nonblocking persistent; do
     run_test "direct-forms-$direct_form-auto-np2" "${mpirun_cmd[@]}" -np 2 "$direct_prog" bits \
         --form "$direct_form" --auto
     expect_in_log "rsag_direct: bits PASS np=2 form=$direct_form auto cases=[0-9]+ failures=0 direct=[1-9]"
 done
-run_test direct-forms-nonblocking-windows-np3 "${mpirun_cmd[@]}" -np 3 \
-    --mca coll_rsag_single_copy none --mca coll_rsag_segment_size 4096 "$direct_prog" bits \
-    --form nonblocking --max-count 5000
-expect_in_log 'rsag_direct: bits PASS np=3 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-persistent-cma-np3 "${mpirun_cmd[@]}" -np 3 \
-    --mca coll_rsag_single_copy cma --mca coll_rsag_direct_chunk_size 4096 "$direct_prog" bits \
-    --form persistent
-expect_in_log 'rsag_direct: bits PASS np=3 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-persistent-auto-np4 "${mpirun_cmd[@]}" -np 4 "${direct_auto[@]}" \
-    "$direct_prog" bits --form persistent --auto --max-count 5000
-expect_in_log 'rsag_direct: bits PASS np=4 form=persistent auto cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-nonblocking-np4 "${mpirun_cmd[@]}" -np 4 "$direct_prog" bits \
-    --form nonblocking --max-count 5000
-expect_in_log 'rsag_direct: bits PASS np=4 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-nonblocking-auto-np8 "${mpirun_cmd[@]}" -np 8 "${direct_auto[@]}" \
-    "$direct_prog" bits --form nonblocking --auto --max-count 1000
-expect_in_log 'rsag_direct: bits PASS np=8 form=nonblocking auto cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-persistent-np8 "${mpirun_cmd[@]}" -np 8 "$direct_prog" bits \
-    --form persistent --max-count 1000
-expect_in_log 'rsag_direct: bits PASS np=8 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-nonblocking-np16 "${mpirun_cmd[@]}" -np 16 "$direct_prog" bits \
-    --form nonblocking --max-count 1000
-expect_in_log 'rsag_direct: bits PASS np=16 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-persistent-auto-np16 "${mpirun_cmd[@]}" -np 16 "${direct_auto[@]}" \
-    "$direct_prog" bits --form persistent --auto --max-count 1000
-expect_in_log 'rsag_direct: bits PASS np=16 form=persistent auto cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-nonblocking-auto-np3 "${mpirun_cmd[@]}" -np 3 "${direct_auto[@]}" \
-    "$direct_prog" bits --form nonblocking --auto --max-count 5000
-expect_in_log 'rsag_direct: bits PASS np=3 form=nonblocking auto cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-persistent-np4 "${mpirun_cmd[@]}" -np 4 --mca coll_rsag_single_copy none \
-    "$direct_prog" bits --form persistent --max-count 5000
-expect_in_log 'rsag_direct: bits PASS np=4 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-nonblocking-np8 "${mpirun_cmd[@]}" -np 8 "$direct_prog" bits \
-    --form nonblocking --max-count 1000
-expect_in_log 'rsag_direct: bits PASS np=8 form=nonblocking cases=[0-9]+ failures=0 direct=[1-9]'
-run_test direct-forms-persistent-np16 "${mpirun_cmd[@]}" -np 16 "$direct_prog" bits \
-    --form persistent --max-count 1000
-expect_in_log 'rsag_direct: bits PASS np=16 form=persistent cases=[0-9]+ failures=0 direct=[1-9]'
+# direct_forms NP FORM HOW MAX_COUNT [MPIRUN ARGS...]: test
+# direct-forms-FORM[-auto]-npNP[-SUFFIX], rsag_direct bits in FORM with direct
+# forced (HOW "forced") or under auto with its thresholds at 1 byte (HOW
+# "auto"), vectors of at most MAX_COUNT elements (0: all); passes when the
+# results are right and direct ran.  SUFFIX: $direct_suffix.
+direct_forms() {
+    local np="$1" form="$2" how="$3" max="$4" mode=() extra=() name
+    shift 4
+    name="direct-forms-$form${direct_suffix:+-$direct_suffix}-np$np"
+    if [ "$how" = auto ]; then
+        mode=(--auto)
+        extra=("${direct_auto[@]}")
+        name="direct-forms-$form-auto-np$np"
+    fi
+    [ "$max" = 0 ] || mode+=(--max-count "$max")
+    run_test "$name" "${mpirun_cmd[@]}" -np "$np" "${extra[@]}" "$@" "$direct_prog" bits \
+        --form "$form" "${mode[@]}"
+    expect_in_log "rsag_direct: bits PASS np=$np form=$form${extra:+ auto} cases=[0-9]+ failures=0 direct=[1-9]"
+}
+direct_suffix=windows
+direct_forms 3 nonblocking forced 5000 --mca coll_rsag_single_copy none \
+    --mca coll_rsag_segment_size 4096
+direct_suffix=cma
+direct_forms 3 persistent forced 0 --mca coll_rsag_single_copy cma \
+    --mca coll_rsag_direct_chunk_size 4096
+direct_suffix=
+direct_forms 3 nonblocking auto 5000
+direct_forms 4 persistent auto 5000
+direct_forms 4 nonblocking forced 5000
+direct_forms 4 persistent forced 5000 --mca coll_rsag_single_copy none
+direct_forms 8 nonblocking auto 1000
+direct_forms 8 persistent forced 1000
+direct_forms 8 nonblocking forced 1000
+direct_forms 16 nonblocking forced 1000
+direct_forms 16 persistent auto 1000
+direct_forms 16 persistent forced 1000
 # one rank: no segment, the prologue copies, direct counted in both forms
 run_test direct-forms-self-np1 "${mpirun_cmd[@]}" -np 1 "${direct_force[@]}" "$check" --quick \
     --algorithms current --form nonblocking,persistent --every 4
