@@ -44,10 +44,19 @@
  *     allreduces; the job is aborted by mpirun (the suite bounds it with a
  *     timeout and checks /dev/shm afterwards).
  *
+ *   rsag_direct unordered [--rounds N] [--ordered]
+ *     Two persistent allreduce requests started in opposite orders on even
+ *     and odd ranks (legal: their matching is done at init), every result
+ *     checked: rsag must not serve them by `direct`, whose ticks follow the
+ *     start order.  --ordered: asserted ordered
+ *     (coll_rsag_persistent_starts_ordered) and started in one order:
+ *     `direct` must serve them.
+ *
  * Rank 0 prints "rsag_direct: <mode> PASS ..." or "... FAIL ..."; exit
  * status 0 iff PASS.
  */
 #include <dirent.h>
+#include <math.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -762,10 +771,98 @@ static int mode_outstanding(int rounds)
     return 0 != all || moved_min != 4LL * rounds;
 }
 
+/* Persistent requests started in a different order on different ranks,
+ * which MPI allows (their matching is done at init): without the
+ * ordering assertion (coll_rsag_persistent_starts_ordered, which the tests
+ * set otherwise: rt_mpit_init) two MPI_Allreduce_init requests
+ * of different sizes, the even ranks starting A then B, the odd ones B
+ * then A, each round with new data, every result checked; rsag must not
+ * serve them by `direct` (its ticks are taken in start order).  With
+ * --ordered, the same requests asserted ordered and started in one order:
+ * `direct` serves them. */
+static int mode_unordered(int rounds, int ordered)
+{
+    static const size_t n[2] = { 1000, 5000 };
+    double *sbuf[2], *rbuf[2];
+    MPI_Request req[2];
+    rt_snap_t before, after;
+    int k = rt_alg_index(RT_ALLREDUCE, "direct"), by_direct = 0;
+
+    if (0 != rt_persistent_ordered(ordered)) {
+        FAIL("unordered: cannot set coll_rsag_persistent_starts_ordered");
+        return 1;
+    }
+    rt_snapshot(RT_ALLREDUCE, &before);     /* rsag counts a persistent request at init */
+    for (int r = 0; r < 2; ++r) {
+        rt_call_t call;
+
+        sbuf[r] = malloc(sizeof(double) * n[r]);
+        rbuf[r] = malloc(sizeof(double) * n[r]);
+        call = (rt_call_t) { .coll = RT_ALLREDUCE, .sbuf = sbuf[r], .rbuf = rbuf[r],
+                             .count = (int) n[r], .dt = MPI_DOUBLE, .op = MPI_SUM,
+                             .root = 0, .comm = MPI_COMM_WORLD };
+        if (MPI_SUCCESS != rt_post(RT_FORM_PERSISTENT, &call, &req[r])) {
+            FAIL("unordered: no persistent request");
+            return 1;
+        }
+    }
+    for (int it = 0; it < rounds; ++it) {
+        int first = (ordered || 0 == rank % 2) ? 0 : 1;
+
+        for (int r = 0; r < 2; ++r) {
+            for (size_t i = 0; i < n[r]; ++i) {
+                sbuf[r][i] = restart_input(r, it, rank, i);
+            }
+        }
+        MPI_Start(&req[first]);
+        MPI_Start(&req[1 - first]);
+        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+        for (int r = 0; r < 2; ++r) {
+            for (size_t i = 0; i < n[r]; ++i) {
+                /* another algorithm may add in another order: the last bits */
+                double want = restart_reference(r, it, i);
+
+                if (fabs(rbuf[r][i] - want) > 1e-12 * fabs(want)) {
+                    FAIL("unordered: round %d request %d element %zu is %a, expected %a", it, r,
+                         i, rbuf[r][i], want);
+                    i = n[r];
+                    it = rounds;
+                }
+            }
+        }
+    }
+    rt_snapshot(RT_ALLREDUCE, &after);
+    /* both requests by direct, or neither */
+    by_direct = 2 == after.ctr[k] - before.ctr[k];
+    if (!by_direct && 0 != after.ctr[k] - before.ctr[k]) {
+        FAIL("unordered: one request ran direct, the other not");
+    }
+    for (int r = 0; r < 2; ++r) {
+        MPI_Request_free(&req[r]);
+        free(sbuf[r]);
+        free(rbuf[r]);
+    }
+    if (by_direct != ordered) {
+        FAIL("unordered: the requests ran %s, expected %s", by_direct ? "direct" : "another "
+             "algorithm", ordered ? "direct" : "another algorithm");
+    }
+    {
+        long all = 0;
+
+        MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (0 == rank) {
+            printf("rsag_direct: unordered %s np=%d rounds=%d %s direct=%d failures=%ld\n",
+                   all ? "FAIL" : "PASS", size, rounds, ordered ? "ordered" : "any-order",
+                   by_direct, all);
+        }
+        return all ? 1 : 0;
+    }
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "bits";
-    int n = 0, rc;
+    int n = 0, rc, ordered = 0;
 
     for (int i = 2; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : "";
@@ -782,6 +879,8 @@ int main(int argc, char **argv)
             ++i;
         } else if (0 == strcmp(argv[i], "--auto")) {
             use_auto = 1;
+        } else if (0 == strcmp(argv[i], "--ordered")) {
+            ordered = 1;
         }
     }
     if (form < 0) {
@@ -801,11 +900,14 @@ int main(int argc, char **argv)
         rc = mode_restart(n > 0 ? n : 100);
     } else if (0 == strcmp(mode, "outstanding")) {
         rc = mode_outstanding(n > 0 ? n : 6);
+    } else if (0 == strcmp(mode, "unordered")) {
+        rc = mode_unordered(n > 0 ? n : 20, ordered);
     } else {
         if (0 == rank) {
             fprintf(stderr, "usage: rsag_direct bits [--iters N] [--form F] [--auto] "
                             "[--max-count N] | restart [--starts N] | outstanding "
-                            "[--rounds N] | churn [--cycles N] | comms [--comms N] | kill\n");
+                            "[--rounds N] | unordered [--rounds N] [--ordered] | churn [--cycles N] | "
+                            "comms [--comms N] | kill\n");
         }
         rc = 2;
     }

@@ -397,3 +397,21 @@ expect_in_log 'direct on MPI_COMM_WORLD, rank 0, 24000(00|08)-byte calls: writes
 expect_in_log 'direct on MPI_COMM_WORLD, rank 1, 24000(00|08)-byte calls: writes for peers (streamed|cached)'
 # below coll_rsag_direct_stream_min_bytes nothing is timed (8000-byte calls)
 expect_not_in_log 'rank [01], 8000-byte calls: writes for peers'
+
+# Persistent requests may be started in a different order on each rank (MPI
+# matches them at init): direct, which takes its turn when a request starts,
+# serves them only when the program says its starts are ordered
+# (coll_rsag_persistent_starts_ordered; the test programs set it, this one
+# not).  Two requests started in opposite orders on even and odd ranks:
+# right results, not by direct, and the trace says why; asserted and
+# started in order: by direct.
+for np in 2 4; do
+    run_test "direct-persistent-any-order-np$np" "${mpirun_cmd[@]}" -np "$np" \
+        --mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_verbose 1 \
+        "$direct_prog" unordered
+    expect_in_log "rsag_direct: unordered PASS np=$np rounds=20 any-order direct=0 failures=0"
+    expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs starts in the communicator's order \(persistent: mpi_assert_strict_persistent_collective_ordering\)\)"
+done
+run_test direct-persistent-ordered-np2 "${mpirun_cmd[@]}" -np 2 \
+    --mca coll_rsag_allreduce_algorithm direct "$direct_prog" unordered --ordered
+expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 ordered direct=1 failures=0'

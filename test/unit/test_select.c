@@ -484,7 +484,8 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     if (NULL == direct) {
         return;
     }
-    CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS)
+    CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS
+                                   | MCA_COLL_RSAG_NEEDS_ORDERED_START)
               && direct->layout == MCA_COLL_RSAG_LAYOUT_RANKS, "%s direct row", desc->name);
     /* auto takes it by default at p <= 2 from 1 KB (measured there); on
      * larger one-node communicators where the cost model says it wins
@@ -549,6 +550,23 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     d = mca_coll_rsag_select(coll, &c, &t);
     CHECK(d.alg == direct->id && d.reason == MCA_COLL_RSAG_REASON_FORCED,
           "%s nonblocking, forced -> %d", desc->name, d.alg);
+
+    /* a persistent request whose starts may come in any order: not direct
+     * (it takes its turn on the communicator when started) */
+    c = call_of(5, 1000, 8, true);
+    c.nonblocking = true;
+    c.unordered_start = true;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg != direct->id && d.alg != MCA_COLL_RSAG_DELEGATE
+              && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
+              && d.unmet == MCA_COLL_RSAG_NEEDS_ORDERED_START,
+          "%s persistent, starts in any order, forced -> %d", desc->name, d.alg);
+    CHECK(0 == strcmp(mca_coll_rsag_restriction_text(d.unmet),
+                      "starts in the communicator's order (persistent: "
+                      "mpi_assert_strict_persistent_collective_ordering)"), "ordered-start text");
+    d = mca_coll_rsag_select(coll, &c, &autot);
+    CHECK(d.alg != direct->id && d.alg != MCA_COLL_RSAG_DELEGATE,
+          "%s persistent, starts in any order, auto -> %d", desc->name, d.alg);
 
     c = call_of(5, 1000, 8, true);
     c.contiguous = false;

@@ -43,8 +43,10 @@
                                                    extent (any lower bound) */
 #define MCA_COLL_RSAG_NEEDS_MULTI_NODE    0x10u /* ranks on >= 2 nodes, the same number
                                                    (>= 2) on every node (coll_rsag_hier.c) */
-#define MCA_COLL_RSAG_NEEDS_BLOCKING      0x20u /* a blocking call: the algorithm is not a
-                                                   schedule of messages (coll_rsag_sched.h) */
+#define MCA_COLL_RSAG_NEEDS_ORDERED_START 0x20u /* started in the communicator's order of
+                                                   collectives: blocking, MPI_I*, or a
+                                                   persistent request whose starts are
+                                                   asserted ordered (coll_rsag_dispatch.c) */
 #define MCA_COLL_RSAG_NUM_RESTRICTIONS    6
 
 /* Layouts (the "layout" column; mca_coll_rsag_args_t in coll_rsag.h). */
@@ -193,7 +195,8 @@
       "node path: each rank reduces its block in rank order from its peers' "     \
       "buffers, then copies the others; same bits everywhere, any op; one node, "  \
       "contiguous type",                                                           \
-      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
+      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
+          | MCA_COLL_RSAG_NEEDS_ORDERED_START,                                     \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT,              \
       mca_coll_rsag_direct_algorithm)                                              \
     X(ALLREDUCE, HIERARCHICAL, 6, "hierarchical",                                  \
@@ -222,7 +225,8 @@
       "node path: rank r reduces block r from all p inputs in rank order "        \
       "(CMA pulls, or through the shared segment) and writes it into the root's "  \
       "buffer; any op; one node, contiguous datatype",                             \
-      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
+      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
+          | MCA_COLL_RSAG_NEEDS_ORDERED_START,                                     \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_REDUCE_DIRECT,                 \
       mca_coll_rsag_direct_algorithm)                                              \
     X(REDUCE, HIERARCHICAL, 4, "hierarchical",                                     \
@@ -264,7 +268,8 @@
       "node path: rank r reduces its block from all p inputs in rank order, "     \
       "pulling peers' pieces with CMA (or through the shared segment); any op; "   \
       "one node, contiguous datatype",                                             \
-      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS,            \
+      MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
+          | MCA_COLL_RSAG_NEEDS_ORDERED_START,                                     \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_DIRECT,                     \
       mca_coll_rsag_direct_algorithm)                                              \
     X(COLL, HIERARCHICAL, 5, "hierarchical",                                       \

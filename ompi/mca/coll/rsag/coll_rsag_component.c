@@ -25,6 +25,9 @@
  *   coll_rsag_direct_cma_min_bytes, coll_rsag_direct_stream,
  *   coll_rsag_direct_stream_min_bytes, coll_rsag_test_node_fail
  *                                       the node path (coll_rsag_segment.c)
+ *   coll_rsag_persistent_starts_ordered the program's persistent starts are
+ *                                       ordered: direct may serve them
+ *                                       (coll_rsag_request.c)
  * All of them come from the algorithm tables (coll_rsag_algorithms.h).
  * The algorithm, threshold and class parameters may also be written at run
  * time through MPI_T (they are read on every call; the selector and the

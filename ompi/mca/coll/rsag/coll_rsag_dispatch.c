@@ -24,7 +24,9 @@
 #include "ompi/communicator/communicator.h"
 #include "ompi/constants.h"
 #include "ompi/datatype/ompi_datatype.h"
+#include "ompi/info/info.h"
 #include "ompi/op/op.h"
+#include "opal/util/info.h"
 
 #include "coll_rsag_dispatch.h"
 #include "coll_rsag_hier.h"
@@ -257,7 +259,8 @@ static void mca_coll_rsag_nodes(mca_coll_rsag_module_t *m, const mca_coll_rsag_a
  * MPI_I* or persistent call; `may_wait`: the call may wait for its peers,
  * to make the node's segment: a blocking call or a persistent *_init). */
 static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsag_args_t *a,
-                                   bool nonblocking, bool may_wait, mca_coll_rsag_call_t *call)
+                                   bool nonblocking, bool may_wait, bool unordered_start,
+                                   mca_coll_rsag_call_t *call)
 {
     ptrdiff_t true_lb, true_extent;
     size_t type_size;
@@ -281,6 +284,7 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
         call->single_node = false;
     }
     call->nonblocking = nonblocking;
+    call->unordered_start = unordered_start;
     if (nonblocking && m->nodes < 0) {
         /* Finding the node structure is a collective exchange: a
          * nonblocking call must not wait for its peers, so until a
@@ -368,14 +372,15 @@ static mca_coll_rsag_decision_t mca_coll_rsag_select_and_prepare(
 /* Describe the call to the selector and select (or reuse the last answer
  * for a call of the same shape), count, and report once per size class. */
 static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                const mca_coll_rsag_args_t *a, bool nonblocking, bool may_wait)
+                                const mca_coll_rsag_args_t *a, bool nonblocking, bool may_wait,
+                                bool unordered_start)
 {
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     mca_coll_rsag_last_decision_t *last = NULL;
     mca_coll_rsag_call_t call;
     mca_coll_rsag_decision_t d;
 
-    mca_coll_rsag_describe(m, a, nonblocking, may_wait, &call);
+    mca_coll_rsag_describe(m, a, nonblocking, may_wait, unordered_start, &call);
     if (tuning->forced >= 0 && tuning->forced <= MCA_COLL_RSAG_MAX_ALGS) {
         last = &m->last[coll][tuning->forced];
     }
@@ -477,7 +482,7 @@ static int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_modul
         sa->displ = layouts;
     }
     tuning.forced = forced;
-    mca_coll_rsag_describe(sub, sa, s->nonblocking, !s->nonblocking, &call);
+    mca_coll_rsag_describe(sub, sa, s->nonblocking, !s->nonblocking, false, &call);
     if (s->nonblocking) {
         /* `direct` takes its ticks when its step is issued, which must be
          * in call order; a step inside a nonblocking hierarchical schedule
@@ -505,22 +510,58 @@ int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
     int alg;
 
     mca_coll_rsag_call_begin(&m->scratch);
-    alg = mca_coll_rsag_decide(m, coll, a, false, true);
+    alg = mca_coll_rsag_decide(m, coll, a, false, true, false);
     *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
     return mca_coll_rsag_call_end(*delegate ? OMPI_SUCCESS : mca_coll_rsag_run(m, coll, alg, a));
 }
 
+/* The assertion that the program starts the persistent collectives of
+ * this communicator in the same order on every rank, as its other
+ * collectives: coll_rsag_persistent_starts_ordered for the whole job, or
+ * MPI-4.1's key on the communicator or the *_init call's info (where an
+ * MPI accepts a key that long: Open MPI's MPI_MAX_INFO_KEY is 36). */
+static bool mca_coll_rsag_starts_ordered(struct ompi_communicator_t *comm,
+                                         struct ompi_info_t *info)
+{
+    /* not const: Open MPI 4.1's opal_info_get_bool takes a char * */
+    static char key[] = "mpi_assert_strict_persistent_collective_ordering";
+    bool value = false;
+    int flag = 0;
+
+    if (mca_coll_rsag_persistent_starts_ordered) {
+        return true;
+    }
+    if (NULL != info && OPAL_SUCCESS == opal_info_get_bool(&info->super, key, &value,
+                                                           &flag)
+        && flag) {
+        return value;
+    }
+    if (NULL != comm->super.s_info
+        && OPAL_SUCCESS == opal_info_get_bool(comm->super.s_info, key, &value,
+                                              &flag)
+        && flag) {
+        return value;
+    }
+    return false;
+}
+
 int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                    mca_coll_rsag_args_t *a, bool persistent,
-                                   ompi_request_t **request, bool *delegate)
+                                   struct ompi_info_t *info, ompi_request_t **request,
+                                   bool *delegate)
 {
     mca_coll_rsag_request_t *r = NULL;
     int alg, err;
 
     mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
     /* a persistent *_init is nonlocal (MPI-4.1, 7.13): it may make the
-     * node's segment; an MPI_I* call may not wait for its peers */
-    alg = mca_coll_rsag_decide(m, coll, a, true, persistent);
+     * node's segment; an MPI_I* call may not wait for its peers.  The
+     * starts of a persistent request may come in any order on the ranks
+     * (its matching is done at init, MPI-4.0, 6.13): an algorithm that
+     * takes its turn on the communicator when started (`direct`'s ticks)
+     * needs the program's assertion that they do not. */
+    alg = mca_coll_rsag_decide(m, coll, a, true, persistent,
+                               persistent && !mca_coll_rsag_starts_ordered(a->comm, info));
     *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
     if (*delegate) {
         return mca_coll_rsag_call_end(OMPI_SUCCESS);

@@ -93,10 +93,13 @@ int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
  * once the node's segment exists: a persistent *_init, nonlocal in MPI-4.1,
  * may make it, an MPI_I* call not), the schedule built into
  * a request, started at once (nonblocking) or left inactive for MPI_Start
- * (persistent).  *delegate as above. */
+ * (persistent; `info`: its *_init's, NULL for MPI_I*: `direct` only when
+ * the starts are asserted ordered, mpi_assert_strict_persistent_collective_
+ * ordering on the info or the communicator).  *delegate as above. */
 int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                    mca_coll_rsag_args_t *a, bool persistent,
-                                   ompi_request_t **request, bool *delegate);
+                                   struct ompi_info_t *info, ompi_request_t **request,
+                                   bool *delegate);
 
 END_C_DECLS
 

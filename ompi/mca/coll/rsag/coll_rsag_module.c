@@ -120,13 +120,13 @@
                        mca_coll_rsag_dispatch(m, COLL, &a, &delegate))            \
     MCA_COLL_RSAG_SLOT(i##name, params, args, describe,                           \
                        (, ompi_request_t **request), (, request),                 \
-                       mca_coll_rsag_dispatch_request(m, COLL, &a, false, request,\
-                                                      &delegate))                 \
+                       mca_coll_rsag_dispatch_request(m, COLL, &a, false, NULL,   \
+                                                      request, &delegate))        \
     MCA_COLL_RSAG_SLOT(name##_init, params, args, describe,                       \
                        (, struct ompi_info_t *info, ompi_request_t **request),    \
                        (, info, request),                                         \
-                       mca_coll_rsag_dispatch_request(m, COLL, &a, true, request, \
-                                                      &delegate))
+                       mca_coll_rsag_dispatch_request(m, COLL, &a, true, info,    \
+                                                      request, &delegate))
 
 MCA_COLL_RSAG_SLOT_COLLECTIVES(MCA_COLL_RSAG_SLOT_FORMS)
 

@@ -319,8 +319,22 @@ static void mca_coll_rsag_request_counter(const mca_base_component_t *c, const c
                                             NULL, NULL, NULL, value);
 }
 
+bool mca_coll_rsag_persistent_starts_ordered = false;
+
 void mca_coll_rsag_request_register(const mca_base_component_t *c)
 {
+    (void) mca_base_component_var_register(
+        c, "persistent_starts_ordered",
+        "The program starts its persistent reductions (MPI_Allreduce_init ... then MPI_Start) "
+        "on each communicator in the same order on every rank, as it makes its other "
+        "collective calls: what MPI-4.1's info key mpi_assert_strict_persistent_collective_"
+        "ordering asserts per communicator (a key longer than Open MPI's MPI_MAX_INFO_KEY). "
+        "MPI lets a program start them in any order, so by default the node path direct, "
+        "which takes its turn on the communicator when a request starts, does not serve "
+        "persistent requests; true: it does (all ranks must agree)",
+        MCA_BASE_VAR_TYPE_BOOL, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_ALL_EQ, &mca_coll_rsag_persistent_starts_ordered);
+
     mca_coll_rsag_request_counter(c, "nonblocking_requests",
                                   "Nonblocking reductions (MPI_Iallreduce, MPI_Ireduce, "
                                   "MPI_Ireduce_scatter_block, MPI_Ireduce_scatter) rsag ran "

@@ -76,6 +76,10 @@ int mca_coll_rsag_request_tag(mca_coll_rsag_module_t *m);
 /* Component life cycle: the counters (register), the progress function
  * (close: unregistered if it was registered). */
 void mca_coll_rsag_request_register(const mca_base_component_t *c);
+
+/* coll_rsag_persistent_starts_ordered: persistent requests are started in
+ * the communicator's order of collectives on every rank. */
+extern bool mca_coll_rsag_persistent_starts_ordered;
 void mca_coll_rsag_request_close(void);
 
 END_C_DECLS

@@ -87,8 +87,8 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
             || (long) call->nodes * call->ranks_per_node != call->comm_size)) {
         unmet |= MCA_COLL_RSAG_NEEDS_MULTI_NODE;
     }
-    if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_BLOCKING) && call->nonblocking) {
-        unmet |= MCA_COLL_RSAG_NEEDS_BLOCKING;
+    if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_ORDERED_START) && call->unordered_start) {
+        unmet |= MCA_COLL_RSAG_NEEDS_ORDERED_START;
     }
     return unmet;
 }
@@ -153,7 +153,8 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
 #define MCA_COLL_RSAG_T_NODE "one node with its shared segment"
 #define MCA_COLL_RSAG_T_CONT "contiguous datatype"
 #define MCA_COLL_RSAG_T_MULTI "several nodes with the same number (>= 2) of ranks on each"
-#define MCA_COLL_RSAG_T_BLOCK "a blocking call"
+#define MCA_COLL_RSAG_T_BLOCK "starts in the communicator's order (persistent: " \
+    "mpi_assert_strict_persistent_collective_ordering)"
 /* The 16 combinations of the first four bits, each followed by `tail`
  * (the text of the fifth and sixth bits, or nothing). */
 #define MCA_COLL_RSAG_T16(first, tail)                                             \
@@ -313,7 +314,7 @@ size_t mca_coll_rsag_uncovered_below(mca_coll_rsag_coll_t coll,
                                           | MCA_COLL_RSAG_NEEDS_SINGLE_NODE
                                           | MCA_COLL_RSAG_NEEDS_CONTIGUOUS
                                           | MCA_COLL_RSAG_NEEDS_MULTI_NODE
-                                          | MCA_COLL_RSAG_NEEDS_BLOCKING)) {
+                                          | MCA_COLL_RSAG_NEEDS_ORDERED_START)) {
             continue;
         }
         min = mca_coll_rsag_threshold(coll, tuning, desc->algs[i].id, k, NULL);

@@ -66,6 +66,9 @@ typedef struct mca_coll_rsag_call_t {
     bool single_node;       /* all ranks on one node and its shared segment usable */
     bool contiguous;        /* datatype size == extent == true extent */
     bool nonblocking;       /* MPI_I* or a persistent *_init call */
+    bool unordered_start;   /* a persistent request that may be started in another
+                               order on other ranks (MPI-4.0, 6.13: its matching is
+                               done at init), unless the program asserts otherwise */
     /* Node structure (the same on every rank; coll_rsag_hier.c): nodes the
      * ranks are on (0: not known, taken as one), and the number of ranks on
      * each node when it is the same on all of them, else 0. */
