@@ -5,8 +5,9 @@
 # unit.sh: the unit tests of the pure parts, without MPI (test/unit/*.c):
 # index arithmetic (folding, halving schedule, trees) and the selector with
 # the algorithm tables, and the cost model of contrib/model/ (a formula for
-# every algorithm of the tables), the node path's streaming copy.  `make check` runs the same programs (and
-# test_op_kernels, which ops.sh runs here).
+# every algorithm of the tables), the node path's streaming copy and its
+# learner.  `make check` runs the same programs (and test_op_kernels, which
+# ops.sh runs here).
 run_test unit-index "$here/unit/test_index"
 run_test unit-select "$here/unit/test_select"
 run_test unit-model "$here/unit/test_model"
