@@ -163,6 +163,20 @@ static void setup_coll(int c)
     }
 }
 
+int rt_persistent_ordered(int on)
+{
+    int idx, count, value = on ? 1 : 0, rc;
+    MPI_T_cvar_handle h;
+
+    if (MPI_SUCCESS != MPI_T_cvar_get_index("coll_rsag_persistent_starts_ordered", &idx)
+        || MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &h, &count)) {
+        return -1;
+    }
+    rc = MPI_T_cvar_write(h, &value);
+    MPI_T_cvar_handle_free(&h);
+    return MPI_SUCCESS == rc ? 0 : -1;
+}
+
 int rt_mpit_open(const char *prefix, void (*report_line)(const char *line))
 {
     int provided;
@@ -182,6 +196,9 @@ int rt_mpit_open(const char *prefix, void (*report_line)(const char *line))
     for (int c = 0; c < RT_NCOLL; c++) {
         setup_coll(c);
     }
+    /* the test programs start their persistent requests in the same order
+     * on every rank, and say so (where rsag is loaded) */
+    (void) rt_persistent_ordered(1);
     return 0;
 }
 
@@ -190,19 +207,6 @@ static void print_report(const char *line)
     fprintf(stderr, "rsag test: %s\n", line);
 }
 
-int rt_persistent_ordered(int on)
-{
-    int idx, count, value = on ? 1 : 0, rc;
-    MPI_T_cvar_handle h;
-
-    if (MPI_SUCCESS != MPI_T_cvar_get_index("coll_rsag_persistent_starts_ordered", &idx)
-        || MPI_SUCCESS != MPI_T_cvar_handle_alloc(idx, NULL, &h, &count)) {
-        return -1;
-    }
-    rc = MPI_T_cvar_write(h, &value);
-    MPI_T_cvar_handle_free(&h);
-    return MPI_SUCCESS == rc ? 0 : -1;
-}
 
 int rt_mpit_init(void)
 {
@@ -223,11 +227,6 @@ int rt_mpit_init(void)
                 return -1;
             }
         }
-    }
-    /* the test programs start their persistent requests in order */
-    if (0 != rt_persistent_ordered(1)) {
-        fprintf(stderr, "rsag test: cannot set coll_rsag_persistent_starts_ordered\n");
-        return -1;
     }
     return 0;
 }

@@ -37,7 +37,7 @@ typedef struct {
 /* 0 when every control variable and counter of rsag was found (rsag is
  * loaded); otherwise prints why on stderr and returns -1. */
 int rt_mpit_init(void);
-/* coll_rsag_persistent_starts_ordered (rt_mpit_init sets it: the tests start
+/* coll_rsag_persistent_starts_ordered (rt_mpit_open sets it: the tests start
  * their persistent requests in the same order on every rank); 0: success. */
 int rt_persistent_ordered(int on);
 /* The tolerant form, for programs that must run and report without rsag

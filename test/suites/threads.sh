@@ -69,9 +69,10 @@ expect_in_log 'helgrind-filter: [0-9]+ reports: [0-9]+ rsag \([0-9]+ explained.*
 # and a race between rsag and the test program must fail it, as must a
 # report that did not finish; a race inside Open MPI and a race on rsag's
 # atomic lock word must not.
-hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER]
-    local caller=""
+hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER [FN1-CALLER]]
+    local caller="" caller1=""
     [ -n "${6:-}" ] && caller="<frame><obj>/x/mca_coll_rsag.so</obj><fn>$6</fn></frame>"
+    [ -n "${7:-}" ] && caller1="<frame><obj>/x/mca_coll_rsag.so</obj><fn>$7</fn></frame>"
     cat <<EOF
 <?xml version="1.0"?>
 <valgrindoutput>
@@ -87,6 +88,7 @@ hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER]
       <obj>$1</obj>
       <fn>$2</fn>
     </frame>
+    $caller1
     <frame>
       <obj>/usr/lib/x86_64-linux-gnu/libmpi.so.40</obj>
       <fn>PMPI_Allreduce</fn>
@@ -110,7 +112,7 @@ hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER]
 $5
 EOF
 }
-hg_filter() {   # hg_filter OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER]
+hg_filter() {   # hg_filter OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER [FN1-CALLER]]
     local f="$results/threads-helgrind-fixture.xml"
     hg_fixture "$@" >"$f" && awk -f "$here/helgrind-filter.awk" "$f"
 }
@@ -125,7 +127,13 @@ expect_in_log 'unexplained in .*rsag:mca_coll_rsag_copy'
 run_test threads-helgrind-filter-passes-request-completion \
     hg_filter /x/rsag_threads verify "$rsag_so" mca_coll_rsag_op_reduce3 '</valgrindoutput>' \
     mca_coll_rsag_request_progress
-expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 completion\), 0 unexplained'
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 completion, 0 start\), 0 unexplained'
+# rsag advancing, from another thread's progress, a request whose buffers
+# the program prepared before starting it: handed over by the start
+run_test threads-helgrind-filter-passes-request-start \
+    hg_filter "$rsag_so" mca_coll_rsag_op_reduce3 /x/rsag_threads prepare '</valgrindoutput>' \
+    '' mca_coll_rsag_request_progress
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 start\), 0 unexplained'
 run_test threads-helgrind-filter-flags-rsag-after-program exits_nonzero \
     hg_filter "$rsag_so" mca_coll_rsag_op_reduce3 /x/rsag_threads verify '</valgrindoutput>'
 expect_in_log 'unexplained in .*rsag:mca_coll_rsag_op_reduce3'
