@@ -117,8 +117,8 @@
  *   `direct` wins from the smallest size on; the reduce-scatters' ring
  *   overtakes it for large blocks (a window holds one owner's block: that
  *   rank reduces while the others wait).  Calls direct cannot take (a
- *   non-contiguous datatype; nonblocking and persistent calls while direct
- *   is blocking only) get the row below it: recursive doubling / binomial /
+ *   non-contiguous datatype; MPI_I* before the segment exists; persistent
+ *   requests whose starts may be unordered) get the row below it: recursive doubling / binomial /
  *   halving for p <= 4, Rabenseifner from 4 KB for larger p.  More
  *   processes than cores cannot be timed honestly here, so no
  *   oversubscribed timing sets these; rsag-tune.sh --node measures a real
