@@ -139,11 +139,12 @@ static double mca_coll_rsag_direct_now(void)
 
 /* How this call writes for its peers (coll_rsag_direct_stream): sets
  * ctx->stream_min; returns the start time when the call is timed for the
- * learner (auto, segment path, at least coll_rsag_direct_stream_min_bytes),
- * else 0. */
+ * learner (`timed`: it runs to its end inside; auto, segment path, at least
+ * coll_rsag_direct_stream_min_bytes), else 0.  A call that is not timed
+ * takes the way learned so far: a trial it made would never be recorded. */
 static double mca_coll_rsag_direct_stream_choose(mca_coll_rsag_direct_ctx_t *ctx, bool use_cma,
-                                                 size_t bytes, mca_coll_rsag_stream_way_t *way,
-                                                 bool *trial)
+                                                 size_t bytes, bool timed,
+                                                 mca_coll_rsag_stream_way_t *way, bool *trial)
 {
     size_t min = mca_coll_rsag_node_params.stream_min_bytes;
 
@@ -161,9 +162,10 @@ static double mca_coll_rsag_direct_stream_choose(mca_coll_rsag_direct_ctx_t *ctx
         ctx->stream_min = min;      /* nothing, or nothing large, goes through the slots */
         return 0;
     }
-    *way = mca_coll_rsag_stream_pick(&ctx->seg->learn, bytes, trial);
+    *way = timed ? mca_coll_rsag_stream_pick(&ctx->seg->learn, bytes, trial)
+                 : mca_coll_rsag_stream_preferred(&ctx->seg->learn, bytes);
     ctx->stream_min = (MCA_COLL_RSAG_WAY_STREAMED == *way) ? min : SIZE_MAX;
-    return mca_coll_rsag_direct_now();
+    return timed ? mca_coll_rsag_direct_now() : 0;
 }
 
 /* After a timed call: learn, and say when the preferred way changed. */
@@ -665,10 +667,7 @@ static void mca_coll_rsag_direct_stream_first(mca_coll_rsag_direct_t *d, bool wa
     d->way = MCA_COLL_RSAG_WAY_CACHED;
     d->trial = false;
     d->t0 = mca_coll_rsag_direct_stream_choose(&d->ctx, d->use_cma, d->a.count * d->ctx.ext,
-                                               &d->way, &d->trial);
-    if (!wait) {
-        d->t0 = 0;
-    }
+                                               wait, &d->way, &d->trial);
 }
 
 static int mca_coll_rsag_direct_poll(void *state, bool wait)
