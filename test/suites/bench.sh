@@ -57,11 +57,14 @@ expect_in_log 'rsag: reduce on MPI_COMM_WORLD .*: 8000000 bytes .* -> binomial \
 expect_not_in_log 'rsag: reduce on MPI_COMM_WORLD .* -> rabenseifner'
 expect_in_log 'results correct'
 
-# bench_file_read_by_ompi_info FILE OUT: ompi_info run with the parameter
-# file FILE (its output in OUT) shows every coll_rsag_* value of FILE, with
-# FILE as its source.
-bench_file_read_by_ompi_info() {
-    local f="$1" out="$2" c eq v
+# bench_tune_file_used FILE LINE OUT NP: the tuner's parameter file FILE
+# holds nothing but comments and lines matching LINE; ompi_info run with it
+# (its output in OUT) shows every coll_rsag_* value of FILE, with FILE as
+# its source; and the demo runs with it on NP ranks (the caller checks its
+# trace).
+bench_tune_file_used() {
+    local f="$1" line="$2" out="$3" np="$4" c eq v
+    grep -v '^#' "$f" | grep -v "$line" && return 1
     env OMPI_MCA_mca_param_files="$f" ompi_info --param coll rsag --level 9 --parsable \
         >"$out" || return 1
     while read -r c eq v; do
@@ -70,6 +73,8 @@ bench_file_read_by_ompi_info() {
         grep -q "mca:coll:rsag:param:$c:source:file ($f" "$out" \
             || { echo "$c does not come from $f"; return 1; }
     done < <(grep '^coll_rsag_' "$f")
+    echo "ompi_info shows the file's values"
+    "${mpirun_cmd[@]}" --tune "$f" --mca coll_rsag_verbose 1 -np "$np" "$demo"
 }
 
 # The tuner's model mode (nothing measured): a parameter file for 64 ranks,
@@ -91,15 +96,15 @@ bench_tune_model() {
     [ "$n" -eq "$(ompi_info --param coll rsag --level 9 --parsable | grep -v ':coll_rsag_direct_' \
         | grep -c ':param:coll_rsag_[a-z_]*_min_bytes:deprecated:no$')" ] \
         || { echo "$n lines"; return 1; }
-    grep -v '^#' "$f" | grep -v '^coll_rsag_[a-z_]*_min_bytes = [0-9][0-9]*$' && return 1
-    bench_file_read_by_ompi_info "$f" "$bench_out/model/ompi_info.txt" || return 1
-    echo "ompi_info shows all $n values from the file"
-    "${mpirun_cmd[@]}" --tune "$f" --mca coll_rsag_verbose 1 -np 4 "$demo"
+    echo "the file holds all $n values"
+    bench_tune_file_used "$f" '^coll_rsag_[a-z_]*_min_bytes = [0-9][0-9]*$' \
+        "$bench_out/model/ompi_info.txt" 4
 }
 run_test bench-tune-model-file bench_tune_model
 expect_in_log 'written by rsag-tune.sh --model'
 expect_in_log 'coll_rsag_allreduce_rabenseifner_min_bytes = [0-9]+$'
-expect_in_log 'ompi_info shows all [0-9]+ values from the file'
+expect_in_log 'the file holds all [0-9]+ values'
+expect_in_log 'ompi_info shows the file.s values'
 expect_in_log 'allreduce on MPI_COMM_WORLD .*: 80000 bytes .* \(set for every size'
 expect_in_log 'results correct'
 run_test bench-tune-model-rejects-bad-ppn exits_nonzero \
@@ -205,10 +210,8 @@ tune_node_quick() {
     done
     [ "$(grep -c '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' "$f")" -ge 5 ] \
         || { echo "too few threshold lines"; return 1; }
-    grep -v '^#' "$f" | grep -v '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' && return 1
-    bench_file_read_by_ompi_info "$f" "$d/ompi_info.txt" || return 1
-    echo "ompi_info shows the file's values"
-    "${mpirun_cmd[@]}" --tune "$f" --mca coll_rsag_verbose 1 -np 2 "$demo"
+    bench_tune_file_used "$f" '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' \
+        "$d/ompi_info.txt" 2
 }
 run_test tune-node-quick-np2 tune_node_quick
 expect_in_log 'written by rsag-tune.sh --node in [0-9]+ s'
