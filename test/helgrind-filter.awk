@@ -25,7 +25,10 @@
 #            these or Open MPI's;
 #   handoff  the other access is Open MPI's (its PML, BTL or request code):
 #            a request or buffer rsag handed to Open MPI and got back
-#            through Open MPI's completion, which helgrind cannot see;
+#            through Open MPI's completion, which helgrind cannot see; or
+#            both accesses are Open MPI's and only the block's allocation
+#            is rsag's (a temporary of rsag's that two of Open MPI's
+#            threads passed between them);
 #   stack    the address is on a thread's stack and a stack of the report
 #            runs Open MPI's wait_sync_update (the waiting thread's sync
 #            object, signalled and then its stack frame reused);
@@ -41,7 +44,15 @@
 #            fills a call's buffers before it starts the call) wrote a
 #            buffer that rsag then accessed while advancing the started
 #            request from another thread's progress: handed over by the
-#            start, under rsag's request lock (atomics helgrind cannot see).
+#            start, under rsag's request lock (atomics helgrind cannot see);
+#   reuse    rsag wrote a buffer while advancing a request from another
+#            thread's progress, and later the program's own next call
+#            (an rsag slot, mca_coll_rsag_*_intra, in the later stack) uses
+#            the same buffer: the program got it back through the first
+#            request's completion (Open MPI's atomics) before it could make
+#            that call.  rsag writing a buffer after its request completed
+#            would race with the program's own accesses in between (its
+#            check of the result, its next inputs), which stay unexplained.
 # Anything else with an rsag stack -- rsag against rsag outside the atomic
 # words, rsag against the test program's buffers, a lock-order report in
 # rsag -- is unexplained: printed, and the exit status is 1.  A file
@@ -50,7 +61,7 @@
 #
 # The output: one line per unexplained report, then
 # "helgrind-filter: N reports: R rsag (E explained: a atomic, h handoff,
-# s stack, c completion, t start), U unexplained, O others".
+# s stack, c completion, t start, r reuse), U unexplained, O others".
 
 function base(path,    n, parts) {
     n = split(path, parts, "/")
@@ -130,7 +141,11 @@ function judge(    s, o, r, other, nrsag, why, i, txt, n_ok) {
     }
     ++rsag_n
     why = ""
-    if (kind == "Race" && nstacks >= 2) {
+    if (kind == "Race" && nstacks >= 2 && o[1] !~ /^rsag:/ && o[2] !~ /^rsag:/) {
+        # only the block's allocation is rsag's: both accesses are Open
+        # MPI's, on memory rsag handed to it
+        why = (o[1] == "ompi" && o[2] == "ompi") ? "handoff" : ""
+    } else if (kind == "Race" && nstacks >= 2) {
         n_ok = 1
         for (s = 1; s <= 2; ++s) {
             if (o[s] !~ /^rsag:/) {
@@ -149,6 +164,9 @@ function judge(    s, o, r, other, nrsag, why, i, txt, n_ok) {
             } else if (s == 1 && other == "prog" && ffn[2, 1] == "prepare" &&
                        stack_has(1, "^mca_coll_rsag_request_(progress|launch)")) {
                 r = "start"
+            } else if (other ~ /^rsag:/ && stack_has(2, "^mca_coll_rsag_request_progress$") &&
+                       stack_has(1, "^mca_coll_rsag_[a-z_]+_intra$")) {
+                r = "reuse"
             } else {
                 n_ok = 0
             }
@@ -237,8 +255,8 @@ END {
         exit 1
     }
     printf "helgrind-filter: %d reports: %d rsag (%d explained: %d atomic, %d handoff, " \
-           "%d stack, %d completion, %d start), %d unexplained, %d others\n", total, rsag_n,
-           rsag_n - unexplained, expl["atomic"], expl["handoff"], expl["stack"],
-           expl["completion"], expl["start"], unexplained, others_n
+           "%d stack, %d completion, %d start, %d reuse), %d unexplained, %d others\n",
+           total, rsag_n, rsag_n - unexplained, expl["atomic"], expl["handoff"], expl["stack"],
+           expl["completion"], expl["start"], expl["reuse"], unexplained, others_n
     exit (unexplained > 0 || unfinished > 0) ? 1 : 0
 }

@@ -69,8 +69,19 @@ expect_in_log 'helgrind-filter: [0-9]+ reports: [0-9]+ rsag \([0-9]+ explained.*
 # and a race between rsag and the test program must fail it, as must a
 # report that did not finish; a race inside Open MPI and a race on rsag's
 # atomic lock word must not.
-hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER [FN1-CALLER]]
-    local caller="" caller1=""
+hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER [FN1-CALLER [ALLOC-FN]]]
+    local caller="" caller1="" alloc=""
+    [ -n "${8:-}" ] && alloc="<auxwhat>Address is in a block allocated</auxwhat>
+  <stack>
+    <frame>
+      <obj>/x/libc.so.6</obj>
+      <fn>malloc</fn>
+    </frame>
+    <frame>
+      <obj>/x/mca_coll_rsag.so</obj>
+      <fn>$8</fn>
+    </frame>
+  </stack>"
     [ -n "${6:-}" ] && caller="<frame><obj>/x/mca_coll_rsag.so</obj><fn>$6</fn></frame>"
     [ -n "${7:-}" ] && caller1="<frame><obj>/x/mca_coll_rsag.so</obj><fn>$7</fn></frame>"
     cat <<EOF
@@ -108,11 +119,12 @@ hg_fixture() {   # hg_fixture OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER [FN1-CALLER]]
       <fn>PMPI_Wait</fn>
     </frame>
   </stack>
+  $alloc
 </error>
 $5
 EOF
 }
-hg_filter() {   # hg_filter OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER [FN1-CALLER]]
+hg_filter() {   # hg_filter OBJ1 FN1 OBJ2 FN2 STATE [FN2-CALLER [FN1-CALLER [ALLOC-FN]]]
     local f="$results/threads-helgrind-fixture.xml"
     hg_fixture "$@" >"$f" && awk -f "$here/helgrind-filter.awk" "$f"
 }
@@ -127,19 +139,32 @@ expect_in_log 'unexplained in .*rsag:mca_coll_rsag_copy'
 run_test threads-helgrind-filter-passes-request-completion \
     hg_filter /x/rsag_threads verify "$rsag_so" mca_coll_rsag_op_reduce3 '</valgrindoutput>' \
     mca_coll_rsag_request_progress
-expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 completion, 0 start\), 0 unexplained'
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 completion, 0 start, 0 reuse\), 0 unexplained'
 # rsag advancing, from another thread's progress, a request whose buffers
 # the program prepared before starting it: handed over by the start
 run_test threads-helgrind-filter-passes-request-start \
     hg_filter "$rsag_so" mca_coll_rsag_op_reduce3 /x/rsag_threads prepare '</valgrindoutput>' \
     '' mca_coll_rsag_request_progress
-expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 start\), 0 unexplained'
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 start, 0 reuse\), 0 unexplained'
+# the program's next call using a buffer that another thread's progress
+# wrote while advancing the program's previous request, given back by its
+# completion
+run_test threads-helgrind-filter-passes-buffer-reuse \
+    hg_filter "$rsag_so" mca_coll_rsag_op_reduce3 "$rsag_so" mca_coll_rsag_op_reduce \
+    '</valgrindoutput>' mca_coll_rsag_request_progress mca_coll_rsag_iallreduce_intra
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 reuse\), 0 unexplained'
 run_test threads-helgrind-filter-flags-rsag-after-program exits_nonzero \
     hg_filter "$rsag_so" mca_coll_rsag_op_reduce3 /x/rsag_threads verify '</valgrindoutput>'
 expect_in_log 'unexplained in .*rsag:mca_coll_rsag_op_reduce3'
 run_test threads-helgrind-filter-flags-unfinished-run exits_nonzero \
     hg_filter /x/libopen-pal.so.40 opal_progress /x/mca_pml_ob1.so mca_pml_ob1_irecv ''
 expect_in_log 'no closing'
+# Open MPI against Open MPI on a block rsag allocated (a temporary handed
+# to the PML): a handoff, not rsag's race
+run_test threads-helgrind-filter-passes-open-mpi-race-on-rsag-memory \
+    hg_filter /x/mca_pml_ob1.so mca_pml_ob1_recv_frag_callback_match /x/libopen-pal.so.40 \
+    opal_convertor_unpack '</valgrindoutput>' '' '' mca_coll_rsag_tmp_alloc
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: 0 atomic, 1 handoff,'
 run_test threads-helgrind-filter-passes-open-mpi-race \
     hg_filter /x/mca_pml_ob1.so mca_pml_ob1_irecv /x/libopen-pal.so.40 opal_progress \
     '</valgrindoutput>'
