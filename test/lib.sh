@@ -217,9 +217,32 @@ finish_test() {
         failed_names+=("$last_name")
         printf 'FAIL %-52s %4ds   (log: %s)\n' "$last_name" "$last_time" "${last_log#"$top"/}"
         tail -n 15 "$last_log" | sed 's/^/    | /'
+        crash_report "$last_log" | sed 's/^/    | /'
     fi
     printf '%d %s %s\n' "$last_time" "$([ "$last_ok" = 1 ] && echo PASS || echo FAIL)" \
         "$last_name" >>"$times_file"
+}
+
+# crash_report LOG: the first backtrace Open MPI's signal handler printed
+# in LOG, each frame in an ELF file with debug information resolved to
+# function and line (addr2line), so that a crash in CI says where it was.
+# Prints nothing when LOG holds no backtrace.
+crash_report() {
+    local line file off
+    grep -q 'Process received signal' "$1" || return 0
+    echo "backtrace (first crash in the log, frames resolved):"
+    sed -n '/Process received signal/,/End of error message/p' "$1" | head -n 40 |
+        while IFS= read -r line; do
+            echo "$line"
+            # "[host:pid] [ n] /path/file.so(+0x1234)[0x...]" or "(func+0x12)"
+            if [[ "$line" =~ \]\ (/[^\(]+)\(\+(0x[0-9a-f]+)\) ]]; then
+                file=${BASH_REMATCH[1]}
+                off=${BASH_REMATCH[2]}
+                [ -r "$file" ] && command -v addr2line >/dev/null &&
+                    addr2line -f -i -C -e "$file" "$(printf '0x%x' $(( off - 1 )))" |
+                    paste -sd ' ' | sed 's/^/        -> /'
+            fi
+        done
 }
 
 # A check after run_test turned a pass into a failure.
