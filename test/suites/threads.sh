@@ -39,8 +39,9 @@ done
 
 # The control: rsag left out of the selection (its variables still exist):
 # the results are right but every phase must fail on rsag's counters.
-run_test threads-detects-no-rsag-np2 exits_nonzero "${mpirun_cmd[@]}" \
-    --mca coll_rsag_priority -1 -np 2 "$threads" --iters 1 --auto-only
+run_test threads-detects-no-rsag-np2 exits_nonzero "${mpirun_cmd[@]}" --mca pml ucx \
+    --mca pml_ucx_tls any --mca pml_ucx_devices any --mca coll_rsag_priority -1 -np 2 \
+    "$threads" --iters 1 --auto-only
 expect_in_log 'phase auto: FAIL'
 expect_in_log 'rsag counted 0 calls'
 expect_not_in_log 'element [0-9]+ is'
