@@ -375,7 +375,10 @@ static double cma_rate(const ctx_t *x, int k)
  * The segment path (the default: coll_rsag_direct_cma_min_bytes never),
  * slot = mca_coll_rsag_model_direct_slot, window W = slot / 2, T = ceil(n / W)
  * windows (ticks), b = w / p of a window of w bytes:
- *   boxed  n <= 56 B: copy into my box, one wait for all boxes, reduce
+ *   boxed  n <= 1080 B (MCA_COLL_RSAG_BOX_BYTES): copy into my box, one wait
+ *          for all boxes, reduce (blocking calls of a remembered shape take
+ *          the latency path: the same moves without the schedule; the
+ *          profile's call_alpha is the dispatcher's)
  *   whole  n <= W and n <= max(64 KB / p, 4 KB): copy n into my slot (the
  *          streaming copy from stream_min), one wait, every rank that needs
  *          the result reduces it whole from the p slots: (p - 1) n
@@ -397,9 +400,10 @@ static double cma_rate(const ctx_t *x, int k)
  * each peer chunk by chunk and reduced, (p - 1) n/p (cma_beta, the node's
  * bandwidth shared), cma_alpha per pull; allreduce: the p - 1 other blocks
  * pulled; reduce: my block written to the root; a closing wait for all.
- * (The latency path for small calls on a node will be one more row here,
- * with its own terms: boxes of the node's shared memory, a tree of fan-in k
- * for larger p.) */
+ * (The latency path, coll_rsag_latency.c, runs the boxed moves of a
+ * remembered blocking call without the dispatcher: its own call cost, not
+ * yet a term of the profile, and a tree of fan-in k for larger p are still
+ * to come.) */
 
 /* per-byte rate of one of k ranks doing it at once, moving `traffic`
  * bytes of memory per byte */
@@ -509,7 +513,7 @@ static double direct(const ctx_t *x, int what)
     double whole_max = 65536.0 / p > 4096.0 ? 65536.0 / p : 4096.0;
     double t = pr->call_alpha;
     if (n <= W && n <= whole_max) {
-        int boxed = n <= 56;
+        int boxed = n <= 1080;     /* MCA_COLL_RSAG_BOX_BYTES */
         double mine = what == 2 ? n / p : n;
         t += (boxed ? n * copy_rate(x) : dput(x, n, p)) + dwait(x, p - 1, 1);
         /* the reduce's root alone reduces; the others are done */

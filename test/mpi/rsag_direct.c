@@ -52,6 +52,23 @@
  *     (coll_rsag_persistent_starts_ordered) and started in one order:
  *     `direct` must serve them.
  *
+ *   rsag_direct latency [--iters N] [--form blocking|nonblocking]
+ *     The latency path: for each collective forced to direct, 1, 7, 135
+ *     and 200 doubles, MPI_SUM and the user op, in place and not, N calls
+ *     of one shape (fresh inputs each, checked as in bits): every call but
+ *     the first of a shape of at most 1080 bytes (a box) must take the
+ *     latency path (coll_rsag_latency_calls; the first may too, when an
+ *     earlier batch had the same shape: the reduce-scatters' blocks of 1
+ *     and 7 elements are the same on 8 or more ranks).  Then settings
+ *     changed through MPI_T between calls of one shape: another forced
+ *     algorithm must run the next call, and coll_rsag_latency_max_bytes 0
+ *     turns the path off.
+ *     --form nonblocking: MPI_I* + MPI_Wait instead (after a blocking call
+ *     made the segment); every call but a shape's first reuses a request
+ *     the communicator kept (MPI_SUM only: a user op's request is not
+ *     kept); then six MPI_Iallreduce of one shape outstanding at once,
+ *     three rounds (more than the four a shape keeps).
+ *
  * Rank 0 prints "rsag_direct: <mode> PASS ..." or "... FAIL ..."; exit
  * status 0 iff PASS.
  */
@@ -859,6 +876,136 @@ static int mode_unordered(int rounds, int ordered)
     }
 }
 
+/* The latency path: batches of calls of one shape forced to direct, every
+ * result checked bit for bit; the first call of a batch decides, each
+ * later one of at most a box must take the latency path.  Then a
+ * settings change between two calls of one shape: another forced
+ * algorithm runs the next call, and coll_rsag_latency_max_bytes 0 turns
+ * the path off. */
+static int mode_latency(int iters)
+{
+    /* 8 and 56 bytes (the stamp's line), 1080 (a box exactly), 1600 (more
+     * than a box: never the latency path) */
+    static const size_t sizes[] = { 1, 7, 135, 200 };
+    MPI_T_cvar_handle maxh = rt_cvar("coll_rsag_latency_max_bytes", NULL, NULL);
+    long long lat0 = rt_counter("coll_rsag_latency_calls"), expect = 0, got, first = 0;
+    int c = 1000, rd = rt_alg_index(RT_ALLREDUCE, "recursive_doubling");
+    size_t zero = 0, box = 1080;                    /* MCA_COLL_RSAG_BOX_BYTES */
+    MPI_Op halfop;
+    long all = 0;
+
+    if (lat0 < 0 || rd < 0) {
+        FAIL("no coll_rsag_latency_calls counter or no recursive_doubling");
+    }
+    MPI_Op_create(halfplus, 0, &halfop);
+    force_direct();
+    make_segment(MPI_COMM_WORLD);
+    lat0 = rt_counter("coll_rsag_latency_calls");
+    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s) {
+        size_t n = sizes[s];
+        for (int nc = 0; nc < 2; ++nc) {
+            for (int inplace = 0; inplace < 2; ++inplace) {
+                for (int coll = 0; coll < RT_NCOLL; ++coll) {
+                    /* a new root with each batch: the shape of a non-root's
+                     * reduce (never in place) changes with it */
+                    int root = (int) (4 * s + 2 * (size_t) nc + (size_t) inplace) % size;
+                    /* the whole vector: a reduce-scatter's as one_case cuts it */
+                    size_t total = n;
+                    if (RT_RSB == coll) {
+                        total = n / (size_t) size * (size_t) size;
+                    } else if (RT_RS == coll) {
+                        total = 0;
+                        for (int q = 0; q < size; ++q) {
+                            total += q % 3 == 1 ? 0 : n / (size_t) size + (size_t) q;
+                        }
+                    }
+                    for (int it = 0; it < iters; ++it) {
+                        (void) one_case(MPI_COMM_WORLD, coll, ++c, nc, nc ? halfop : MPI_SUM,
+                                        n, inplace, root, form, NULL);
+                    }
+                    /* nonblocking: requests are kept for reuse only with an
+                     * intrinsic op (Open MPI's MPI layer takes over the free
+                     * of one with the user's op) */
+                    if (total > 0 && total * sizeof(double) <= box
+                        && (RT_FORM_BLOCKING == form || !nc)) {
+                        expect += iters - 1;
+                        ++first;    /* a shape met in an earlier batch may be remembered */
+                    }
+                }
+            }
+        }
+    }
+    got = rt_counter("coll_rsag_latency_calls") - lat0;
+    if (got < expect || got > expect + first) {
+        FAIL("%lld calls took the latency path, expected %lld to %lld", got, expect,
+             expect + first);
+    }
+    if (RT_FORM_NONBLOCKING == form) {
+        /* more requests of one shape outstanding than the pool keeps */
+        enum { OUT = 6 };
+        double in[OUT], out[OUT];
+        MPI_Request req[OUT];
+        for (int round = 0; round < 3; ++round) {
+            for (int k = 0; k < OUT; ++k) {
+                in[k] = input(++c, rank, 0);
+                out[k] = -7.0;
+                MPI_Iallreduce(&in[k], &out[k], 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req[k]);
+            }
+            MPI_Waitall(OUT, req, MPI_STATUSES_IGNORE);
+            for (int k = 0; k < OUT; ++k) {
+                double want = input(c - OUT + 1 + k, 0, 0);
+                for (int q = 1; q < size; ++q) {
+                    want += input(c - OUT + 1 + k, q, 0);
+                }
+                if (bits(out[k]) != bits(want)) {
+                    FAIL("outstanding round %d request %d: %a, rank order gives %a", round, k,
+                         out[k], want);
+                }
+            }
+        }
+        MPI_Op_free(&halfop);
+        MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+        if (0 == rank) {
+            printf("rsag_direct: latency %s np=%d form=nonblocking iters=%d latency_calls=%lld "
+                   "failures=%ld\n", all ? "FAIL" : "PASS", size, iters, expect, all);
+        }
+        return all ? 1 : 0;
+    }
+    /* settings: an allreduce of one double twice (the first decides, the
+     * second is remembered), then another forced algorithm, then direct
+     * again (the settings it was remembered under: remembered still), then
+     * the path turned off */
+    lat0 = rt_counter("coll_rsag_latency_calls");
+    (void) one_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, 0, MPI_SUM, 1, 0, -1, RT_FORM_BLOCKING,
+                    NULL);
+    (void) one_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, 0, MPI_SUM, 1, 0, -1, RT_FORM_BLOCKING,
+                    NULL);
+    rt_force(RT_ALLREDUCE, rd);
+    (void) one_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, 0, MPI_SUM, 1, 0, -1, RT_FORM_BLOCKING,
+                    rt_alg(RT_ALLREDUCE, rd));
+    if (rt_counter("coll_rsag_latency_calls") - lat0 != 1) {
+        FAIL("the latency path ran a call after the forced algorithm changed");
+    }
+    force_direct();
+    (void) one_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, 0, MPI_SUM, 1, 0, -1, RT_FORM_BLOCKING,
+                    NULL);
+    rt_cvar_write(maxh, &zero);
+    (void) one_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, 0, MPI_SUM, 1, 0, -1, RT_FORM_BLOCKING,
+                    NULL);
+    rt_cvar_write(maxh, &box);
+    if (rt_counter("coll_rsag_latency_calls") - lat0 != 2) {
+        FAIL("after the settings changes %lld calls took the latency path, expected 2",
+             rt_counter("coll_rsag_latency_calls") - lat0);
+    }
+    MPI_Op_free(&halfop);
+    MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("rsag_direct: latency %s np=%d iters=%d latency_calls=%lld failures=%ld\n",
+               all ? "FAIL" : "PASS", size, iters, expect, all);
+    }
+    return all ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "bits";
@@ -902,11 +1049,14 @@ int main(int argc, char **argv)
         rc = mode_outstanding(n > 0 ? n : 6);
     } else if (0 == strcmp(mode, "unordered")) {
         rc = mode_unordered(n > 0 ? n : 20, ordered);
+    } else if (0 == strcmp(mode, "latency")) {
+        rc = mode_latency(n > 0 ? n : 5);
     } else {
         if (0 == rank) {
             fprintf(stderr, "usage: rsag_direct bits [--iters N] [--form F] [--auto] "
                             "[--max-count N] | restart [--starts N] | outstanding "
-                            "[--rounds N] | unordered [--rounds N] [--ordered] | churn [--cycles N] | "
+                            "[--rounds N] | unordered [--rounds N] [--ordered] | latency [--iters N] [--form F] | "
+                            "churn [--cycles N] | "
                             "comms [--comms N] | kill\n");
         }
         rc = 2;

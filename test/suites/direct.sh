@@ -300,11 +300,11 @@ expect_in_log 'rsag_direct: comms round 1 comm 1: [a-z_]+ \(not direct\)'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=2 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
 expect_not_in_log 'Bus error|signal 7'
-# 2304 KiB: the segment (2097536 bytes at np 2) would fit, but would leave
+# 2304 KiB: the segment (2101632 bytes at np 2) would fit, but would leave
 # less than coll_rsag_segment_keep_free_percent (25 %) of /dev/shm free.
 run_test direct-shm-keep-free-fallback-np2 direct_small_shm 2304k "${mpirun_cmd[@]}" -np 2 \
     "${direct_shm_vader[@]}" --mca coll_rsag_verbose 1 "$direct_prog" comms
-expect_in_log "direct on MPI_COMM_WORLD .*: shared segment of 2097536 bytes not made: /dev/shm has [0-9]+ of 2359296 bytes free and must keep 589824 free \(coll_rsag_segment_keep_free_percent 25\); rsag's point-to-point algorithms instead"
+expect_in_log "direct on MPI_COMM_WORLD .*: shared segment of 2101632 bytes not made: /dev/shm has [0-9]+ of 2359296 bytes free and must keep 589824 free \(coll_rsag_segment_keep_free_percent 25\); rsag's point-to-point algorithms instead"
 expect_in_log 'rsag_direct: comms round 0 comm 0: [a-z_]+ \(not direct\)'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=2 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
@@ -312,7 +312,7 @@ expect_in_log 'rsag names left in /dev/shm: 0$'
 run_test direct-shm-keep-free-off-np2 direct_small_shm 2304k "${mpirun_cmd[@]}" -np 2 \
     "${direct_shm_vader[@]}" --mca coll_rsag_segment_keep_free_percent 0 \
     --mca coll_rsag_verbose 1 "$direct_prog" comms --comms 1
-expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment 2097536 bytes, copies through the segment'
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment 2101632 bytes, copies through the segment'
 expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=1 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
@@ -347,7 +347,7 @@ run_test direct-shm-cap-fallback-np2 "${mpirun_cmd[@]}" -np 2 \
 expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
 expect_in_log 'rsag_direct: comms round 1 comm 1: direct$'
 expect_in_log 'rsag_direct: comms round 1 comm 2: [a-z_]+ \(not direct\)'
-expect_in_log "direct on MPI COMMUNICATOR [0-9]+ DUP FROM 0 .*: shared segment of 2097536 bytes not made: this process's segments would take 6292608 bytes, above coll_rsag_segment_max_bytes 5242880; rsag's point-to-point algorithms instead"
+expect_in_log "direct on MPI COMMUNICATOR [0-9]+ DUP FROM 0 .*: shared segment of 2101632 bytes not made: this process's segments would take 6304896 bytes, above coll_rsag_segment_max_bytes 5242880; rsag's point-to-point algorithms instead"
 expect_count 1 'not made: '
 expect_in_log 'rsag_direct: comms after free: direct$'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=3 failures=0'
@@ -415,3 +415,41 @@ done
 run_test direct-persistent-ordered-np2 "${mpirun_cmd[@]}" -np 2 \
     --mca coll_rsag_allreduce_algorithm direct "$direct_prog" unordered --ordered
 expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 ordered direct=1 failures=0'
+
+# --- the latency path ------------------------------------------------------------
+# rsag_direct latency: every collective forced to direct on 1, 7, 135 and
+# 200 doubles (8 B, 56 B: the stamp's line, 1080 B: a box, 1600 B: more),
+# MPI_SUM and a non-commutative user op, in place and not, batches of five
+# calls of one shape with fresh non-integer inputs, every result the same
+# bits as the rank-order fold; every call but a shape's first that fits a
+# box (1080 bytes) must take the latency path (coll_rsag_latency_calls; the
+# first too when an earlier batch had its shape); then a forced algorithm
+# changed through MPI_T between two calls of one shape must run the next
+# call, and coll_rsag_latency_max_bytes 0 turns the path off.  --form nonblocking:
+# MPI_I* + MPI_Wait, every call of a shape but the first reusing a request
+# the communicator kept (MPI_SUM: a user op's request is not kept), then six
+# requests of one shape outstanding at once.  np 3 to 16 are oversubscribed:
+# correctness only, and the waits must not crawl (the np 16 job in the
+# usual time limit).
+for np in 2 3 5 16; do
+    run_test "direct-latency-np$np" "${mpirun_cmd[@]}" -np "$np" "$direct_prog" latency
+    expect_in_log "rsag_direct: latency PASS np=$np iters=5 latency_calls=[1-9][0-9]* failures=0"
+    run_test "direct-latency-nonblocking-np$np" "${mpirun_cmd[@]}" -np "$np" "$direct_prog" \
+        latency --form nonblocking
+    expect_in_log "rsag_direct: latency PASS np=$np form=nonblocking iters=5 latency_calls=[1-9][0-9]* failures=0"
+done
+# the trace names the shapes it remembers
+run_test direct-latency-trace-np2 "${mpirun_cmd[@]}" -np 2 --mca coll_rsag_verbose 1 \
+    "$direct_prog" latency --iters 2
+expect_in_log 'rsag_direct: latency PASS np=2 iters=2 '
+expect_in_log 'allreduce on MPI_COMM_WORLD \(cid 0, size 2\): 8-byte calls of this shape take the latency path'
+# memcheck: the remembered calls' blocks and the kept requests are freed
+# with the communicator
+run_test direct-latency-valgrind-np2 valgrind_job direct-latency-valgrind-np2 2 \
+    "$direct_prog" latency --iters 3
+expect_in_log 'rsag_direct: latency PASS np=2 iters=3 '
+expect_in_log 'valgrind-filter: 2 files \(2 finished\), 0 rsag records'
+run_test direct-latency-valgrind-nonblocking-np2 valgrind_job \
+    direct-latency-valgrind-nonblocking-np2 2 "$direct_prog" latency --iters 3 --form nonblocking
+expect_in_log 'rsag_direct: latency PASS np=2 form=nonblocking iters=3 '
+expect_in_log 'valgrind-filter: 2 files \(2 finished\), 0 rsag records'

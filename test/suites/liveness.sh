@@ -79,6 +79,7 @@ liveness_paths=(
     "nonblocking --coll allreduce --alg rabenseifner --form nonblocking --count 4096"
     "persistent --coll reduce_scatter --alg ring --form persistent --count 8192"
     "direct --coll allreduce --alg direct --count 20000"
+    "direct-latency --coll allreduce --alg direct --count 2"
     "direct-nonblocking --coll allreduce --alg direct --form nonblocking --count 20000"
     "direct-persistent --coll reduce_scatter_block --alg direct --form persistent --count 4096"
 )

@@ -41,6 +41,7 @@
 #include "coll_rsag.h"
 #include "coll_rsag_cma.h"
 #include "coll_rsag_direct.h"
+#include "coll_rsag_mem.h"
 #include "coll_rsag_op.h"
 #include "coll_rsag_sched.h"
 #include "coll_rsag_segment.h"
@@ -252,6 +253,7 @@ struct mca_coll_rsag_direct_t {
     mca_coll_rsag_stream_way_t way;     /* how this call writes for peers (the learner's) */
     bool trial;
     double t0;                          /* > 0: this call is timed for the learner */
+    bool counted;                       /* a memory request of rsag's (prepared calls) */
 };
 
 /* ---- wait points: wait (blocking) or ask once ---------------------------- */
@@ -296,6 +298,34 @@ static bool mca_coll_rsag_direct_my_turn(const mca_coll_rsag_direct_t *d, uint64
         return true;
     }
     return false;
+}
+
+/* A whole-vector reduce (segment path): only the root reads the posted
+ * inputs, so a rank other than the root reads nothing of the others'. */
+static bool mca_coll_rsag_direct_reads_none(const mca_coll_rsag_direct_t *d)
+{
+    return d->whole && MCA_COLL_RSAG_DIRECT_REDUCE == d->kind && d->a.rank != d->a.root;
+}
+
+/* Before this rank posts into half (box) h at tick t: whoever read what it
+ * posted there at tick t - 2 is done with it -- every rank, or only the
+ * root of a whole-vector reduce (none when that was this rank).  Then it
+ * notes who will read tick t's (every rank's segment notes the same: the
+ * calls are the same everywhere). */
+static bool mca_coll_rsag_direct_readers_done(mca_coll_rsag_direct_t *d, uint64_t t)
+{
+    mca_coll_rsag_segment_t *seg = d->ctx.seg;
+    int h = (int) (t & 1), who = seg->readers[h];
+
+    if (t > 2) {
+        if (who < 0 ? !mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(done), false, t - 2)
+                    : (who != d->a.rank
+                       && !mca_coll_rsag_direct_one(d, who, MCA_COLL_RSAG_CTL(done), t - 2))) {
+            return false;
+        }
+    }
+    seg->readers[h] = (d->whole && MCA_COLL_RSAG_DIRECT_REDUCE == d->kind) ? d->a.root : -1;
+    return true;
 }
 
 /* ---- the CMA path: one tick ---------------------------------------------- */
@@ -597,9 +627,7 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_t *d)
         switch (d->phase) {
         case MCA_COLL_RSAG_DIRECT_SEG_BEGIN:
             if (!mca_coll_rsag_direct_my_turn(d, d->t)
-                || (d->t > 2
-                    && !mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(done), false,
-                                                   d->t - 2))) {
+                || !mca_coll_rsag_direct_readers_done(d, d->t)) {
                 return MCA_COLL_RSAG_POLL_AGAIN;
             }
             mca_coll_rsag_direct_window(d);
@@ -608,7 +636,8 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_t *d)
             d->phase = MCA_COLL_RSAG_DIRECT_SEG_ARRIVE;
             /* fall through */
         case MCA_COLL_RSAG_DIRECT_SEG_ARRIVE:
-            if (!mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(arrive), d->boxed, d->t)) {
+            if (!mca_coll_rsag_direct_reads_none(d)
+                && !mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(arrive), d->boxed, d->t)) {
                 return MCA_COLL_RSAG_POLL_AGAIN;
             }
             mca_coll_rsag_direct_point(&d->ctx, d->in, d->w0, d->boxed, d->all, d->t);
@@ -726,70 +755,87 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
     d->nticks = d->use_cma ? 1 : (n + d->window - 1) / d->window;
 }
 
-/* The temporaries, taken from the schedule on every rank before any step:
- * a chunk or window for the ping-pong, a copy of my own chunk, a stage.
- * Every rank asks for the same three, some empty (an allocation failure
- * meets every rank at one request: the failure injection counts them). */
-static void mca_coll_rsag_direct_temps(mca_coll_rsag_sched_t *s, mca_coll_rsag_direct_t *d,
-                                       ptrdiff_t lb)
+/* The temporaries' sizes in elements, the same on every rank: a chunk or
+ * window for the ping-pong, a copy of my own chunk, a stage. */
+static void mca_coll_rsag_direct_temp_counts(const mca_coll_rsag_direct_t *d, size_t n[3])
 {
     const mca_coll_rsag_args_t *a = &d->a;
     int r = a->rank;
     bool is_root = (MCA_COLL_RSAG_DIRECT_REDUCE != d->kind || r == a->root);
-    size_t ntmp, nown = 0, nstage = 0, my_len = a->displ[r + 1] - a->displ[r];
-    char *tmp, *own, *stage;
+    size_t my_len = a->displ[r + 1] - a->displ[r];
 
+    n[1] = n[2] = 0;
     if (d->use_cma) {
-        ntmp = d->chunk < a->count ? d->chunk : a->count;
+        n[0] = d->chunk < a->count ? d->chunk : a->count;
         if (a->in_place && is_root && MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER != d->kind) {
-            nown = ntmp;                        /* dest is my own input */
+            n[1] = n[0];                        /* dest is my own input */
         }
         if (!is_root) {
-            nstage = ntmp;                      /* reduce: chunks on their way to the root */
+            n[2] = n[0];                        /* reduce: chunks on their way to the root */
         } else if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == d->kind && a->in_place) {
-            nstage = my_len;                    /* my block until peers stop reading rbuf */
+            n[2] = my_len;                      /* my block until peers stop reading rbuf */
         }
     } else {
-        ntmp = d->window < a->count ? d->window : a->count;
-        nstage = is_root ? 0 : ntmp;
+        n[0] = d->window < a->count ? d->window : a->count;
+        n[2] = is_root ? 0 : n[0];
         if (2 == a->size) {
-            ntmp = 0;   /* reading from slots, two inputs go straight to dest */
+            n[0] = 0;   /* reading from slots, two inputs go straight to dest */
         }
     }
-    tmp = mca_coll_rsag_sched_tmp(s, ntmp);
-    own = mca_coll_rsag_sched_tmp(s, nown);
-    stage = mca_coll_rsag_sched_tmp(s, nstage);
-    d->ctx.tmp = (NULL != tmp) ? tmp + lb : NULL;
-    d->ctx.own = (NULL != own) ? own + lb : NULL;
-    /* data pointers: element 0's first byte (the receive buffer of a
-     * non-root may be NULL: never used then) */
-    d->in = (char *) a->input + lb;
-    d->out = (NULL != a->rbuf && is_root) ? a->rbuf + lb : NULL;
-    d->stage = (NULL != stage) ? stage + lb : NULL;
 }
 
-int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
-                              mca_coll_rsag_direct_kind_t kind)
+/* This call's buffers (data pointers: element 0's first byte; the
+ * receive buffer of a non-root may be NULL: never used then). */
+static void mca_coll_rsag_direct_buffers(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    bool is_root = (MCA_COLL_RSAG_DIRECT_REDUCE != d->kind || a->rank == a->root);
+
+    d->in = (char *) a->input + d->ctx.lb;
+    d->out = (NULL != a->rbuf && is_root) ? a->rbuf + d->ctx.lb : NULL;
+}
+
+/* The temporaries (tmp, own, stage: data pointers, element 0's first
+ * byte), from wherever the caller took them. */
+static void mca_coll_rsag_direct_set_temps(mca_coll_rsag_direct_t *d, char *tmp, char *own,
+                                           char *stage)
+{
+    ptrdiff_t lb = d->ctx.lb;
+
+    d->ctx.tmp = (NULL != tmp) ? tmp + lb : NULL;
+    d->ctx.own = (NULL != own) ? own + lb : NULL;
+    d->stage = (NULL != stage) ? stage + lb : NULL;
+    mca_coll_rsag_direct_buffers(d);
+}
+
+/* One block: the state, then the layout (a copy: the module's cache may be
+ * refilled meanwhile), then the source table, then `extra` bytes for the
+ * caller; the call described and planned.  `counted`: a memory request of
+ * rsag's (coll_rsag_mem.c: counted, and failed by coll_rsag_test_alloc_fail;
+ * freed with mca_coll_rsag_free), else plain calloc.  NULL when it fails. */
+static mca_coll_rsag_direct_t *mca_coll_rsag_direct_new(const mca_coll_rsag_args_t *a,
+                                                        const size_t *layout,
+                                                        mca_coll_rsag_direct_kind_t kind,
+                                                        size_t extra, bool counted)
 {
     int p = a->size;
     size_t nd = (size_t) p + 1;
+    size_t bytes = sizeof(mca_coll_rsag_direct_t) + nd * sizeof(size_t)
+                   + (size_t) p * sizeof(mca_coll_rsag_direct_src_t) + extra;
     ptrdiff_t true_lb, true_extent;
     mca_coll_rsag_direct_t *d;
-    mca_coll_rsag_poll_t poll;
     size_t *displ;
 
-    if (OMPI_SUCCESS != s->err) {
-        return s->err;
-    }
-    /* one block: the state, then the layout, then the source table (the
-     * layout is copied: the module's cache may be refilled meanwhile) */
-    d = calloc(1, sizeof(*d) + nd * sizeof(size_t) + (size_t) p * sizeof(*d->ctx.src));
+    d = counted ? mca_coll_rsag_malloc(bytes) : calloc(1, bytes);
     if (NULL == d) {
-        s->err = OMPI_ERR_OUT_OF_RESOURCE;
-        return s->err;
+        return NULL;
+    }
+    if (counted) {
+        memset(d, 0, bytes);
+        d->counted = true;
     }
     displ = (size_t *) (d + 1);
-    memcpy(displ, a->displ, nd * sizeof(size_t));
+    memcpy(displ, layout, nd * sizeof(size_t));
     d->a = *a;
     d->a.displ = displ;
     d->a.vdispl = NULL;
@@ -799,10 +845,111 @@ int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args
                                             .ext = (size_t) a->extent,
                                             .src = (mca_coll_rsag_direct_src_t *) (displ + nd) };
     mca_coll_rsag_direct_plan(d);
-    mca_coll_rsag_direct_temps(s, d, true_lb);
+    return d;
+}
+
+int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                              mca_coll_rsag_direct_kind_t kind)
+{
+    mca_coll_rsag_direct_t *d;
+    mca_coll_rsag_poll_t poll;
+    size_t n[3];
+    char *t[3];
+
+    if (OMPI_SUCCESS != s->err) {
+        return s->err;
+    }
+    d = mca_coll_rsag_direct_new(a, a->displ, kind, 0, false);
+    if (NULL == d) {
+        s->err = OMPI_ERR_OUT_OF_RESOURCE;
+        return s->err;
+    }
+    /* taken from the schedule on every rank before any step, all three
+     * (some empty): an allocation failure meets every rank at one request
+     * (the failure injection counts them) */
+    mca_coll_rsag_direct_temp_counts(d, n);
+    for (int i = 0; i < 3; ++i) {
+        t[i] = mca_coll_rsag_sched_tmp(s, n[i]);
+    }
+    mca_coll_rsag_direct_set_temps(d, t[0], t[1], t[2]);
     poll = (mca_coll_rsag_poll_t) { .state = d, .start = mca_coll_rsag_direct_start,
                                     .poll = mca_coll_rsag_direct_poll,
                                     .release = mca_coll_rsag_direct_release };
     (void) mca_coll_rsag_sched_poll_step(s, &poll);
     return s->err;
+}
+
+/* ---- a call described once, run many times (the latency path) ----------- */
+
+/* Each temporary of a one-box call fits one box, on its own cache lines. */
+#define MCA_COLL_RSAG_DIRECT_BOX_TEMP \
+    ((MCA_COLL_RSAG_BOX_BYTES + MCA_COLL_RSAG_CACHE_LINE - 1) & ~(MCA_COLL_RSAG_CACHE_LINE - 1))
+
+mca_coll_rsag_direct_t *mca_coll_rsag_direct_prepare(const mca_coll_rsag_args_t *a,
+                                                     const size_t *layout,
+                                                     mca_coll_rsag_direct_kind_t kind,
+                                                     bool counted, int *err)
+{
+    mca_coll_rsag_direct_t *d = mca_coll_rsag_direct_new(
+        a, layout, kind, 3 * MCA_COLL_RSAG_DIRECT_BOX_TEMP + MCA_COLL_RSAG_CACHE_LINE, counted);
+    uintptr_t extra;
+    size_t n[3];
+    char *t[3];
+
+    *err = (NULL == d) ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+    if (NULL == d || d->use_cma || !d->boxed) {
+        mca_coll_rsag_direct_free(d);   /* only a one-box call runs without a schedule */
+        return NULL;
+    }
+    /* the temporaries after the source table, from the next cache line */
+    extra = (uintptr_t) (d->ctx.src + a->size);
+    extra = (extra + MCA_COLL_RSAG_CACHE_LINE - 1) & ~(uintptr_t) (MCA_COLL_RSAG_CACHE_LINE - 1);
+    mca_coll_rsag_direct_temp_counts(d, n);
+    for (int i = 0; i < 3; ++i) {
+        t[i] = n[i] > 0 ? (char *) extra + (size_t) i * MCA_COLL_RSAG_DIRECT_BOX_TEMP : NULL;
+    }
+    mca_coll_rsag_direct_set_temps(d, t[0], t[1], t[2]);
+    return d;
+}
+
+bool mca_coll_rsag_direct_serves(const mca_coll_rsag_direct_t *d, const mca_coll_rsag_args_t *a)
+{
+    return a->count == d->a.count && a->dtype == d->a.dtype && a->op == d->a.op
+           && a->root == d->a.root && a->in_place == d->a.in_place
+           && (NULL == a->displ
+               || 0 == memcmp(a->displ, d->a.displ, ((size_t) a->size + 1) * sizeof(size_t)));
+}
+
+void mca_coll_rsag_direct_rebind(mca_coll_rsag_direct_t *d, const mca_coll_rsag_args_t *a)
+{
+    d->a.input = a->input;
+    d->a.rbuf = a->rbuf;
+    mca_coll_rsag_direct_buffers(d);
+}
+
+int mca_coll_rsag_direct_run(mca_coll_rsag_direct_t *d, const mca_coll_rsag_args_t *a)
+{
+    mca_coll_rsag_direct_rebind(d, a);
+    mca_coll_rsag_direct_start(d);
+    return mca_coll_rsag_direct_poll(d, true);
+}
+
+mca_coll_rsag_direct_t *mca_coll_rsag_direct_one_box(const mca_coll_rsag_sched_t *s)
+{
+    mca_coll_rsag_direct_t *d;
+
+    if (1 != s->nsteps || 1 != s->npolls || mca_coll_rsag_direct_poll != s->polls[0].poll) {
+        return NULL;
+    }
+    d = s->polls[0].state;
+    return (d->boxed && !d->use_cma) ? d : NULL;
+}
+
+void mca_coll_rsag_direct_free(mca_coll_rsag_direct_t *d)
+{
+    if (NULL != d && d->counted) {
+        mca_coll_rsag_free(d);
+    } else {
+        free(d);
+    }
 }

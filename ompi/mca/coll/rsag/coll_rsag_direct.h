@@ -45,6 +45,10 @@ typedef enum mca_coll_rsag_direct_kind_t {
     MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER /* rank r gets block r */
 } mca_coll_rsag_direct_kind_t;
 
+/* What the direct row of collective `coll` delivers
+ * (coll_rsag_direct_algorithm.c). */
+mca_coll_rsag_direct_kind_t mca_coll_rsag_direct_kind(mca_coll_rsag_coll_t coll);
+
 /* One call's machine (coll_rsag_direct.c). */
 typedef struct mca_coll_rsag_direct_t mca_coll_rsag_direct_t;
 
@@ -55,6 +59,29 @@ typedef struct mca_coll_rsag_direct_t mca_coll_rsag_direct_t;
  * schedule, or a blocking schedule).  Returns s->err. */
 int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
                               mca_coll_rsag_direct_kind_t kind);
+
+/* The latency path (coll_rsag_latency.c): a blocking call of one box
+ * (the whole vector fits MCA_COLL_RSAG_BOX_BYTES, segment path) described
+ * once, with its own temporaries and no schedule, then run for each call
+ * of the same shape.  `layout`: the RANKS layout (p + 1 offsets).
+ * prepare: NULL when the call is not of one box, or when its memory
+ * fails (*err: OMPI_ERR_OUT_OF_RESOURCE; `counted`: a memory request of
+ * rsag's, coll_rsag_mem.h, which coll_rsag_test_alloc_fail can fail);
+ * serves: a->count, datatype, op, root, in place and (when a->displ is
+ * set) the layout are the prepared ones; run: the call on a's buffers,
+ * waiting inside (its ticks taken now, in call order). */
+mca_coll_rsag_direct_t *mca_coll_rsag_direct_prepare(const mca_coll_rsag_args_t *a,
+                                                     const size_t *layout,
+                                                     mca_coll_rsag_direct_kind_t kind,
+                                                     bool counted, int *err);
+bool mca_coll_rsag_direct_serves(const mca_coll_rsag_direct_t *d, const mca_coll_rsag_args_t *a);
+int mca_coll_rsag_direct_run(mca_coll_rsag_direct_t *d, const mca_coll_rsag_args_t *a);
+void mca_coll_rsag_direct_free(mca_coll_rsag_direct_t *d);
+/* The latency path of MPI_I*: the call of a schedule that is one step of
+ * `direct`'s one-box form (NULL when it is anything else), and that call
+ * pointed at a's buffers (a call of the same shape, `serves`). */
+mca_coll_rsag_direct_t *mca_coll_rsag_direct_one_box(const mca_coll_rsag_sched_t *s);
+void mca_coll_rsag_direct_rebind(mca_coll_rsag_direct_t *d, const mca_coll_rsag_args_t *a);
 
 END_C_DECLS
 

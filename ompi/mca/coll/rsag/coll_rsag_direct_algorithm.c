@@ -92,14 +92,19 @@
 
 #include "coll_rsag_direct.h"
 
+mca_coll_rsag_direct_kind_t mca_coll_rsag_direct_kind(mca_coll_rsag_coll_t coll)
+{
+    switch (coll) {
+    case MCA_COLL_RSAG_ALLREDUCE:
+        return MCA_COLL_RSAG_DIRECT_ALLREDUCE;
+    case MCA_COLL_RSAG_REDUCE:
+        return MCA_COLL_RSAG_DIRECT_REDUCE;
+    default:
+        return MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER;
+    }
+}
+
 int mca_coll_rsag_direct_algorithm(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
-    switch (a->coll) {
-    case MCA_COLL_RSAG_ALLREDUCE:
-        return mca_coll_rsag_direct_step(s, a, MCA_COLL_RSAG_DIRECT_ALLREDUCE);
-    case MCA_COLL_RSAG_REDUCE:
-        return mca_coll_rsag_direct_step(s, a, MCA_COLL_RSAG_DIRECT_REDUCE);
-    default:
-        return mca_coll_rsag_direct_step(s, a, MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER);
-    }
+    return mca_coll_rsag_direct_step(s, a, mca_coll_rsag_direct_kind(a->coll));
 }

@@ -29,7 +29,9 @@
 #include "opal/util/info.h"
 
 #include "coll_rsag_dispatch.h"
+#include "coll_rsag_direct.h"
 #include "coll_rsag_hier.h"
+#include "coll_rsag_latency.h"
 #include "coll_rsag_request.h"
 
 /* The dispatch table, generated from the algorithm tables: [coll][id]. */
@@ -70,6 +72,9 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     mca_coll_rsag_sched_init(&m->sched, NULL, NULL);
     m->next_tag = MCA_COLL_RSAG_TAG_FIRST;
     m->settings_checked = 0;
+    memset(m->remembered, 0, sizeof(m->remembered));
+    memset(m->kept, 0, sizeof(m->kept));
+    memset(m->latency_next, 0, sizeof(m->latency_next));
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
@@ -83,6 +88,7 @@ static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
     mca_coll_rsag_hier_free(m->hier);
     m->hier = NULL;
     mca_coll_rsag_sched_fini(&m->sched);
+    mca_coll_rsag_latency_forget(m);
 }
 
 /* The module's layout cache: p + 1 rank-block offsets, then p' + 1
@@ -507,12 +513,21 @@ static int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_modul
 int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                            mca_coll_rsag_args_t *a, bool *delegate)
 {
-    int alg;
+    int alg, err = OMPI_SUCCESS;
 
+    *delegate = false;
+    if (mca_coll_rsag_latency_try(m, coll, a, &err)) {
+        return err;                     /* a remembered call: no decision, no schedule */
+    }
     mca_coll_rsag_call_begin(&m->scratch);
     alg = mca_coll_rsag_decide(m, coll, a, false, true, false);
     *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
-    return mca_coll_rsag_call_end(*delegate ? OMPI_SUCCESS : mca_coll_rsag_run(m, coll, alg, a));
+    if (!*delegate
+        && !(mca_coll_rsag_direct_algorithm == mca_coll_rsag_fns[coll][alg]
+             && mca_coll_rsag_latency_remember(m, coll, alg, a, &err))) {
+        err = mca_coll_rsag_run(m, coll, alg, a);
+    }
+    return mca_coll_rsag_call_end(err);
 }
 
 /* The assertion that the program starts the persistent collectives of
@@ -553,6 +568,10 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
     mca_coll_rsag_request_t *r = NULL;
     int alg, err;
 
+    if (!persistent && mca_coll_rsag_latency_try_request(m, coll, a, request)) {
+        *delegate = false;
+        return OMPI_SUCCESS;            /* a kept request: no decision, no build */
+    }
     mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
     /* a persistent *_init is nonlocal (MPI-4.1, 7.13): it may make the
      * node's segment; an MPI_I* call may not wait for its peers.  The
@@ -578,7 +597,13 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
         return err;
     }
     *request = &r->super.super;
-    return persistent ? OMPI_SUCCESS : mca_coll_rsag_request_start_nonblocking(r);
+    if (persistent) {
+        return OMPI_SUCCESS;
+    }
+    if (mca_coll_rsag_direct_algorithm == mca_coll_rsag_fns[coll][alg]) {
+        mca_coll_rsag_latency_adopt(m, coll, alg, a, r);
+    }
+    return mca_coll_rsag_request_start_nonblocking(r);
 }
 
 int mca_coll_rsag_rs_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *m,

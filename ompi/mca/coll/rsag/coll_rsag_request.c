@@ -132,12 +132,31 @@ static void mca_coll_rsag_request_destroy(mca_coll_rsag_request_t *r)
     OBJ_RELEASE(r);
 }
 
+/* A request the program freed (under the lock, not in flight): into its
+ * pool when it has one with room, else destroyed.  In the pool it lets go
+ * of the communicator last: when that was the last reference, the module's
+ * destructor drains the pool, this request included. */
+static void mca_coll_rsag_request_retire(mca_coll_rsag_request_t *r)
+{
+    mca_coll_rsag_request_pool_t *pool = r->pool;
+    struct ompi_communicator_t *comm = r->comm;
+
+    if (NULL == pool || pool->n == MCA_COLL_RSAG_POOL_SIZE) {
+        mca_coll_rsag_request_destroy(r);
+        return;
+    }
+    OMPI_REQUEST_FINI(&r->super.super);
+    r->comm = NULL;
+    pool->idle[pool->n++] = r;
+    OBJ_RELEASE(comm);
+}
+
 /* The schedule ended (under the lock): complete the request, or free it
  * when MPI_Request_free came first. */
 static void mca_coll_rsag_request_finish(mca_coll_rsag_request_t *r)
 {
     if (r->free_when_done) {
-        mca_coll_rsag_request_destroy(r);
+        mca_coll_rsag_request_retire(r);
         return;
     }
     r->super.super.req_status.MPI_ERROR = r->sched.err;
@@ -240,7 +259,7 @@ static int mca_coll_rsag_request_free(ompi_request_t **request)
     if (r->in_flight) {
         r->free_when_done = true;
     } else {
-        mca_coll_rsag_request_destroy(r);
+        mca_coll_rsag_request_retire(r);
     }
     mca_coll_rsag_nb_unlock(took);
     *request = MPI_REQUEST_NULL;
@@ -259,11 +278,28 @@ static void mca_coll_rsag_request_construct(mca_coll_rsag_request_t *r)
 {
     r->in_flight = r->free_when_done = false;
     r->comm = NULL;
+    r->pool = NULL;
     mca_coll_rsag_sched_init(&r->sched, NULL, NULL);
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_rsag_request_t, ompi_coll_base_nbc_request_t,
                    mca_coll_rsag_request_construct, NULL);
+
+/* The request as Open MPI needs it for a call on comm (comm retained). */
+static void mca_coll_rsag_request_init(mca_coll_rsag_request_t *r,
+                                       struct ompi_communicator_t *comm, bool persistent)
+{
+    OMPI_REQUEST_INIT(&r->super.super, persistent);
+    r->super.super.req_type = OMPI_REQUEST_COLL;
+    r->super.super.req_start = mca_coll_rsag_request_start;
+    r->super.super.req_free = mca_coll_rsag_request_free;
+    r->super.super.req_cancel = mca_coll_rsag_request_cancel;
+    r->super.super.req_mpi_object.comm = comm;
+    r->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
+    /* the user may free it while the request lives */
+    OBJ_RETAIN(comm);
+    r->comm = comm;
+}
 
 mca_coll_rsag_request_t *mca_coll_rsag_request_new(struct ompi_communicator_t *comm,
                                                    struct ompi_datatype_t *dtype,
@@ -275,21 +311,40 @@ mca_coll_rsag_request_t *mca_coll_rsag_request_new(struct ompi_communicator_t *c
     if (NULL == r) {
         return NULL;
     }
-    OMPI_REQUEST_INIT(&r->super.super, persistent);
-    r->super.super.req_type = OMPI_REQUEST_COLL;
-    r->super.super.req_start = mca_coll_rsag_request_start;
-    r->super.super.req_free = mca_coll_rsag_request_free;
-    r->super.super.req_cancel = mca_coll_rsag_request_cancel;
-    r->super.super.req_mpi_object.comm = comm;
-    r->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
+    mca_coll_rsag_request_init(r, comm, persistent);
     r->tag = tag;
-    /* the user may free them while the request lives */
-    OBJ_RETAIN(comm);
     OBJ_RETAIN(dtype);
     OBJ_RETAIN(op);
-    r->comm = comm;
     mca_coll_rsag_sched_init(&r->sched, dtype, op);
     return r;
+}
+
+mca_coll_rsag_request_t *mca_coll_rsag_request_pool_take(mca_coll_rsag_request_pool_t *pool,
+                                                         struct ompi_communicator_t *comm)
+{
+    mca_coll_rsag_request_t *r = NULL;
+    bool took = mca_coll_rsag_nb_lock();
+
+    if (pool->n > 0) {
+        r = pool->idle[--pool->n];
+    }
+    mca_coll_rsag_nb_unlock(took);
+    if (NULL != r) {
+        mca_coll_rsag_request_init(r, comm, false);
+    }
+    return r;
+}
+
+void mca_coll_rsag_request_pool_drain(mca_coll_rsag_request_pool_t *pool)
+{
+    bool took = mca_coll_rsag_nb_lock();
+
+    while (pool->n > 0) {
+        mca_coll_rsag_request_t *r = pool->idle[--pool->n];
+        r->pool = NULL;
+        mca_coll_rsag_request_destroy(r);
+    }
+    mca_coll_rsag_nb_unlock(took);
 }
 
 void mca_coll_rsag_request_release(mca_coll_rsag_request_t *r)

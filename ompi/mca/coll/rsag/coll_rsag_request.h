@@ -53,11 +53,32 @@ typedef struct mca_coll_rsag_request_t {
     bool in_flight;
     bool free_when_done;        /* MPI_Request_free came while in flight */
     /* retained for the life of the request, with the schedule's datatype
-     * and op: the user may free them */
+     * and op: the user may free them (not while the request waits in a
+     * pool: then NULL) */
     struct ompi_communicator_t *comm;
+    /* a nonblocking request of the latency path: freed, it waits here for
+     * the next call of its shape (coll_rsag_latency.c); NULL: destroyed */
+    struct mca_coll_rsag_request_pool_t *pool;
 } mca_coll_rsag_request_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_request_t);
+
+/* Freed nonblocking requests of one call shape, kept for reuse (the
+ * latency path for MPI_I*): a request in the pool holds its datatype, op
+ * and schedule, not the communicator (which may go meanwhile: the module's
+ * destructor drains the pool).  Under the requests' lock. */
+#define MCA_COLL_RSAG_POOL_SIZE 4
+typedef struct mca_coll_rsag_request_pool_t {
+    mca_coll_rsag_request_t *idle[MCA_COLL_RSAG_POOL_SIZE];
+    int n;
+} mca_coll_rsag_request_pool_t;
+
+/* A request of the pool made ready for a new call on comm (comm retained,
+ * not started), or NULL when the pool is empty. */
+mca_coll_rsag_request_t *mca_coll_rsag_request_pool_take(mca_coll_rsag_request_pool_t *pool,
+                                                         struct ompi_communicator_t *comm);
+/* Destroy every request waiting in the pool. */
+void mca_coll_rsag_request_pool_drain(mca_coll_rsag_request_pool_t *pool);
 
 /* A request of a call on comm with dtype and op (all retained), with an
  * empty schedule and the tag `tag`; NULL when out of memory. */

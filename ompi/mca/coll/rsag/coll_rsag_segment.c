@@ -107,8 +107,6 @@
  * they do not (64 KB: 10.1 vs 42.9 us); below it the call is a few us and
  * mostly waiting. */
 #define MCA_COLL_RSAG_DEFAULT_STREAM_MIN_BYTES 16384
-#define MCA_COLL_RSAG_STR2(x) #x
-#define MCA_COLL_RSAG_STRINGIFY(x) MCA_COLL_RSAG_STR2(x)
 #define MCA_COLL_RSAG_NAME_LEN 64
 /* The probe word of a rank: this pattern xor its pid. */
 #define MCA_COLL_RSAG_PROBE_MAGIC 0x7273616700000000ULL
@@ -140,10 +138,10 @@
 /* One control line per rank, no more. */
 _Static_assert(sizeof(mca_coll_rsag_ctl_t) <= MCA_COLL_RSAG_CACHE_LINE,
                "a control line must fit one cache line");
-_Static_assert(sizeof(mca_coll_rsag_box_t) == MCA_COLL_RSAG_CACHE_LINE,
-               "a box is one cache line");
+_Static_assert(sizeof(mca_coll_rsag_box_t) == MCA_COLL_RSAG_BOX_LINES * MCA_COLL_RSAG_CACHE_LINE,
+               "a box is whole cache lines");
 /* Lines per rank before the slots: its control line and its two boxes. */
-#define MCA_COLL_RSAG_LINES_PER_RANK 3
+#define MCA_COLL_RSAG_LINES_PER_RANK (1 + 2 * MCA_COLL_RSAG_BOX_LINES)
 
 mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
     .segment_size = 0,      /* by communicator size */
@@ -251,10 +249,9 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
     (void) mca_base_component_var_register(
         c, "segment_size",
         "Bytes of each rank's data slot in the shared segment the direct algorithms make "
-        "per single-node communicator (lazily, on first use; the segment also holds three "
-        "64-byte lines per rank: control and two boxes for vectors of up to 56 bytes). "
-        "Vectors go through the slots in windows of half "
-        "of it. 0 (default): 8 MiB / p, at least 64 KiB, at most 1 MiB. Otherwise rounded "
+        "per single-node communicator (lazily, on first use; the segment also holds 35 "
+        "64-byte lines per rank: a control line and two boxes of 17 lines for vectors of up "
+        "to 1080 bytes). Larger vectors go through the slots in windows of half of it. 0 (default): 8 MiB / p, at least 64 KiB, at most 1 MiB. Otherwise rounded "
         "up to a multiple of 128, at least 128, at most 1 GiB",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.segment_size);
@@ -863,6 +860,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     seg->finished = 0;
     seg->pids = pids;
     seg->seen_done = seen_done;
+    seg->readers[0] = seg->readers[1] = -1;
     for (int q = 0; q < p; ++q) {
         mca_coll_rsag_wait_joined(seg, q);
         pids[q] = (pid_t) seg->ctl[q].pid;

@@ -13,11 +13,12 @@
  *   ctl[0] ... ctl[p-1]     one control line per rank, written only by its
  *                           rank, read by all: the progress counters of the
  *                           protocol and the addresses it publishes
- *   box[0][0,1] ...         two lines per rank, written only by its rank:
- *   box[p-1][0,1]           a vector of up to 56 bytes and the tick that
- *                           stamps it, in the same line, so that a peer
- *                           reads both with one cache miss (a step's two
- *                           boxes alternate like the slot halves)
+ *   box[0][0,1] ...         two boxes of 17 lines per rank, written only by
+ *   box[p-1][0,1]           its rank: the tick that stamps it, then a
+ *                           vector of up to 1080 bytes (up to 56 in the
+ *                           stamp's line, so that a peer reads both with one
+ *                           cache miss); a step's two boxes alternate like
+ *                           the slot halves
  *   slot[0] ... slot[p-1]   one data slot per rank (coll_rsag_segment_size
  *                           bytes, a multiple of the cache line), written
  *                           only by its rank; two halves so that a window
@@ -63,11 +64,15 @@ typedef struct mca_coll_rsag_ctl_t {
     uint16_t probed;    /* set-up: my CMA test read worked (1) or not (2) */
 } mca_coll_rsag_ctl_t;
 
-/* One rank's box: a small vector and its stamp in one cache line. */
-#define MCA_COLL_RSAG_BOX_BYTES 56
+/* One rank's box: a small vector after its stamp, from the start of a
+ * cache line, so that a vector of up to 56 bytes and its stamp share one
+ * line (a peer reads both with one miss); larger ones continue on the
+ * next lines (read after the stamp: written before it). */
+#define MCA_COLL_RSAG_BOX_LINES 17
+#define MCA_COLL_RSAG_BOX_BYTES (MCA_COLL_RSAG_BOX_LINES * 64 - 8)    /* 1080 */
 typedef struct mca_coll_rsag_box_t {
-    char data[MCA_COLL_RSAG_BOX_BYTES]; /* first: as aligned as the line */
     uint64_t tick;                      /* data holds this tick's vector */
+    char data[MCA_COLL_RSAG_BOX_BYTES]; /* 8-byte aligned */
 } mca_coll_rsag_box_t;
 
 /* How the node path moves data between ranks. */
@@ -92,6 +97,9 @@ typedef struct mca_coll_rsag_segment_t {
                                        starts only after the one before it */
     pid_t *pids;                    /* peers' process ids (CMA) */
     uint64_t *seen_done;            /* [size]: highest done of each rank seen so far */
+    int readers[2];                 /* who read half (box) h at the last tick that
+                                       posted into it: -1 every rank, else that one
+                                       rank (a whole-vector reduce's root) */
     uint64_t probe_word;            /* what peers read to test CMA */
     size_t charged;                 /* bytes counted against coll_rsag_segment_max_bytes
                                        (the creator, rank 0), else 0 */
