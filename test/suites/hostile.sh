@@ -79,7 +79,7 @@ printf '# malformed lines among good ones\ncoll_rsag_verbose = 1\nthis line has 
 run_test hostile-malformed-param-file-np3 \
     env OMPI_MCA_mca_param_files="$badconf" "${mpirun_cmd[@]}" -np 3 "$hostile"
 expect_in_log "keyval parser: error [0-9]+ reading file $badconf at line"
-expect_in_log 'allreduce on .* -> recursive_doubling \(auto\); .*\(default for p <= 3\)'
+expect_in_log 'allreduce on .* -> direct \(auto\); .*\(default for p <= 3\)'
 expect_in_log "$ok_line"
 
 # --- nonsense written through MPI_T after start: checked nowhere but the

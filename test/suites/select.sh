@@ -9,29 +9,29 @@ hostile="$here/mpi/rsag_hostile"
 # ompi_info shows every threshold's per-class defaults and the class bounds.
 run_test select-ompi_info-class-defaults ompi_info --param coll rsag --level 9
 expect_in_log 'coll_rsag_allreduce_rabenseifner_min_bytes" \(current value: "-1".*type: long'
-expect_in_log '-1: the default of the communicator.s size class \(coll_rsag_comm_class_\*_max_size\): p <= 2: 1023, p <= 4: off, p > 4: 4096, several nodes: 131072 bytes; N >= 0: N for every communicator size'
-expect_in_log 'p <= 2: 1024, p <= 4: 8, p > 4: 8192, several nodes: off bytes'
+expect_in_log '-1: the default of the communicator.s size class \(coll_rsag_comm_class_\*_max_size\): p <= 2: 1, p <= 4: off, p > 4: 4096, several nodes: 131072 bytes; N >= 0: N for every communicator size'
+expect_in_log 'p <= 2: 1, p <= 4: 8, p > 4: 8192, several nodes: off bytes'
 expect_in_log 'coll_rsag_comm_class_0_max_size" \(current value: "2"'
 expect_in_log 'coll_rsag_comm_class_1_max_size" \(current value: "4"'
 
 # Class bounds as MCA parameters change the class help text and the trace.
 run_test select-ompi_info-class-bounds-set env OMPI_MCA_coll_rsag_comm_class_0_max_size=3 \
     OMPI_MCA_coll_rsag_comm_class_1_max_size=8 ompi_info --param coll rsag --level 9
-expect_in_log 'p <= 3: 1023, p <= 8: off, p > 8: 4096, several nodes: 131072 bytes'
+expect_in_log 'p <= 3: 1, p <= 8: off, p > 8: 4096, several nodes: 131072 bytes'
 
 # The trace: comm, comm size, bytes, algorithm, and the threshold that
 # decided with its size class; each class decides differently (the demo's
 # 80000 and 8000000-byte allreduces).
 for np in 2 3 5; do
     case $np in
-        2) range='p <= 2' decides='80000 bytes .* -> direct \(auto\); coll_rsag_allreduce_direct_min_bytes 1024' small=binomial ;;
+        2) range='p <= 2' decides='80000 bytes .* -> direct \(auto\); coll_rsag_allreduce_direct_min_bytes 1' small=direct ;;
         3) range='p <= 4' decides='8000000 bytes .* -> direct \(auto\); coll_rsag_allreduce_direct_min_bytes 8' small=direct ;;
         *) range='p > 4' decides='80000 bytes .* -> direct \(auto\); coll_rsag_allreduce_direct_min_bytes 8192' small=binomial ;;
     esac
     run_test "select-verbose-threshold-np$np" "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 \
         -np "$np" "$demo"
     expect_in_log "allreduce on MPI_COMM_WORLD \(cid 0, size $np\): $decides <= bytes \(default for $range\)"
-    expect_in_log "reduce on MPI_COMM_WORLD \(cid 0, size $np\): 8 bytes .* -> $small \(auto\); coll_rsag_reduce_${small}_min_bytes [08] <= bytes \(default for $range\)"
+    expect_in_log "reduce on MPI_COMM_WORLD \(cid 0, size $np\): 8 bytes .* -> $small \(auto\); coll_rsag_reduce_${small}_min_bytes [018] <= bytes \(default for $range\)"
     expect_in_log 'results correct'
 done
 
@@ -52,8 +52,9 @@ for np in 2 3 5; do
     run_test "select-param-file-threshold-every-size-np$np" \
         env OMPI_MCA_mca_param_files="$tunefile" "${mpirun_cmd[@]}" -np "$np" "$demo"
     expect_in_log "allreduce on MPI_COMM_WORLD \(cid 0, size $np\): 80000 bytes .* -> ring \(auto\); coll_rsag_allreduce_ring_min_bytes 70000 <= bytes \(set for every size"
-    # (p <= 4 on one node: direct from 8 B, the cost model's default)
-    if [ "$np" = 3 ]; then
+    # (p <= 2 on one node: direct from 1 B, measured; p <= 4: from 8 B,
+    # the cost model's default)
+    if [ "$np" -le 3 ]; then
         expect_in_log 'allreduce on .*: 800 bytes .* -> direct \(auto\)'
     else
         expect_in_log 'allreduce on .*: 800 bytes .* -> recursive_doubling \(auto\)'

@@ -115,10 +115,12 @@ static void test_auto(mca_coll_rsag_coll_t coll, int small_alg, int big_alg)
         }
         big_count = (thr + 3) / 4 > (size_t) pof2 ? (thr + 3) / 4 : (size_t) pof2;
 
-        /* below the threshold: the small-message algorithm */
+        /* below the threshold (one element of 4 bytes; at p <= 2 the
+         * threshold is 1 byte, and one element is below p' from p = 2): the
+         * small-message algorithm */
         c = call_of(p, 1, 4, true);
         d = mca_coll_rsag_select(coll, &c, &t);
-        CHECK(d.alg == small_alg
+        CHECK((d.alg == small_alg || (thr <= 4 && 1 >= pof2))
                   && d.reason == MCA_COLL_RSAG_REASON_AUTO, "p=%d small -> %d", p, d.alg);
 
         /* at and above the threshold, commutative, enough elements */
@@ -487,14 +489,15 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS
                                    | MCA_COLL_RSAG_NEEDS_ORDERED_START)
               && direct->layout == MCA_COLL_RSAG_LAYOUT_RANKS, "%s direct row", desc->name);
-    /* auto takes it by default at p <= 2 from 1 KB (measured there); on
+    /* auto takes it by default at p <= 2 from 1 byte (measured there: from
+     * 1 KB, and below it since small calls take the latency path); on
      * larger one-node communicators where the cost model says it wins
      * (coll_rsag_algorithms.h): from 8 B at p <= 4, from 8 B (the
      * reduce-scatters) or 8 KB for larger p, the reduce-scatters' ring
      * taking over from 128 KB (p <= 4) and 8 MB (larger p); never on
      * several nodes */
     bool rs = MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK == coll || MCA_COLL_RSAG_REDUCE_SCATTER == coll;
-    const size_t from[3] = { 1024, 8, rs ? 8 : 8192 };
+    const size_t from[3] = { 1, 8, rs ? 8 : 8192 };
     const size_t until[3] = { SIZE_MAX, rs ? 131072 : SIZE_MAX, rs ? 8388608 : SIZE_MAX };
     for (int k = 0; k < MCA_COLL_RSAG_NUM_SIZE_CLASSES; ++k) {
         CHECK(direct->default_min_bytes[k] == from[k], "%s direct from %zu B in class %d",

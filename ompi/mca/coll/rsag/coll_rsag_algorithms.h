@@ -94,13 +94,18 @@
 /* Where the defaults come from (doc/parameters.md, "Default thresholds"):
  *
  * p <= 2: measured at np 2 on this machine's two cores (not oversubscribed):
- *   contrib/results/2026-11-21 for the point-to-point algorithms and
+ *   contrib/results/2026-11-21 for the point-to-point algorithms,
  *   contrib/results/2026-11-23-direct (a quiet machine) for `direct`, which
  *   is fastest from 1 KB for every collective (1.1-2.8x tuned's best
- *   allreduce) but loses to recursive doubling / binomial below it.  Each
- *   rsag algorithm takes one range of sizes, so the point-to-point rows
- *   that `direct` overtakes keep a threshold just below it: they serve the
- *   calls `direct` cannot take (a non-contiguous datatype).
+ *   allreduce), and contrib/results/2026-11-26-latency for the sizes below:
+ *   there recursive doubling / binomial / halving won until `direct`'s
+ *   small calls took the latency path (coll_rsag_latency.c), which is
+ *   ahead of them and of tuned from 8 B (and so from 1 byte: the same
+ *   path).  Rabenseifner shares its threshold (on equal thresholds the
+ *   later row, `direct`, wins where it applies), so the calls `direct`
+ *   cannot take (a non-contiguous datatype, MPI_I* before the segment
+ *   exists) get Rabenseifner, or recursive doubling / binomial below p'
+ *   elements, as they got from 1 KB before.
  * p <= 4 and larger p on one node: rsag's cost model (contrib/model/
  *   coll_rsag_model.c, `direct` included: its boxes, whole vectors and
  *   windows, the streamed puts, the reads of what another core wrote, the
@@ -137,20 +142,20 @@
  *   half); hierarchical MPI_Reduce was not measured (from 64 KB). */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(      1023, MCA_COLL_RSAG_OFF,      4096,    131072)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,    131072)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(      1024,         8,      8192, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(      1023, MCA_COLL_RSAG_OFF,      4096,      4096)
-#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(      1024,         8,      8192, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,      4096)
+#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
 #define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,   1048576)
 #define MCA_COLL_RSAG_DEF_RS_PRIORITY_AWARE               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    131072)
-#define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(      1024,         8,         8, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(         1,         8,         8, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
 /* ---- end of the threshold table ------------------------------------------ */
 
