@@ -65,6 +65,7 @@ RSAG_DEBIAN13_SUBSET=(
     direct-cma-seccomp-refused-np2                          # 5.0's PMIx clean-up, CMA fallback
     select-former-names select-unusable-settings-once-np3   # 5.0's help messages
     threads-multiple-np2
+    ^direct-latency-np2 ^direct-latency-nonblocking-np2     # 5.0's MPI layer around kept requests
 )
 # Not in it: direct-shm-*-fallback (unshare cannot make a private mount
 # namespace under this chroot, whose root is no mount point) and
