@@ -93,10 +93,6 @@ MCA_COLL_RSAG_EXPORT extern mca_coll_rsag_component_t mca_coll_rsag_component;
  * Open MPI's nonblocking range: libnbc takes its tags from the top of it
  * and would have to run some 10^9 nonblocking collectives on one
  * communicator, with some still in flight, to meet one of ours in use. */
-/* Call shapes the latency path remembers per communicator and collective
- * (a solver alternating a dot product and a norm of two sizes: two). */
-#define MCA_COLL_RSAG_LATENCY_SHAPES 4
-
 /* A macro's value as a string literal (for help texts). */
 #define MCA_COLL_RSAG_STR2(x) #x
 #define MCA_COLL_RSAG_STRINGIFY(x) MCA_COLL_RSAG_STR2(x)
@@ -169,14 +165,9 @@ typedef struct mca_coll_rsag_module_t {
     mca_coll_rsag_sched_t sched;
     /* Tag of the next nonblocking or persistent request (coll_rsag_request.c). */
     int next_tag;
-    /* The latency path (coll_rsag_latency.c): per collective, the blocking
-     * calls it remembers, one per shape (NULL: none). */
-    struct mca_coll_rsag_remembered_t *remembered[MCA_COLL_RSAG_NUM_COLLS]
-                                                [MCA_COLL_RSAG_LATENCY_SHAPES];
-    /* and, per collective and shape, the freed requests of MPI_I* calls it
-     * keeps; the next entry each replaces when all are taken */
-    struct mca_coll_rsag_kept_t *kept[MCA_COLL_RSAG_NUM_COLLS][MCA_COLL_RSAG_LATENCY_SHAPES];
-    unsigned char latency_next[MCA_COLL_RSAG_NUM_COLLS][2];
+    /* The latency path's table (coll_rsag_latency.c): the small calls it
+     * remembers, by form, collective and shape; NULL until a call took it. */
+    struct mca_coll_rsag_latency_t *latency;
     /* Bit c: rsag's settings of collective c were compared across the
      * ranks (coll_rsag_check.c: once, at its first blocking call). */
     unsigned settings_checked;

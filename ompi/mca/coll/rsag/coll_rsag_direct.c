@@ -14,11 +14,12 @@
  *   ready  = t   my block of step t is reduced and readable
  *   done   = t   I read nothing of step t any more
  *
- * A vector of up to 56 bytes goes whole through box t % 2 instead: the
- * box's stamp = t stands for arrive (and says done >= t - 1).
+ * A vector of up to MCA_COLL_RSAG_BOX_BYTES goes whole through box t % 2
+ * instead: the box's stamp = t stands for arrive (and says done >= t - 1).
  *
- * Before writing slot half (or box) t % 2 a rank waits until every rank is
- * done with step t - 2 (the last step that used it).  A CMA step reads
+ * Before writing slot half (or box) t % 2 a rank waits until whoever read
+ * it at step t - 2 (the last step that used it) is done with that step:
+ * every rank, or only the root of a whole-vector reduce (seg->readers).  A CMA step reads
  * user buffers, so it ends with every rank waiting for everyone's done:
  * no rank returns while a peer may still read its buffers.  A segment
  * step only reads the segment, so it ends without waiting.
@@ -300,11 +301,23 @@ static bool mca_coll_rsag_direct_my_turn(const mca_coll_rsag_direct_t *d, uint64
     return false;
 }
 
+/* This rank receives a result: every rank but a reduce's non-roots. */
+static bool mca_coll_rsag_direct_is_root(const mca_coll_rsag_direct_t *d)
+{
+    return MCA_COLL_RSAG_DIRECT_REDUCE != d->kind || d->a.rank == d->a.root;
+}
+
 /* A whole-vector reduce (segment path): only the root reads the posted
- * inputs, so a rank other than the root reads nothing of the others'. */
+ * inputs. */
+static bool mca_coll_rsag_direct_root_reads_all(const mca_coll_rsag_direct_t *d)
+{
+    return d->whole && MCA_COLL_RSAG_DIRECT_REDUCE == d->kind;
+}
+
+/* So a rank other than that root reads nothing of the others'. */
 static bool mca_coll_rsag_direct_reads_none(const mca_coll_rsag_direct_t *d)
 {
-    return d->whole && MCA_COLL_RSAG_DIRECT_REDUCE == d->kind && d->a.rank != d->a.root;
+    return mca_coll_rsag_direct_root_reads_all(d) && !mca_coll_rsag_direct_is_root(d);
 }
 
 /* Before this rank posts into half (box) h at tick t: whoever read what it
@@ -324,7 +337,7 @@ static bool mca_coll_rsag_direct_readers_done(mca_coll_rsag_direct_t *d, uint64_
             return false;
         }
     }
-    seg->readers[h] = (d->whole && MCA_COLL_RSAG_DIRECT_REDUCE == d->kind) ? d->a.root : -1;
+    seg->readers[h] = mca_coll_rsag_direct_root_reads_all(d) ? d->a.root : -1;
     return true;
 }
 
@@ -718,7 +731,7 @@ static int mca_coll_rsag_direct_poll(void *state, bool wait)
 
 static void mca_coll_rsag_direct_release(void *state)
 {
-    free(state);
+    mca_coll_rsag_direct_free(state);
 }
 
 /* How the call goes: CMA or the segment, window, chunk, the small-vector
@@ -761,7 +774,7 @@ static void mca_coll_rsag_direct_temp_counts(const mca_coll_rsag_direct_t *d, si
 {
     const mca_coll_rsag_args_t *a = &d->a;
     int r = a->rank;
-    bool is_root = (MCA_COLL_RSAG_DIRECT_REDUCE != d->kind || r == a->root);
+    bool is_root = mca_coll_rsag_direct_is_root(d);
     size_t my_len = a->displ[r + 1] - a->displ[r];
 
     n[1] = n[2] = 0;
@@ -789,10 +802,9 @@ static void mca_coll_rsag_direct_temp_counts(const mca_coll_rsag_direct_t *d, si
 static void mca_coll_rsag_direct_buffers(mca_coll_rsag_direct_t *d)
 {
     const mca_coll_rsag_args_t *a = &d->a;
-    bool is_root = (MCA_COLL_RSAG_DIRECT_REDUCE != d->kind || a->rank == a->root);
 
     d->in = (char *) a->input + d->ctx.lb;
-    d->out = (NULL != a->rbuf && is_root) ? a->rbuf + d->ctx.lb : NULL;
+    d->out = (NULL != a->rbuf && mca_coll_rsag_direct_is_root(d)) ? a->rbuf + d->ctx.lb : NULL;
 }
 
 /* The temporaries (tmp, own, stage: data pointers, element 0's first

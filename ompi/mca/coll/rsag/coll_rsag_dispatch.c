@@ -72,9 +72,7 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     mca_coll_rsag_sched_init(&m->sched, NULL, NULL);
     m->next_tag = MCA_COLL_RSAG_TAG_FIRST;
     m->settings_checked = 0;
-    memset(m->remembered, 0, sizeof(m->remembered));
-    memset(m->kept, 0, sizeof(m->kept));
-    memset(m->latency_next, 0, sizeof(m->latency_next));
+    m->latency = NULL;
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)

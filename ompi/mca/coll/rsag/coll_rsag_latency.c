@@ -24,11 +24,11 @@
  * Restrictions: what `direct`'s one-box form needs (one node, segment
  *       made, contiguous datatype, segment path, not CMA), blocking calls;
  *       the op and datatype are retained while remembered.
- * Memory: per communicator, collective and shape (up to
- *       MCA_COLL_RSAG_LATENCY_SHAPES, the oldest replaced), one block of the
- *       state, the layout and three box-sized temporaries (about 3.5 KB at
- *       p = 2); for MPI_I*, up to MCA_COLL_RSAG_POOL_SIZE freed requests per
- *       shape.
+ * Memory: per communicator, once a call took the path, one table of
+ *       entries (MCA_COLL_RSAG_LATENCY_SHAPES per form and collective, the
+ *       oldest replaced); per shape remembered, one block of the state, the
+ *       layout and three box-sized temporaries (about 3.5 KB at p = 2); for
+ *       MPI_I*, up to MCA_COLL_RSAG_POOL_SIZE freed requests per shape.
  */
 #include "ompi_config.h"
 
@@ -50,6 +50,10 @@
 #include "coll_rsag_request.h"
 #include "coll_rsag_segment.h"
 
+/* Call shapes remembered per communicator, form and collective (a solver
+ * alternating a dot product and a norm of two sizes: two). */
+#define MCA_COLL_RSAG_LATENCY_SHAPES 4
+
 /* The settings a decision of one collective read. */
 typedef struct mca_coll_rsag_latency_settings_t {
     mca_coll_rsag_tuning_t tuning;
@@ -58,25 +62,29 @@ typedef struct mca_coll_rsag_latency_settings_t {
     int verbose;
 } mca_coll_rsag_latency_settings_t;
 
-/* One remembered blocking call: the prepared call and what it was decided
- * under. */
-struct mca_coll_rsag_remembered_t {
+/* One remembered shape: a call of it described once (blocking: the call
+ * that runs; MPI_I*: what the kept requests are compared with), the
+ * decision and the settings it was made under, and for MPI_I* the freed
+ * requests of the shape.  Free while d is NULL. */
+typedef struct mca_coll_rsag_latency_entry_t {
     mca_coll_rsag_direct_t *d;
     int alg;                                   /* the direct row's id */
-    struct ompi_datatype_t *dtype;             /* retained */
-    struct ompi_op_t *op;                      /* retained */
+    struct ompi_datatype_t *dtype;             /* retained while d is set */
+    struct ompi_op_t *op;                      /* retained while d is set */
     mca_coll_rsag_latency_settings_t settings;
-};
-
-/* The nonblocking calls of one shape: their freed requests, kept for the
- * next call (the shape and settings of the last call that was decided). */
-struct mca_coll_rsag_kept_t {
     mca_coll_rsag_request_pool_t pool;
-    mca_coll_rsag_direct_t *shape;             /* a call of the shape, for comparisons */
-    int alg;
-    struct ompi_datatype_t *dtype;             /* retained while it is the shape's */
-    struct ompi_op_t *op;
-    mca_coll_rsag_latency_settings_t settings;
+} mca_coll_rsag_latency_entry_t;
+
+enum { MCA_COLL_RSAG_LATENCY_BLOCKING, MCA_COLL_RSAG_LATENCY_NONBLOCKING,
+       MCA_COLL_RSAG_LATENCY_FORMS };
+
+/* A module's table, made by the first call that takes the path; its
+ * entries are reused in place, never freed before the module (a request in
+ * flight points at its entry's pool). */
+struct mca_coll_rsag_latency_t {
+    mca_coll_rsag_latency_entry_t entry[MCA_COLL_RSAG_LATENCY_FORMS][MCA_COLL_RSAG_NUM_COLLS]
+                                       [MCA_COLL_RSAG_LATENCY_SHAPES];
+    unsigned char next[MCA_COLL_RSAG_LATENCY_FORMS][MCA_COLL_RSAG_NUM_COLLS];
 };
 
 static struct {
@@ -142,141 +150,163 @@ static bool mca_coll_rsag_latency_small(const mca_coll_rsag_module_t *m,
            && *bytes <= mca_coll_rsag_latency.max_bytes;
 }
 
-static void mca_coll_rsag_latency_release(struct mca_coll_rsag_remembered_t *r)
+/* ---- the table ------------------------------------------------------------ */
+
+/* The entry of form f and collective coll that holds a's shape, or NULL. */
+static mca_coll_rsag_latency_entry_t *mca_coll_rsag_latency_find(
+    mca_coll_rsag_module_t *m, int f, mca_coll_rsag_coll_t coll, const mca_coll_rsag_args_t *a)
 {
-    if (NULL != r) {
-        mca_coll_rsag_direct_free(r->d);
-        OBJ_RELEASE(r->dtype);
-        OBJ_RELEASE(r->op);
-        free(r);
+    if (NULL == m->latency) {
+        return NULL;
+    }
+    for (int i = 0; i < MCA_COLL_RSAG_LATENCY_SHAPES; ++i) {
+        mca_coll_rsag_latency_entry_t *e = &m->latency->entry[f][coll][i];
+        if (NULL != e->d && mca_coll_rsag_direct_serves(e->d, a)) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* Forget what e remembers (its kept requests too: one still in flight
+ * comes back later, and goes when taken). */
+static void mca_coll_rsag_latency_clear(mca_coll_rsag_latency_entry_t *e)
+{
+    mca_coll_rsag_request_pool_drain(&e->pool);
+    if (NULL != e->d) {
+        mca_coll_rsag_direct_free(e->d);
+        OBJ_RELEASE(e->dtype);
+        OBJ_RELEASE(e->op);
+        e->d = NULL;
     }
 }
+
+/* The entry for a's shape: its own, else a free one, else the next in
+ * turn, cleared; NULL when the table cannot be made. */
+static mca_coll_rsag_latency_entry_t *mca_coll_rsag_latency_slot(
+    mca_coll_rsag_module_t *m, int f, mca_coll_rsag_coll_t coll, const mca_coll_rsag_args_t *a)
+{
+    mca_coll_rsag_latency_entry_t *e = mca_coll_rsag_latency_find(m, f, coll, a);
+
+    if (NULL != e) {
+        return e;
+    }
+    if (NULL == m->latency && NULL == (m->latency = calloc(1, sizeof(*m->latency)))) {
+        return NULL;
+    }
+    for (int i = 0; i < MCA_COLL_RSAG_LATENCY_SHAPES; ++i) {
+        e = &m->latency->entry[f][coll][i];
+        if (NULL == e->d) {
+            return e;
+        }
+    }
+    e = &m->latency->entry[f][coll][m->latency->next[f][coll]++ % MCA_COLL_RSAG_LATENCY_SHAPES];
+    mca_coll_rsag_latency_clear(e);
+    return e;
+}
+
+/* Remember in the free entry e the call a (layout: its RANKS layout),
+ * decided as `alg`; `counted`: its memory is a memory request of the
+ * call's (coll_rsag_mem.h).  OMPI_SUCCESS, also when the call is not of
+ * one box (then e stays free), or OMPI_ERR_OUT_OF_RESOURCE. */
+static int mca_coll_rsag_latency_set(mca_coll_rsag_latency_entry_t *e,
+                                     mca_coll_rsag_coll_t coll, int alg,
+                                     const mca_coll_rsag_args_t *a, const size_t *layout,
+                                     bool counted)
+{
+    int err;
+
+    e->d = mca_coll_rsag_direct_prepare(a, layout, mca_coll_rsag_direct_kind(coll), counted,
+                                        &err);
+    if (NULL == e->d) {
+        return err;
+    }
+    e->alg = alg;
+    e->dtype = a->dtype;
+    e->op = a->op;
+    OBJ_RETAIN(e->dtype);
+    OBJ_RETAIN(e->op);
+    mca_coll_rsag_latency_settings(&e->settings, coll);
+    return OMPI_SUCCESS;
+}
+
+/* A call that skipped its decision: count it where the decision would
+ * have. */
+static void mca_coll_rsag_latency_count(const mca_coll_rsag_latency_entry_t *e,
+                                        mca_coll_rsag_coll_t coll)
+{
+    __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][e->alg], 1ULL, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&mca_coll_rsag_latency.calls, 1ULL, __ATOMIC_RELAXED);
+}
+
+/* ---- blocking calls -------------------------------------------------------- */
 
 bool mca_coll_rsag_latency_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                mca_coll_rsag_args_t *a, int *err)
 {
-    struct mca_coll_rsag_remembered_t *r = NULL;
+    mca_coll_rsag_latency_entry_t *e =
+        mca_coll_rsag_latency_find(m, MCA_COLL_RSAG_LATENCY_BLOCKING, coll, a);
 
-    for (int i = 0; i < MCA_COLL_RSAG_LATENCY_SHAPES && NULL != m->remembered[coll][i]; ++i) {
-        if (mca_coll_rsag_direct_serves(m->remembered[coll][i]->d, a)) {
-            r = m->remembered[coll][i];
-            break;
-        }
-    }
-    if (NULL == r || !mca_coll_rsag_latency_same_settings(&r->settings, coll)) {
+    if (NULL == e || !mca_coll_rsag_latency_same_settings(&e->settings, coll)) {
         return false;
     }
-    __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][r->alg], 1ULL, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&mca_coll_rsag_latency.calls, 1ULL, __ATOMIC_RELAXED);
+    mca_coll_rsag_latency_count(e, coll);
     mca_coll_rsag_call_begin(NULL);     /* no temporaries: the peak is 0 */
-    *err = mca_coll_rsag_call_end(mca_coll_rsag_direct_run(r->d, a));
+    *err = mca_coll_rsag_call_end(mca_coll_rsag_direct_run(e->d, a));
     return true;
 }
 
 bool mca_coll_rsag_latency_remember(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                     int alg, mca_coll_rsag_args_t *a, int *err)
 {
-    struct mca_coll_rsag_remembered_t *r = NULL, **slot;
+    mca_coll_rsag_latency_entry_t *e;
     size_t *even = NULL;
     size_t bytes;
-    int i, prep_err = OMPI_SUCCESS;
+    int rc;
 
-    if (!mca_coll_rsag_latency_small(m, a, &bytes)) {
+    if (!mca_coll_rsag_latency_small(m, a, &bytes)
+        || NULL == (e = mca_coll_rsag_latency_slot(m, MCA_COLL_RSAG_LATENCY_BLOCKING, coll, a))) {
         return false;
     }
-    /* the entry of this shape (remembered under other settings), else a
-     * free one, else the next in turn */
-    for (i = 0; i < MCA_COLL_RSAG_LATENCY_SHAPES && NULL != m->remembered[coll][i]; ++i) {
-        if (mca_coll_rsag_direct_serves(m->remembered[coll][i]->d, a)) {
-            break;
-        }
-    }
-    if (MCA_COLL_RSAG_LATENCY_SHAPES == i) {
-        i = m->latency_next[coll][0]++ % MCA_COLL_RSAG_LATENCY_SHAPES;
-    }
-    slot = &m->remembered[coll][i];
-    mca_coll_rsag_latency_release(*slot);
-    *slot = NULL;
-    r = calloc(1, sizeof(*r));
-    if (NULL == a->displ) {
-        even = malloc(((size_t) a->size + 1) * sizeof(size_t));
-    }
-    if (NULL == r || (NULL == a->displ && NULL == even)) {
-        goto cleanup;
+    mca_coll_rsag_latency_clear(e);     /* this shape's, under other settings */
+    if (NULL == a->displ && NULL == (even = malloc(((size_t) a->size + 1) * sizeof(size_t)))) {
+        return false;
     }
     if (NULL != even) {
         mca_coll_rsag_displs_even(a->count, a->size, even);
     }
     a->segment = m->segment;
-    r->d = mca_coll_rsag_direct_prepare(a, NULL != even ? even : a->displ,
-                                        mca_coll_rsag_direct_kind(coll), true, &prep_err);
-    if (NULL == r->d) {
-        if (OMPI_SUCCESS != prep_err) {
-            /* out of memory: the call fails, as it would the usual way */
-            *err = prep_err;
-            free(r);
-            r = NULL;
-            free(even);
-            return true;
-        }
-        goto cleanup;                   /* not one box: the usual way */
+    rc = mca_coll_rsag_latency_set(e, coll, alg, a, NULL != even ? even : a->displ, true);
+    free(even);
+    if (OMPI_SUCCESS != rc) {
+        *err = rc;                      /* out of memory: the call fails, as the usual way */
+        return true;
     }
-    r->alg = alg;
-    r->dtype = a->dtype;
-    r->op = a->op;
-    OBJ_RETAIN(r->dtype);
-    OBJ_RETAIN(r->op);
-    mca_coll_rsag_latency_settings(&r->settings, coll);
-    *slot = r;
-    r = NULL;
+    if (NULL == e->d) {
+        return false;                   /* not one box: the usual way */
+    }
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS && 0 == a->rank) {
         opal_output(mca_coll_rsag_component.output,
                     "coll:rsag: %s on %s (cid %d, size %d): %zu-byte calls of this shape take "
                     "the latency path", mca_coll_rsag_colls[coll].name, a->comm->c_name,
                     MCA_COLL_RSAG_COMM_CID(a->comm), a->size, bytes);
     }
-    *err = mca_coll_rsag_direct_run((*slot)->d, a);    /* decided: not counted */
-cleanup:
-    free(even);
-    if (NULL != r) {
-        mca_coll_rsag_direct_free(r->d);
-        free(r);
-        return false;
-    }
+    *err = mca_coll_rsag_direct_run(e->d, a);    /* decided: not counted */
     return true;
 }
 
 /* ---- nonblocking calls: their requests kept for reuse -------------------- */
 
-static void mca_coll_rsag_latency_release_kept(struct mca_coll_rsag_kept_t *k)
-{
-    if (NULL != k) {
-        mca_coll_rsag_request_pool_drain(&k->pool);
-        mca_coll_rsag_direct_free(k->shape);
-        if (NULL != k->dtype) {
-            OBJ_RELEASE(k->dtype);
-            OBJ_RELEASE(k->op);
-        }
-        free(k);
-    }
-}
-
 bool mca_coll_rsag_latency_try_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                        mca_coll_rsag_args_t *a, ompi_request_t **request)
 {
-    struct mca_coll_rsag_kept_t *k = NULL;
+    mca_coll_rsag_latency_entry_t *e =
+        mca_coll_rsag_latency_find(m, MCA_COLL_RSAG_LATENCY_NONBLOCKING, coll, a);
     mca_coll_rsag_request_t *r;
     mca_coll_rsag_direct_t *d;
 
-    for (int i = 0; i < MCA_COLL_RSAG_LATENCY_SHAPES && NULL != m->kept[coll][i]; ++i) {
-        if (NULL != m->kept[coll][i]->shape
-            && mca_coll_rsag_direct_serves(m->kept[coll][i]->shape, a)) {
-            k = m->kept[coll][i];
-            break;
-        }
-    }
-    if (NULL == k || !mca_coll_rsag_latency_same_settings(&k->settings, coll)
-        || NULL == (r = mca_coll_rsag_request_pool_take(&k->pool, a->comm))) {
+    if (NULL == e || !mca_coll_rsag_latency_same_settings(&e->settings, coll)
+        || NULL == (r = mca_coll_rsag_request_pool_take(&e->pool, a->comm))) {
         return false;
     }
     d = mca_coll_rsag_direct_one_box(&r->sched);
@@ -286,8 +316,7 @@ bool mca_coll_rsag_latency_try_request(mca_coll_rsag_module_t *m, mca_coll_rsag_
         mca_coll_rsag_request_release(r);
         return false;
     }
-    __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][k->alg], 1ULL, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&mca_coll_rsag_latency.calls, 1ULL, __ATOMIC_RELAXED);
+    mca_coll_rsag_latency_count(e, coll);
     mca_coll_rsag_direct_rebind(d, a);
     r->tag = mca_coll_rsag_request_tag(m);
     *request = &r->super.super;
@@ -298,9 +327,8 @@ bool mca_coll_rsag_latency_try_request(mca_coll_rsag_module_t *m, mca_coll_rsag_
 void mca_coll_rsag_latency_adopt(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, int alg,
                                  mca_coll_rsag_args_t *a, mca_coll_rsag_request_t *r)
 {
-    struct mca_coll_rsag_kept_t *k = NULL;
+    mca_coll_rsag_latency_entry_t *e;
     size_t bytes;
-    int i, prep_err;
 
     if (!mca_coll_rsag_latency_small(m, a, &bytes) || NULL == a->displ
         || NULL == mca_coll_rsag_direct_one_box(&r->sched)
@@ -310,57 +338,34 @@ void mca_coll_rsag_latency_adopt(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
          * user's */
         return;
     }
-    /* the entry of this shape, else a free one, else the next in turn
-     * (entries are reused in place, never freed before the module: a
-     * request in flight points at its entry's pool) */
-    for (i = 0; i < MCA_COLL_RSAG_LATENCY_SHAPES && NULL != m->kept[coll][i]; ++i) {
-        if (NULL != m->kept[coll][i]->shape
-            && mca_coll_rsag_direct_serves(m->kept[coll][i]->shape, a)) {
-            break;
-        }
-    }
-    if (MCA_COLL_RSAG_LATENCY_SHAPES == i) {
-        i = m->latency_next[coll][1]++ % MCA_COLL_RSAG_LATENCY_SHAPES;
-    }
-    if (NULL == m->kept[coll][i] && NULL == (m->kept[coll][i] = calloc(1, sizeof(*k)))) {
+    e = mca_coll_rsag_latency_slot(m, MCA_COLL_RSAG_LATENCY_NONBLOCKING, coll, a);
+    if (NULL == e) {
         return;
     }
-    k = m->kept[coll][i];
-    if (NULL == k->shape || !mca_coll_rsag_direct_serves(k->shape, a)
-        || !mca_coll_rsag_latency_same_settings(&k->settings, coll)) {
-        /* a new shape, or new settings: the requests kept of the old one
-         * go (one still in flight comes back later, and goes when taken) */
-        mca_coll_rsag_request_pool_drain(&k->pool);
-        mca_coll_rsag_direct_free(k->shape);
-        if (NULL != k->dtype) {
-            OBJ_RELEASE(k->dtype);
-            OBJ_RELEASE(k->op);
+    if (NULL == e->d || !mca_coll_rsag_latency_same_settings(&e->settings, coll)) {
+        /* a new shape, or new settings; not a memory request of the call's
+         * (the call succeeds without it: the request is just not kept) */
+        mca_coll_rsag_latency_clear(e);
+        if (OMPI_SUCCESS != mca_coll_rsag_latency_set(e, coll, alg, a, a->displ, false)
+            || NULL == e->d) {
+            return;
         }
-        k->dtype = NULL;
-        /* not a memory request of the call's: the call succeeds without it */
-        k->shape = mca_coll_rsag_direct_prepare(a, a->displ, mca_coll_rsag_direct_kind(coll),
-                                                false, &prep_err);
-        if (NULL == k->shape) {
-            return;             /* the request is not kept: nothing else changes */
-        }
-        k->dtype = a->dtype;
-        k->op = a->op;
-        OBJ_RETAIN(k->dtype);
-        OBJ_RETAIN(k->op);
-        k->alg = alg;
-        mca_coll_rsag_latency_settings(&k->settings, coll);
     }
-    r->pool = &k->pool;
+    r->pool = &e->pool;
 }
 
 void mca_coll_rsag_latency_forget(mca_coll_rsag_module_t *m)
 {
-    for (int c = 0; c < MCA_COLL_RSAG_NUM_COLLS; ++c) {
-        for (int i = 0; i < MCA_COLL_RSAG_LATENCY_SHAPES; ++i) {
-            mca_coll_rsag_latency_release(m->remembered[c][i]);
-            m->remembered[c][i] = NULL;
-            mca_coll_rsag_latency_release_kept(m->kept[c][i]);
-            m->kept[c][i] = NULL;
+    if (NULL == m->latency) {
+        return;
+    }
+    for (int f = 0; f < MCA_COLL_RSAG_LATENCY_FORMS; ++f) {
+        for (int c = 0; c < MCA_COLL_RSAG_NUM_COLLS; ++c) {
+            for (int i = 0; i < MCA_COLL_RSAG_LATENCY_SHAPES; ++i) {
+                mca_coll_rsag_latency_clear(&m->latency->entry[f][c][i]);
+            }
         }
     }
+    free(m->latency);
+    m->latency = NULL;
 }

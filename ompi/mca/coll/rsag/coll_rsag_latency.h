@@ -13,8 +13,10 @@
  * reduce-scatter blocks) is decided as every call is; when the dispatcher
  * chose `direct` and the whole vector fits one box of the node's segment
  * (MCA_COLL_RSAG_BOX_BYTES; coll_rsag_latency_max_bytes), the call is
- * described once (mca_coll_rsag_direct_prepare) and kept per communicator
- * and collective.  Each later call of that shape under the same settings
+ * described once (mca_coll_rsag_direct_prepare) and kept per communicator,
+ * collective and shape (four; the oldest replaced).  An MPI_I* call of such
+ * a shape is decided and built the usual way once; its request, freed, is
+ * kept for the next call of the shape.  Each later call of that shape under the same settings
  * runs it straight: copy into my box, wait for the peers' boxes of this
  * tick, reduce in rank order.  Any difference in the shape or in a setting
  * the decision read (the collective's thresholds and forced algorithm, the
