@@ -383,6 +383,11 @@ static double cma_rate(const ctx_t *x, int k)
  *          streaming copy from stream_min), one wait, every rank that needs
  *          the result reduces it whole from the p slots: (p - 1) n
  *          (reduce-scatter: (p - 1) n / p)
+ *   reduce's whole  n <= 192 KB at p = 2, else as whole; not boxed: the p - 1
+ *          others copy windows of P = 8 KB into their slots while the root
+ *          reduces the window before, (p - 1) P, straight into its output:
+ *          the first window's copy, wait and reduction, then per further
+ *          window the larger of a copy and a reduction, and a wait
  *   split  per window: copy in what the others reduce, (p - 1) b (streaming
  *          from stream_min); wait for all; reduce my block, (p - 1) b; copy
  *          my result into my slot, b (streamed too); wait for each owner;
@@ -512,6 +517,13 @@ static double direct(const ctx_t *x, int what)
     double W = (double) (mca_coll_rsag_model_direct_slot(&x->c->knobs, p) / 2);
     double whole_max = 65536.0 / p > 4096.0 ? 65536.0 / p : 4096.0;
     double t = pr->call_alpha;
+    double rwhole_max = p == 2 ? 196608.0 : whole_max;
+    if (what == 1 && n > 1080 && n <= rwhole_max) {
+        double P = 8192.0 < W ? 8192.0 : W, w = n < P ? n : P;
+        double cp = dput(x, w, p - 1), rd = dred(x, (p - 1) * w, w, 1);
+        return t + cp + dwait(x, p - 1, 1) + rd
+            + (ceil(n / P) - 1) * ((cp > rd ? cp : rd) + dwait(x, p - 1, 0));
+    }
     if (n <= W && n <= whole_max) {
         int boxed = n <= 1080;     /* MCA_COLL_RSAG_BOX_BYTES */
         double mine = what == 2 ? n / p : n;

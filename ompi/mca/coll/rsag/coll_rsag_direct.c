@@ -53,6 +53,18 @@
 #define MCA_COLL_RSAG_DIRECT_WHOLE_BYTES ((size_t) 64 * 1024)
 #define MCA_COLL_RSAG_DIRECT_WHOLE_MIN ((size_t) 4 * 1024)
 
+/* A reduce's vector goes whole to its root (at np 2 up to
+ * REDUCE_WHOLE_BYTES, else as any whole vector), in windows of
+ * PIPE_BYTES: the root reduces window t while the others copy window
+ * t + 1, and the data crosses between cores once, in pieces that stay in
+ * cache.  Measured at np 2 (contrib/results/2026-11-26-reduce): 1.5-2x
+ * the split path from 16 KB to 128 KB, even at 192-256 KB, behind it from
+ * 320 KB.  The root alone reduces (p - 1) n bytes: from p = 3 the cost
+ * model (contrib/model, the `direct` row) puts the split path ahead above
+ * the common bound. */
+#define MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES ((size_t) 192 * 1024)
+#define MCA_COLL_RSAG_DIRECT_PIPE_BYTES ((size_t) 8 * 1024)
+
 /* Where rank q's input is: in this process (its slot, or my own input:
  * element i's bytes at local + (i - first) * extent), or in process pid
  * at address remote + i * extent. */
@@ -601,7 +613,8 @@ static void mca_coll_rsag_direct_whole(mca_coll_rsag_direct_t *d)
         (void) mca_coll_rsag_direct_fold(&d->ctx, a->displ[r], a->displ[r + 1] - a->displ[r],
                                          d->out);
     } else if (MCA_COLL_RSAG_DIRECT_ALLREDUCE == d->kind || r == a->root) {
-        (void) mca_coll_rsag_direct_fold(&d->ctx, 0, a->count, d->out);
+        (void) mca_coll_rsag_direct_fold(&d->ctx, d->w0, d->w1 - d->w0,
+                                         d->out + d->w0 * d->ctx.ext);
     }
 }
 
@@ -611,6 +624,11 @@ static void mca_coll_rsag_direct_window(mca_coll_rsag_direct_t *d)
     size_t n = d->a.count;
 
     d->w1 = (n - d->w0 < d->window) ? n : d->w0 + d->window;
+    if (d->whole) {
+        d->lo = d->w0;          /* not split: all of it is "mine" (see d->all) */
+        d->hi = d->w1;
+        return;
+    }
     mca_coll_rsag_direct_block(&d->a, d->kind, d->w0, d->w1, d->a.rank, &d->lo, &d->hi);
 }
 
@@ -744,8 +762,11 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
     /* A small vector is reduced whole by every rank that needs it: one
      * wait instead of two, for p times the reading.  Up to 32 KB at np 2
      * (the whole 16 KB and split 64 KB calls cost about the same per byte),
-     * less for larger p. */
-    size_t whole_max = MCA_COLL_RSAG_DIRECT_WHOLE_BYTES / (size_t) a->size;
+     * less for larger p; a reduce's up to 192 KB at np 2, pipelined, to
+     * its root alone (MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES). */
+    bool reduce = MCA_COLL_RSAG_DIRECT_REDUCE == d->kind;
+    size_t whole_max = (reduce && 2 == a->size) ? MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES
+                                                : MCA_COLL_RSAG_DIRECT_WHOLE_BYTES / (size_t) a->size;
 
     d->window = seg->slot_bytes / 2 / ext;
     d->chunk = mca_coll_rsag_node_params.chunk_size / ext;
@@ -755,16 +776,24 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
     d->use_cma = (MCA_COLL_RSAG_COPY_CMA == seg->mode)
                  && (MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy
                      || bytes >= mca_coll_rsag_node_params.cma_min_bytes || 0 == d->window);
-    d->whole = !d->use_cma && n <= d->window
+    d->whole = !d->use_cma && (reduce ? d->window > 0 : n <= d->window)
                && bytes <= (whole_max > MCA_COLL_RSAG_DIRECT_WHOLE_MIN
                             ? whole_max : MCA_COLL_RSAG_DIRECT_WHOLE_MIN);
-    /* A vector of one box (56 bytes) goes whole through the boxes: its
-     * data and its stamp share a cache line, one miss per peer. */
-    d->boxed = d->whole && bytes <= MCA_COLL_RSAG_BOX_BYTES;
+    if (d->whole && reduce && d->window > MCA_COLL_RSAG_DIRECT_PIPE_BYTES / ext) {
+        d->window = MCA_COLL_RSAG_DIRECT_PIPE_BYTES / ext;     /* the root's pipeline */
+        d->window = d->window > 0 ? d->window : 1;
+    }
+    /* A vector that fits a box goes whole through the boxes: its
+     * data and its stamp share a cache line, one miss per peer.  In one
+     * tick: a reduce's windows may be smaller than a box (tiny segments). */
+    d->boxed = d->whole && bytes <= MCA_COLL_RSAG_BOX_BYTES && n <= d->window;
     /* My block is read straight from my input, except in place: the result
      * overwrites my input while I still read it, so my block is read from
      * my slot copy like everyone else's. */
     d->all = d->whole || a->in_place;
+    if (mca_coll_rsag_direct_root_reads_all(d) && a->rank == a->root && !a->in_place) {
+        d->all = false;         /* nobody else reads the root's input: it stays where it is */
+    }
     d->nticks = d->use_cma ? 1 : (n + d->window - 1) / d->window;
 }
 
