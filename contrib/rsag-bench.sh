@@ -56,6 +56,19 @@
 # coll_rsag_nonblocking_requests / coll_rsag_persistent_starts did not
 # move), unless --allow-fallback.
 #
+# --osu DIR, --imb PATH: also the benchmarks users run, built from their
+# public sources outside this tree (contrib/rsag-external.sh builds both):
+# OSU's osu_<coll> from DIR (osu_allreduce, osu_reduce, osu_reduce_scatter;
+# OSU has no MPI_Reduce_scatter_block), and IMB-MPI1 twice, as it comes
+# (-sync 1: a barrier between calls, as OSU) and back to back (-sync 0: the
+# next call starts when this rank's last one returned, as application loops
+# call).  Each with rsag (its defaults) and coll/tuned's default, in every
+# repetition after the rsag_bench jobs; their own reports (OSU's average,
+# IMB's t_avg; MPI_FLOAT sums; powers of 2 from --min-bytes to --max-bytes,
+# the whole vector as above: IMB's reduce-scatter sizes are per rank and are
+# multiplied by np) go to OUTDIR/<coll>-np<N>-ext{-raw.csv,.csv,-table.txt}
+# with the ratios tuned/rsag of each measure.
+#
 # Needs bash, awk (mawk is fine), sort, mpicc/mpirun/ompi_info (Debian:
 # libopenmpi-dev openmpi-bin).  No python.
 set -u
@@ -83,6 +96,8 @@ usage: $0 [options]
                          --nonblocking: MPI_Test period in the overlap loop (default 10)
       --allow-fallback   --nonblocking: do not fail when rsag's job did not run the
                          nonblocking / persistent calls (a component without them)
+      --osu DIR          also OSU's osu_<coll> from DIR, rsag and tuned (see the header)
+      --imb PATH         also IMB-MPI1 (PATH), with and without its barrier
 EOF
     common_usage
     echo "  -h, --help"
@@ -100,6 +115,8 @@ VARIANTS=()      # "name=mpirun args" of --rsag-variant
 NB=0             # --nonblocking
 TEST_INTERVAL=10
 ALLOW_FALLBACK=0
+OSU_DIR=""       # --osu
+IMB_BIN=""       # --imb
 
 while [ $# -gt 0 ]; do
     common_option "$@" && { shift "$SHIFT"; continue; }
@@ -112,6 +129,8 @@ while [ $# -gt 0 ]; do
     --nonblocking) NB=1; shift ;;
     --test-interval-us) need "$@"; TEST_INTERVAL=$2; shift 2 ;;
     --allow-fallback) ALLOW_FALLBACK=1; shift ;;
+    --osu) need "$@"; OSU_DIR=$2; shift 2 ;;
+    --imb) need "$@"; IMB_BIN=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) usage >&2; die "unknown option $1" ;;
     esac
@@ -129,6 +148,40 @@ done
 check_common_options
 case "$TEST_INTERVAL" in ''|*[!0-9]*) die "--test-interval-us must be a number of microseconds" ;; esac
 [ "$NB" = 1 ] && [ ${#VARIANTS[@]} -gt 0 ] && die "--rsag-variant is not supported with --nonblocking"
+# The external benchmarks' jobs: "measure|program and its arguments" (the
+# sizes: powers of 2, OSU in bytes, IMB as log2).
+EXT_JOBS=()
+log2_floor() { local v=$1 k=0; while [ $((v >> 1)) -ge 1 ] && [ $((1 << (k + 1))) -le "$1" ]; do k=$((k + 1)); v=$((v >> 1)); done; echo $k; }
+if [ -n "$OSU_DIR$IMB_BIN" ]; then
+    [ "$NB" = 1 ] && die "--osu/--imb are not supported with --nonblocking"
+    to_bytes() { awk -v v="$1" 'BEGIN { m = 1; if (v ~ /[kK]$/) m = 1024; else if (v ~ /[mM]$/) m = 1048576; else if (v ~ /[gG]$/) m = 1073741824; sub(/[kKmMgG]$/, "", v); printf "%d", v * m }'; }
+    if [ -n "$SIZES" ]; then
+        EXT_MIN=$(for z in ${SIZES//,/ }; do to_bytes "$z"; echo; done | sort -n | head -1)
+        EXT_MAX=$(for z in ${SIZES//,/ }; do to_bytes "$z"; echo; done | sort -n | tail -1)
+    else
+        EXT_MIN=$(to_bytes "$MIN_BYTES"); EXT_MAX=$(to_bytes "$MAX_BYTES")
+    fi
+    [ "$EXT_MIN" -ge 4 ] || EXT_MIN=4
+fi
+if [ -n "$OSU_DIR" ]; then
+    case "$COLL" in
+    reduce_scatter_block) die "--osu: OSU has no MPI_Reduce_scatter_block benchmark (use -c reduce_scatter, or --imb)" ;;
+    esac
+    [ -x "$OSU_DIR/osu_$COLL" ] || die "--osu: $OSU_DIR/osu_$COLL not found (contrib/rsag-external.sh builds it)"
+    osu_iters=${ITERS:-1000}
+    EXT_JOBS+=("osu|$OSU_DIR/osu_$COLL -f -m $EXT_MIN:$EXT_MAX -i $osu_iters -x $(( osu_iters / 10 > 1 ? osu_iters / 10 : 1 ))")
+fi
+if [ -n "$IMB_BIN" ]; then
+    [ -x "$IMB_BIN" ] || die "--imb: $IMB_BIN is not an executable (contrib/rsag-external.sh builds it)"
+    case "$COLL" in
+    allreduce) imb_name=Allreduce ;; reduce) imb_name=Reduce ;;
+    reduce_scatter) imb_name=Reduce_scatter ;; reduce_scatter_block) imb_name=Reduce_scatter_block ;;
+    esac
+    imb_lo=$EXT_MIN; imb_hi=$EXT_MAX
+    case "$COLL" in reduce_scatter*) imb_lo=$((EXT_MIN / NP)); imb_hi=$((EXT_MAX / NP)); [ "$imb_lo" -ge 4 ] || imb_lo=4 ;; esac
+    imb_args="$imb_name -npmin $NP -msglog $(log2_floor "$imb_lo"):$(log2_floor "$imb_hi") -time 60 -mem 4${ITERS:+ -iter $ITERS}"
+    EXT_JOBS+=("imb|$IMB_BIN $imb_args -sync 1" "imb_b2b|$IMB_BIN $imb_args -sync 0")
+fi
 [ "$NP" -ge 2 ] || die "-n must be at least 2 (rsag takes communicators of size >= 2)"
 for tool in mpirun ompi_info awk sort; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool not found (Debian: apt-get install openmpi-bin libopenmpi-dev)"
@@ -325,6 +378,45 @@ wait_quiet() { # $1 = check load, $2 = what for
     done
 }
 
+# ---------------------------------------------------------------- external benchmarks
+# One repetition of OSU's and IMB's jobs, rsag and tuned alternating (which
+# goes first alternates with the repetition), their reports as rows
+# rep,measure,impl,bytes,time_us of EXT_RAW.
+EXT_RAW="$BASE-ext-raw.csv"
+run_external() { # $1 = rep
+    local e measure prog impl order out rc k
+    [ ${#EXT_JOBS[@]} -gt 0 ] || return 0
+    [ "$1" = 1 ] && echo "rep,measure,impl,bytes,time_us" >"$EXT_RAW"
+    order="rsag tuned"; [ $(( $1 % 2 )) = 0 ] && order="tuned rsag"
+    for e in "${EXT_JOBS[@]}"; do
+        measure=${e%%|*}; prog=${e#*|}
+        for impl in $order; do
+            wait_quiet 0 "rep $1 $measure $impl"
+            out="$BASE.ext.$$.txt"
+            # shellcheck disable=SC2206
+            cmd=("${MPIRUN[@]}" $MPIRUN_ARGS $( [ "$impl" = tuned ] && echo "--mca coll ^rsag") $prog)
+            log "${cmd[*]}"
+            "${cmd[@]}" >"$out" 2>>"$LOG"
+            rc=$?
+            cat "$out" >>"$LOG"
+            # OSU: "size avg [min max iterations]" under "# Size"; IMB: "#bytes
+            # #repetitions t_min t_max t_avg" rows
+            k=$(awk -v rep="$1" -v m="$measure" -v impl="$impl" -v np="$NP" -v coll="$COLL" '
+                m == "osu" && /^[0-9]+[ \t]+[0-9.]+/ { print rep "," m "," impl "," $1 "," $2; ++n; next }
+                m != "osu" && NF == 5 && $1 ~ /^[0-9]+$/ && $1 > 0 && $5 ~ /^[0-9.]+$/ {
+                    b = $1; if (coll ~ /^reduce_scatter/) b *= np
+                    print rep "," m "," impl "," b "," $5; ++n }
+                END { exit n == 0 }' "$out" >>"$EXT_RAW"; echo $?)
+            rm -f "$out"
+            if [ "$rc" -ne 0 ] || [ "$k" -ne 0 ]; then
+                FAILED=$((FAILED + 1))
+                echo "rsag-bench.sh: *** $measure ($impl) rep $1: exit $rc$( [ "$k" -ne 0 ] && echo ', no results'); see $LOG" >&2
+            fi
+            progress "[rep $1/$REPS] $measure $impl: exit $rc"
+        done
+    done
+}
+
 # ---------------------------------------------------------------- run
 FAILED=0
 if [ "$MERGE_ONLY" = 1 ]; then
@@ -383,6 +475,7 @@ else
             awk -v rep="$rep" -v job="$job" 'NR > 1 && NF { print rep "," job "," $0 }' "$out" >>"$RAW"
             rm -f "$out"
         done
+        run_external "$rep"
     done
     progress "all jobs done in $(( $(date +%s) - t_start )) s"
 fi
@@ -436,6 +529,14 @@ if [ "$NB" != 1 ] && head -1 "$RAW" | grep -q ',osu_us$'; then
     merge 14 "$BASE-osu.csv" | tee "$BASE-osu-table.txt"
 fi
 
+# The external measures: per size and measure the median over the
+# repetitions of rsag and of tuned, and tuned / rsag.
+if [ ${#EXT_JOBS[@]} -gt 0 ] && [ -s "$EXT_RAW" ]; then
+    echo
+    awk -F, -v coll="$COLL" -v np="$NP" -v oversub="$OVERSUB" -v ncores="$NCORES" -v csv="$BASE-ext.csv" \
+        -f "$HERE/rsag-bench-lib.awk" -f "$HERE/rsag-bench-ext-merge.awk" "$EXT_RAW" | tee "$BASE-ext-table.txt"
+fi
+
 # ---------------------------------------------------------------- plot
 # Log-log latency vs size, one line per variant (the *_us columns of the
 # wide CSV, memcpy dashed).
@@ -461,7 +562,7 @@ plot for [i=2:$((last - 1))] "$BASE.csv" using 1:i with linespoints lw (i == 2 ?
 EOF
 fi
 
-progress "wrote $BASE.csv, $RAW, $TABLE, $LOG$( [ -s "$BASE-osu-table.txt" ] && echo ", $BASE-osu-table.txt, $BASE-osu.csv")$( [ -s "$PNG" ] && echo ", $PNG")"
+progress "wrote $BASE.csv, $RAW, $TABLE, $LOG$( [ -s "$BASE-ext-table.txt" ] && echo ", $BASE-ext-table.txt, $BASE-ext.csv, $EXT_RAW")$( [ -s "$BASE-osu-table.txt" ] && echo ", $BASE-osu-table.txt, $BASE-osu.csv")$( [ -s "$PNG" ] && echo ", $PNG")"
 if [ "$FAILED" -gt 0 ]; then
     echo "rsag-bench.sh: *** $FAILED job(s) failed or gave WRONG RESULTS; see $LOG" >&2
     exit 1

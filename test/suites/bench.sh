@@ -142,6 +142,32 @@ for c in allreduce reduce reduce_scatter; do
     expect_not_in_log 'VERIFICATION FAILURES'
 done
 
+# --osu / --imb: the benchmarks users run, run by rsag-bench.sh for rsag and
+# tuned and merged (stand-ins that print OSU's and IMB's report formats, rank
+# 0 only, 0.5 us with rsag and 1.0 us without it: the merge must find
+# tuned / rsag = 2 for every size, the reduce-scatter sizes of IMB (per rank)
+# multiplied by np).  OSU and IMB themselves: contrib/rsag-external.sh.
+bench_external() {
+    local d=$bench_out/external stub
+    rm -rf "${d:?}" && mkdir -p "$d/osu" || return 1
+    stub='[ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ] || exit 0
+t=0.50; case "${OMPI_MCA_coll:-}" in *^rsag*) t=1.00 ;; esac'
+    printf '#!/bin/sh\n%s\necho "# OSU MPI Reduce_scatter Latency Test v5.3"\necho "# Size       Avg Latency(us)"\nfor b in 8 16 32; do echo "$b $t"; done\n' "$stub" >"$d/osu/osu_reduce_scatter"
+    printf '#!/bin/sh\n%s\necho "#bytes #repetitions t_min[usec] t_max[usec] t_avg[usec]"\nfor b in 0 4 8 16; do echo "  $b 1000 $t $t $t"; done\n' "$stub" >"$d/IMB-MPI1"
+    chmod +x "$d/osu/osu_reduce_scatter" "$d/IMB-MPI1"
+    timeout -k 10 300 "$toolsdir/rsag-bench.sh" -n 2 -c reduce_scatter --reps 2 --sizes 8,32 --iters 5 \
+        --rsag-only --osu "$d/osu" --imb "$d/IMB-MPI1" -o "$d/out" || return 1
+    cat "$d/out/reduce_scatter-np2-ext.csv"
+}
+run_test bench-external-stubs-np2 bench_external
+expect_in_log '^bytes,osu_rsag_us,osu_tuned_us,osu_ratio,imb_rsag_us,imb_tuned_us,imb_ratio,imb_b2b_rsag_us,imb_b2b_tuned_us,imb_b2b_ratio$'
+expect_in_log '^8,0.5,1,2.00,0.5,1,2.00,0.5,1,2.00$'
+expect_in_log '^16,0.5,1,2.00,0.5,1,2.00,0.5,1,2.00$'
+expect_in_log '^32,0.5,1,2.00,0.5,1,2.00,0.5,1,2.00$'
+run_test bench-external-rejects-osu-rsb exits_nonzero \
+    "$toolsdir/rsag-bench.sh" -c reduce_scatter_block --osu /nonexistent
+expect_in_log 'OSU has no MPI_Reduce_scatter_block benchmark'
+
 # Bad options are refused with a message, before anything runs.
 run_test bench-rejects-bad-variant-name exits_nonzero \
     "$toolsdir/rsag-bench.sh" -c reduce_scatter --rsag-variant "no_underscores=--mca x 1"
