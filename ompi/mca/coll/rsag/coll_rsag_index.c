@@ -316,3 +316,40 @@ size_t mca_coll_rsag_ring_nsegs(const size_t *displ, int p, int rank, int shift,
     }
     return n;
 }
+
+int mca_coll_rsag_tree_parent(int r, int k)
+{
+    long long s = 1;
+
+    if (r <= 0) {
+        return -1;
+    }
+    while (0 == r % (s * k)) {
+        s *= k;
+    }
+    return r - (int) (r % (s * k));
+}
+
+int mca_coll_rsag_tree_child(int r, int p, int k, int i)
+{
+    long long stride = 1, c;
+
+    for (int l = i / (k - 1); l > 0; --l) {
+        stride *= k;
+        if (stride >= p) {
+            return -1;
+        }
+    }
+    c = r + (long long) (i % (k - 1) + 1) * stride;
+    return (0 == r % (stride * k) && c < p) ? (int) c : -1;
+}
+
+int mca_coll_rsag_tree_levels(int p, int k)
+{
+    int levels = 0;
+
+    for (long long span = 1; span < p; span *= k) {
+        ++levels;
+    }
+    return levels;
+}
