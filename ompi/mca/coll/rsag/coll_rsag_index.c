@@ -353,3 +353,25 @@ int mca_coll_rsag_tree_levels(int p, int k)
     }
     return levels;
 }
+
+int mca_coll_rsag_direct_fanin_auto(int p, size_t bytes, bool reduce_scatter)
+{
+    /* two levels (k^2 >= p); three (k^3 >= p) once two would need more
+     * than 8 children a level for vectors above 512 bytes, more than 16
+     * above 256 */
+    int k2 = 2, k3 = 2;
+    size_t volume = (size_t) p * bytes;
+    size_t from = p < 48 ? 20000 : p < 512 ? 16384 : 8192;   /* p * bytes */
+
+    if (reduce_scatter ? (p < 1024 || bytes > 64)
+                       : (p < 24 || volume < from)) {
+        return 1;
+    }
+    while (k2 * k2 < p) {
+        ++k2;
+    }
+    while (k3 * k3 * k3 < p) {
+        ++k3;
+    }
+    return ((bytes > 512 && k2 > 8) || (bytes > 256 && k2 > 16)) ? k3 : k2;
+}
