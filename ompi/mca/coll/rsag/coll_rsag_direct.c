@@ -793,14 +793,13 @@ static void mca_coll_rsag_direct_tree_note(mca_coll_rsag_direct_t *d)
     }
 }
 
-/* Box h of rank q stamped t (wait, or ask once). */
+/* Box t % 2 of rank q stamped t (wait, or ask once). */
 static bool mca_coll_rsag_direct_box_at(const mca_coll_rsag_direct_t *d, int q, uint64_t t)
 {
     if (d->wait) {
         mca_coll_rsag_wait_box(d->ctx.seg, q, (int) (t & 1), t);
-        return true;
     }
-    return mca_coll_rsag_test_box(d->ctx.seg, q, (int) (t & 1), t);
+    return d->wait || mca_coll_rsag_test_box(d->ctx.seg, q, (int) (t & 1), t);
 }
 
 /* Fold child c's partial (child number d->k, stamped) into mine: the
