@@ -299,9 +299,9 @@ static const char *one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, s
             int same = by_direct ? bits(got) == bits(want)
                                  : (got - want <= 1e-12 * size && want - got <= 1e-12 * size);
             if (!same) {
-                FAIL("%s %s n=%zu inplace=%d root=%d: element %zu is %a, rank order gives %a",
+                FAIL("%s %s n=%zu inplace=%d root=%d: element %zu is %a, %s gives %a",
                      rt_coll_names[coll], nc ? "halfplus" : "sum", total, inplace, root, i,
-                     rbuf[i - off], want);
+                     rbuf[i - off], tree_runs(total) ? "the tree's order" : "rank order", want);
                 break;
             }
         }
