@@ -33,6 +33,7 @@
  * 2 n >= 4 cache_bytes the memory-bound beta and gamma; log-linear between.
  */
 #include "coll_rsag_model.h"
+#include "coll_rsag_index.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -406,9 +407,25 @@ static double cma_rate(const ctx_t *x, int k)
  * bandwidth shared), cma_alpha per pull; allreduce: the p - 1 other blocks
  * pulled; reduce: my block written to the root; a closing wait for all.
  * (The latency path, coll_rsag_latency.c, runs the boxed moves of a
- * remembered blocking call without the dispatcher: its own call cost, not
- * yet a term of the profile, and a tree of fan-in k for larger p are still
- * to come.) */
+ * remembered blocking call without the dispatcher: its own call cost is
+ * not yet a term of the profile.)
+ *
+ * The boxed tree (p >= 3, coll_rsag_direct_fanin k >= 2 or the model's
+ * pick): L = ceil(log_k p) levels; every rank copies its input into its
+ * box (a leader reads it in its first fold instead: the same bytes);
+ * per level a leader waits for its k - 1 children's boxes (the first
+ * level's wait: sync, each further one: handoff, + (k - 2) handoff_line)
+ * and folds them, (k - 1) n (xreduce: boxes other cores just wrote, the
+ * level's ceil(p / k^l) leaders at once); then the release: one wait on
+ * rank 0's box (handoff) and one copy out of it by every rank that takes
+ * the result (xcopy: n, the reduce-scatter's block n / p; the reduce's
+ * root alone, counted whatever the root: rank 0 as root saves it).
+ * Flat is the boxed form above: one wait on the p - 1 others, (p - 1) n
+ * folded by every rank that needs the result.  The tree trades the flat
+ * form's (p - 1) box reads per rank for L hand-offs in a row plus one: it
+ * wins where (p - 1) (handoff_line + n xreduce) outgrows
+ * (L + 1) handoff + L (k - 1) (handoff_line + n xreduce). */
+
 
 /* per-byte rate of one of k ranks doing it at once, moving `traffic`
  * bytes of memory per byte */
@@ -507,6 +524,38 @@ static double direct_cma(const ctx_t *x, int what)
     return t + dwait(x, p - 1, 0);
 }
 
+/* The boxed tree of fan-in k: `what` 0 allreduce, 1 reduce, 2 reduce-scatter. */
+static double direct_tree(const ctx_t *x, int what, int k)
+{
+    int p = x->p, levels = mca_coll_rsag_tree_levels(p, k);
+    double n = x->n, t = x->pr->call_alpha + n * copy_rate(x), span = 1.0;
+
+    for (int l = 1; l <= levels; l++) {
+        span *= k;
+        t += dwait(x, k - 1, 1 == l) + dred(x, (k - 1) * n, 0, (int) ceil(p / span));
+    }
+    return t + dwait(x, 1, 0) + dget(x, what == 2 ? n / p : n, 0, what == 1 ? 1 : p);
+}
+
+static double direct_flat_boxed(const ctx_t *x, int what);
+
+/* The fastest fan-in of a boxed call at p >= 3 (1: flat), *t its time. */
+static int best_fanin(const ctx_t *x, int what, double *t)
+{
+    int best = 1;
+    double bt = direct_flat_boxed(x, what);
+
+    for (int k = 2; k <= MCA_COLL_RSAG_MODEL_MAX_FANIN && k < x->p; k++) {
+        double tk = direct_tree(x, what, k);
+        if (tk < bt) {
+            bt = tk;
+            best = k;
+        }
+    }
+    if (t) *t = bt;
+    return best;
+}
+
 static double direct(const ctx_t *x, int what)
 {
     const mca_coll_rsag_model_profile_t *pr = x->pr;
@@ -526,10 +575,15 @@ static double direct(const ctx_t *x, int what)
     }
     if (n <= W && n <= whole_max) {
         int boxed = n <= 1080;     /* MCA_COLL_RSAG_BOX_BYTES */
-        double mine = what == 2 ? n / p : n;
-        t += (boxed ? n * copy_rate(x) : dput(x, n, p)) + dwait(x, p - 1, 1);
+        int k = x->c->knobs.direct_fanin;
+        if (boxed && p >= 3 && k != 1) {
+            if (k == 0) k = best_fanin(x, what, NULL);
+            if (k >= 2) return direct_tree(x, what, k);
+        }
+        if (boxed) return direct_flat_boxed(x, what);
+        t += dput(x, n, p) + dwait(x, p - 1, 1);
         /* the reduce's root alone reduces; the others are done */
-        return t + dred(x, (p - 1) * mine, boxed ? 0 : n, what == 1 ? 1 : p);
+        return t + dred(x, (p - 1) * (what == 2 ? n / p : n), n, what == 1 ? 1 : p);
     }
     double T = ceil(n / W), last = n - (T - 1) * W;
     for (int i = 0; i < 2; i++) {
@@ -553,6 +607,32 @@ static double direct(const ctx_t *x, int what)
     }
     /* the first wait meets the barrier's skew */
     return t + pr->sync - pr->handoff;
+}
+
+/* The flat boxed form: my box, one wait on all, (p - 1) n folded. */
+static double direct_flat_boxed(const ctx_t *x, int what)
+{
+    int p = x->p;
+    double n = x->n;
+    double t = x->pr->call_alpha + n * copy_rate(x)
+               + dwait(x, p - 1, 1);
+    /* the reduce's root alone reduces; the others are done */
+    return t + dred(x, (p - 1) * (what == 2 ? n / p : n), 0, what == 1 ? 1 : p);
+}
+
+int mca_coll_rsag_model_direct_fanin(mca_coll_rsag_coll_t coll,
+                                     const mca_coll_rsag_model_call_t *call,
+                                     const mca_coll_rsag_model_profile_t *prof, double *t)
+{
+    ctx_t x;
+    int what = coll == MCA_COLL_RSAG_ALLREDUCE ? 0 : coll == MCA_COLL_RSAG_REDUCE ? 1 : 2;
+
+    ctx_init(&x, call, prof, 1);
+    if (x.nodes > 1 || x.p < 3 || x.n > 1080) {
+        if (t) *t = direct(&x, what);
+        return 1;
+    }
+    return best_fanin(&x, what, t);
 }
 
 static double f_allreduce_direct(const ctx_t *x) { return direct(x, 0); }

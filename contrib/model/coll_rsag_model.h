@@ -133,6 +133,9 @@ typedef struct mca_coll_rsag_model_knobs_t {
     size_t direct_stream_min;   /* coll_rsag_direct_stream_min_bytes */
     size_t direct_cma_min;      /* coll_rsag_direct_cma_min_bytes (SIZE_MAX:
                                  * never, the segment carries every call) */
+    int direct_fanin;           /* coll_rsag_direct_fanin: 0 the model's best
+                                 * (mca_coll_rsag_model_direct_fanin), 1 flat,
+                                 * k >= 2 the tree of fan-in k (boxed calls, p >= 3) */
     int root;                   /* MPI_Reduce root */
 } mca_coll_rsag_model_knobs_t;
 
@@ -150,6 +153,17 @@ typedef struct mca_coll_rsag_model_call_t {
  * mca_coll_rsag_slot_bytes): knobs.direct_slot, or 8 MiB / p between
  * 64 KiB and 1 MiB, rounded up to 128 bytes. */
 size_t mca_coll_rsag_model_direct_slot(const mca_coll_rsag_model_knobs_t *knobs, int p);
+
+/* `direct`'s boxed calls (bytes <= 1080, one node, p >= 3): the fan-in the
+ * model finds fastest for `coll` (1: flat, every rank reads the p boxes;
+ * k >= 2: the tree of fan-in k, k from 2 to MCA_COLL_RSAG_MODEL_MAX_FANIN),
+ * *t its time; 1 (and the flat time) for any other call.  The component's
+ * auto rule (mca_coll_rsag_direct_fanin_auto) is this with the shipped
+ * profile, for the allreduce. */
+#define MCA_COLL_RSAG_MODEL_MAX_FANIN 64
+int mca_coll_rsag_model_direct_fanin(mca_coll_rsag_coll_t coll,
+                                     const mca_coll_rsag_model_call_t *call,
+                                     const mca_coll_rsag_model_profile_t *prof, double *t);
 
 /* "Not applicable" (direct off one node, count < p', unknown name). */
 #define MCA_COLL_RSAG_MODEL_NA HUGE_VAL

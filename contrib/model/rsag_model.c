@@ -126,6 +126,27 @@ static void cmd_time(int coll, int p, int ppn, size_t bytes)
     }
 }
 
+/* direct's boxed calls: the fastest fan-in (1 flat, k the tree) and its
+ * time, and the flat time, for each p and size. */
+static void cmd_fanin(int coll, const char *plist, const char *slist)
+{
+    double ps[64], ss[64];
+    int np = parse_list(plist, ps, 64, 0), ns = parse_list(slist, ss, 64, 1);
+
+    printf("# %s, one node: p bytes best_fanin best_us flat_us\n", mca_coll_rsag_colls[coll].name);
+    for (int i = 0; i < np; i++) {
+        for (int j = 0; j < ns; j++) {
+            mca_coll_rsag_model_call_t c;
+            double tb, tf;
+            call_init(&c, (int) ps[i], (int) ps[i], (size_t) ss[j]);
+            int k = mca_coll_rsag_model_direct_fanin(coll, &c, &prof, &tb);
+            c.knobs.direct_fanin = 1;
+            tf = mca_coll_rsag_model_time(coll, "direct", &c, &prof);
+            printf("%d %zu %d %.4g %.4g\n", (int) ps[i], (size_t) ss[j], k, tb * 1e6, tf * 1e6);
+        }
+    }
+}
+
 static void cmd_table(const char *name, const char *plist, const char *qlist, const char *slist,
                       int header)
 {
@@ -211,7 +232,8 @@ static void usage(void)
             "usage: rsag_model [-P PROFILE]... [--net-rate R] [--set K=V] [--op OP --type T]\n"
             "                  [--margin F] [--no-direct] [--segment B] [--chunks U] [--root R]\n"
             "         time COLL P PPN BYTES | table --p LIST --ppn LIST [--colls L] [--sizes L]\n"
-            "         | conf P PPN | thresholds COLL PPN P... | profile\n");
+            "         | conf P PPN | thresholds COLL PPN P... | profile\n"
+            "         | fanin COLL P-LIST SIZE-LIST   (direct's boxed calls: flat or tree, k)\n");
     exit(2);
 }
 
@@ -304,6 +326,8 @@ int main(int argc, char **argv)
         int coll = coll_of(argv[i]), ppn = atoi(argv[i + 1]), ps[64], n = 0;
         for (i += 2; i < argc && n < 64; i++) ps[n++] = atoi(argv[i]);
         print_thresholds(coll, ps, n, ppn, 1);
+    } else if (!strcmp(cmd, "fanin") && argc - i == 3) {
+        cmd_fanin(coll_of(argv[i]), argv[i + 1], argv[i + 2]);
     } else if (!strcmp(cmd, "profile") && i == argc) {
         mca_coll_rsag_model_profile_write(stdout, &prof);
     } else {

@@ -69,6 +69,19 @@
  *     kept); then six MPI_Iallreduce of one shape outstanding at once,
  *     three rounds (more than the four a shape keeps).
  *
+ *   --fanin K[,K...] (bits, restart, latency): the boxed tree.  Each mode
+ *     runs once per fan-in K, set through MPI_T (coll_rsag_direct_fanin;
+ *     0 auto, 1 flat, k >= 2 the tree): a call whose whole vector fits a
+ *     box (1080 bytes) at p >= 3 under k >= 2 must be reduced in the tree's
+ *     order -- each leader folds its input, then its children's partials,
+ *     level by level, ranks [r, r + k^l) at level l -- and its result is
+ *     checked bit for bit against that fold (non-integer doubles, and the
+ *     non-associative user op: any other grouping or order gives other
+ *     bits), the same bits on every rank; coll_rsag_direct_tree_calls must
+ *     move by one per such call and by none for any other.  bits --fanin
+ *     runs 1, 7, 64, 135 (a box) and 200 (more) doubles; --form all runs the
+ *     three forms in one job.  Rank 0 prints tree_calls=N (this rank's).
+ *
  * Rank 0 prints "rsag_direct: <mode> PASS ..." or "... FAIL ..."; exit
  * status 0 iff PASS.
  */
@@ -91,6 +104,9 @@ static int form = RT_FORM_BLOCKING, use_auto;
 static size_t max_count = (size_t) -1;
 /* cases run by direct in --form, and by each form under --auto */
 static long direct_cases, auto_cases;
+/* --fanin: the fan-ins to run (nfanins 0: not given), the one in effect */
+static int fanins[8], nfanins, tree_k;
+static long long tree_calls;    /* coll_rsag_direct_tree_calls moved by, this rank */
 
 #define FAIL(...)                                                                   \
     do {                                                                            \
@@ -128,14 +144,70 @@ static double combine(int nc, double acc, double x)
     return nc ? acc / 2 + x : acc + x;
 }
 
-/* Left fold in rank order of element i. */
-static double reference(int c, int nc, size_t i)
+/* The boxed tree of fan-in tree_k runs a call of `total` elements. */
+static int tree_runs(size_t total)
+{
+    return tree_k >= 2 && size >= 3 && total > 0 && total * sizeof(double) <= 1080;
+}
+
+/* The partial of rank r in the tree of fan-in tree_k: its input, then at
+ * each level l it leads (r a multiple of k^l) its children r + j k^(l-1)
+ * (j = 1 .. k - 1, below size), each their own partial. */
+static double tree_partial(int c, int nc, size_t i, int r)
+{
+    double acc = input(c, r, i);
+    for (long s = 1; s < size && 0 == r % (s * tree_k); s *= tree_k) {
+        for (int j = 1; j < tree_k; ++j) {
+            if (r + j * s >= size) {
+                return acc;
+            }
+            acc = combine(nc, acc, tree_partial(c, nc, i, (int) (r + j * s)));
+        }
+    }
+    return acc;
+}
+
+/* Element i of the result of a call of `total` elements: the left fold in
+ * rank order, or the tree's fold when the tree runs it. */
+static double reference(int c, int nc, size_t i, size_t total)
 {
     double acc = input(c, 0, i);
+    if (tree_runs(total)) {
+        return tree_partial(c, nc, i, 0);
+    }
     for (int q = 1; q < size; ++q) {
         acc = combine(nc, acc, input(c, q, i));
     }
     return acc;
+}
+
+/* Set coll_rsag_direct_fanin through MPI_T. */
+static void set_fanin(int k)
+{
+    static MPI_T_cvar_handle h;
+    static int have;
+    if (!have) {
+        h = rt_cvar("coll_rsag_direct_fanin", NULL, NULL);
+        have = 1;
+    }
+    rt_cvar_write(h, &k);
+    tree_k = k;
+}
+
+/* coll_rsag_direct_tree_calls moved by `want` since *mark (when --fanin). */
+static void check_tree_calls(long long *mark, long long want, const char *what)
+{
+    long long now;
+    if (0 == nfanins) {
+        return;
+    }
+    now = rt_counter("coll_rsag_direct_tree_calls");
+    if (now - *mark != want) {
+        FAIL("%s (fan-in %d): coll_rsag_direct_tree_calls moved by %lld, not %lld", what, tree_k,
+             now - *mark, want);
+    }
+    tree_calls += now - *mark;
+    *mark = now;
 }
 
 static uint64_t bits(double d)
@@ -169,6 +241,7 @@ static const char *one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, s
     rt_call_t call;
     const char *ran;
     int by_direct;
+    long long mark = nfanins ? rt_counter("coll_rsag_direct_tree_calls") : 0;
 
     /* reduce-scatter blocks: irregular, with zeros (coll RS), or even */
     if (RT_RS == coll || RT_RSB == coll) {
@@ -216,18 +289,19 @@ static const char *one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, s
     if (by_direct && total > 0 && f == form) {
         ++direct_cases;
     }
+    check_tree_calls(&mark, by_direct && tree_runs(total), rt_coll_names[coll]);
     if (RT_REDUCE != coll || rank == root) {
         size_t off = (RT_RS == coll || RT_RSB == coll) ? lo : 0;
         size_t end = (RT_RS == coll || RT_RSB == coll) ? hi : n;
         for (size_t i = off; i < end; ++i) {
-            double want = reference(c, nc, i), got = rbuf[i - off];
+            double want = reference(c, nc, i, total), got = rbuf[i - off];
             /* the same bits by direct; another algorithm sums in its own order */
             int same = by_direct ? bits(got) == bits(want)
                                  : (got - want <= 1e-12 * size && want - got <= 1e-12 * size);
             if (!same) {
-                FAIL("%s %s n=%zu inplace=%d root=%d: element %zu is %a, rank order gives %a",
+                FAIL("%s %s n=%zu inplace=%d root=%d: element %zu is %a, %s gives %a",
                      rt_coll_names[coll], nc ? "halfplus" : "sum", total, inplace, root, i,
-                     rbuf[i - off], want);
+                     rbuf[i - off], tree_runs(total) ? "the tree's order" : "rank order", want);
                 break;
             }
         }
@@ -308,21 +382,38 @@ static void make_segment(MPI_Comm comm)
                     use_auto ? "any" : NULL);
 }
 
-static int mode_bits(int iters)
+/* The fan-ins of --fanin (one pass without), and the forms of --form
+ * (all: the three, blocking first), as one list of passes: pass i runs
+ * fan-in pass_fanin(i) in form pass_form(i). */
+static int all_forms;
+static int passes(void)
+{
+    return (nfanins ? nfanins : 1) * (all_forms ? RT_NFORM : 1);
+}
+static void pass_begin(int i, int first_form)
+{
+    if (nfanins) {
+        set_fanin(fanins[i / (all_forms ? RT_NFORM : 1)]);
+    }
+    form = all_forms ? i % RT_NFORM : first_form;
+}
+
+/* One pass of bits: every size, op, in place or not, collective and root;
+ * returns the last case number. */
+static int bits_pass(int iters, MPI_Op halfop, int c)
 {
     /* 1 (slots, whole), 1000 (8000 B: one window), 5000 (40 KB: windows
-     * of 32 KB, or CMA), 300001 (2.4 MB: CMA chunks) elements */
-    static const size_t sizes[] = { 1, 7, 1000, 5000, 300001 };
-    MPI_Op halfop;
-    int c = 0;
+     * of 32 KB, or CMA), 300001 (2.4 MB: CMA chunks) elements; with
+     * --fanin, the boxes: 8, 56 (the stamp's line), 512, 1080 (a box)
+     * bytes, and 1600 (more: flat) */
+    static const size_t all_sizes[] = { 1, 7, 1000, 5000, 300001 };
+    static const size_t box_sizes[] = { 1, 7, 64, 135, 200 };
+    const size_t *sizes = nfanins ? box_sizes : all_sizes;
+    size_t nsizes = nfanins ? sizeof(box_sizes) / sizeof(box_sizes[0])
+                            : sizeof(all_sizes) / sizeof(all_sizes[0]);
 
-    MPI_Op_create(halfplus, 0, &halfop);
-    if (!use_auto) {
-        force_direct();
-    }
-    make_segment(MPI_COMM_WORLD);
     for (int it = 0; it < iters; ++it) {
-        for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) && sizes[s] <= max_count; ++s) {
+        for (size_t s = 0; s < nsizes && sizes[s] <= max_count; ++s) {
             for (int nc = 0; nc < 2; ++nc) {
                 for (int inplace = 0; inplace < 2; ++inplace) {
                     MPI_Op op = nc ? halfop : MPI_SUM;
@@ -337,6 +428,25 @@ static int mode_bits(int iters)
             }
         }
     }
+    return c;
+}
+
+static int mode_bits(int iters)
+{
+    MPI_Op halfop;
+    int c = 0, form0 = form;
+
+    MPI_Op_create(halfplus, 0, &halfop);
+    if (!use_auto) {
+        force_direct();
+    }
+    for (int pass = 0; pass < passes(); ++pass) {
+        pass_begin(pass, form0);
+        if (0 == pass) {
+            make_segment(MPI_COMM_WORLD);   /* a later form finds it made */
+        }
+        c = bits_pass(iters, halfop, c);
+    }
     MPI_Op_free(&halfop);
     {
         long all = 0;
@@ -345,8 +455,13 @@ static int mode_bits(int iters)
         MPI_Allreduce(&direct_cases, &ran_direct, 1, MPI_LONG, MPI_MIN, MPI_COMM_WORLD);
         if (0 == rank) {
             printf("rsag_direct: bits %s np=%d form=%s%s cases=%d failures=%ld "
-                   "direct=%ld\n", all ? "FAIL" : "PASS", size, rt_form_names[form],
-                   use_auto ? " auto" : "", c, all, ran_direct);
+                   "direct=%ld", all ? "FAIL" : "PASS", size,
+                   all_forms ? "all" : rt_form_names[form], use_auto ? " auto" : "", c, all,
+                   ran_direct);
+            if (nfanins) {
+                printf(" fanins=%d tree_calls=%lld", nfanins, tree_calls);
+            }
+            printf("\n");
         }
         return all ? 1 : 0;
     }
@@ -551,14 +666,11 @@ static double restart_input(int c, int it, int q, size_t i)
     return input(c * 1000 + it, q, i);
 }
 
-/* The reference of element i at start `it` (MPI_SUM, rank order). */
-static double restart_reference(int c, int it, size_t i)
+/* The reference of element i at start `it` of a call of `total`
+ * elements (MPI_SUM; rank order, or the tree's). */
+static double restart_reference(int c, int it, size_t i, size_t total)
 {
-    double acc = restart_input(c, it, 0, i);
-    for (int q = 1; q < size; ++q) {
-        acc += restart_input(c, it, q, i);
-    }
-    return acc;
+    return reference(c * 1000 + it, 0, i, total);
 }
 
 /* One persistent request of coll over n elements (per rank block for the
@@ -601,15 +713,17 @@ static long restart_one(int coll, int c, size_t n, int inplace, int starts)
         for (size_t i = 0; i < total; ++i) {
             in[i] = restart_input(c, it, rank, i);
         }
+        long long mark = nfanins ? rt_counter("coll_rsag_direct_tree_calls") : 0;
         if (MPI_SUCCESS != MPI_Start(&req) || MPI_SUCCESS != MPI_Wait(&req, MPI_STATUS_IGNORE)) {
             FAIL("restart %s start %d failed", rt_coll_names[coll], it);
             break;
         }
+        check_tree_calls(&mark, ran_direct && tree_runs(total), "restart");
         if (RT_REDUCE == coll && rank != root) {
             continue;
         }
         for (size_t i = 0; i < len; ++i) {
-            double want = restart_reference(c, it, lo + i);
+            double want = restart_reference(c, it, lo + i, total);
             if (bits(rbuf[i]) != bits(want)) {
                 FAIL("restart %s n=%zu inplace=%d start %d: element %zu is %a, expected %a",
                      rt_coll_names[coll], n, inplace, it, lo + i, rbuf[i], want);
@@ -639,11 +753,16 @@ static int mode_restart(int starts)
     force_direct();
     form = RT_FORM_PERSISTENT;
     make_segment(MPI_COMM_WORLD);
-    for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) && sizes[s] <= max_count; ++s) {
-        for (int coll = 0; coll < RT_NCOLL; ++coll) {
-            for (int inplace = 0; inplace < 2; ++inplace) {
-                ran += restart_one(coll, ++c, sizes[s], inplace, starts);
-                ++runs;
+    for (int pass = 0; pass < (nfanins ? nfanins : 1); ++pass) {
+        if (nfanins) {
+            set_fanin(fanins[pass]);
+        }
+        for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]) && sizes[s] <= max_count; ++s) {
+            for (int coll = 0; coll < RT_NCOLL; ++coll) {
+                for (int inplace = 0; inplace < 2; ++inplace) {
+                    ran += restart_one(coll, ++c, sizes[s], inplace, starts);
+                    ++runs;
+                }
             }
         }
     }
@@ -652,7 +771,11 @@ static int mode_restart(int starts)
     if (0 == rank) {
         int ok = 0 == all && ran_min == (long) runs * starts;
         printf("rsag_direct: restart %s np=%d requests=%d starts=%d each, by direct %ld, "
-               "failures=%ld\n", ok ? "PASS" : "FAIL", size, runs, starts, ran_min, all);
+               "failures=%ld", ok ? "PASS" : "FAIL", size, runs, starts, ran_min, all);
+        if (nfanins) {
+            printf(" fanins=%d tree_calls=%lld", nfanins, tree_calls);
+        }
+        printf("\n");
     }
     return all || ran_min != (long) runs * starts;
 }
@@ -693,7 +816,8 @@ static void pending_check(pending_t *pd, const char *what)
     size_t lo = RT_RSB == pd->coll ? pd->n * (size_t) rank : 0;
 
     for (size_t i = 0; i < pd->n; ++i) {
-        double want = restart_reference(pd->c, 0, lo + i);
+        double want = restart_reference(pd->c, 0, lo + i,
+                                        RT_RSB == pd->coll ? pd->n * (size_t) size : pd->n);
         if (bits(pd->rbuf[i]) != bits(want)) {
             FAIL("outstanding %s (%s n=%zu): element %zu is %a, expected %a", what,
                  rt_coll_names[pd->coll], pd->n, lo + i, pd->rbuf[i], want);
@@ -837,7 +961,7 @@ static int mode_unordered(int rounds, int ordered)
         for (int r = 0; r < 2; ++r) {
             for (size_t i = 0; i < n[r]; ++i) {
                 /* another algorithm may add in another order: the last bits */
-                double want = restart_reference(r, it, i);
+                double want = restart_reference(r, it, i, n[r]);
 
                 if (fabs(rbuf[r][i] - want) > 1e-12 * fabs(want)) {
                     FAIL("unordered: round %d request %d element %zu is %a, expected %a", it, r,
@@ -953,10 +1077,7 @@ static int mode_latency(int iters)
             }
             MPI_Waitall(OUT, req, MPI_STATUSES_IGNORE);
             for (int k = 0; k < OUT; ++k) {
-                double want = input(c - OUT + 1 + k, 0, 0);
-                for (int q = 1; q < size; ++q) {
-                    want += input(c - OUT + 1 + k, q, 0);
-                }
+                double want = reference(c - OUT + 1 + k, 0, 0, 1);
                 if (bits(out[k]) != bits(want)) {
                     FAIL("outstanding round %d request %d: %a, rank order gives %a", round, k,
                          out[k], want);
@@ -967,7 +1088,11 @@ static int mode_latency(int iters)
         MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
         if (0 == rank) {
             printf("rsag_direct: latency %s np=%d form=nonblocking iters=%d latency_calls=%lld "
-                   "failures=%ld\n", all ? "FAIL" : "PASS", size, iters, expect, all);
+                   "failures=%ld", all ? "FAIL" : "PASS", size, iters, expect, all);
+            if (nfanins) {
+                printf(" fanin=%d tree_calls=%lld", tree_k, tree_calls);
+            }
+            printf("\n");
         }
         return all ? 1 : 0;
     }
@@ -997,11 +1122,34 @@ static int mode_latency(int iters)
         FAIL("after the settings changes %lld calls took the latency path, expected 2",
              rt_counter("coll_rsag_latency_calls") - lat0);
     }
+    if (nfanins) {
+        /* the fan-in changed between two calls of one shape: the next call
+         * decides again (not by the latency path), the one after it is
+         * remembered under the new fan-in */
+        int k = tree_k;
+        for (int round = 0; round < 2; ++round) {
+            lat0 = rt_counter("coll_rsag_latency_calls");
+            (void) one_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, 0, MPI_SUM, 1, 0, -1,
+                            RT_FORM_BLOCKING, NULL);
+            (void) one_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, 0, MPI_SUM, 1, 0, -1,
+                            RT_FORM_BLOCKING, NULL);
+            if (rt_counter("coll_rsag_latency_calls") - lat0 != 1 + (0 == round)) {
+                FAIL("fan-in %d: %lld calls of two took the latency path, expected %d", tree_k,
+                     rt_counter("coll_rsag_latency_calls") - lat0, 1 + (0 == round));
+            }
+            set_fanin(k == 1 ? 2 : 1);
+        }
+        set_fanin(k);
+    }
     MPI_Op_free(&halfop);
     MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (0 == rank) {
-        printf("rsag_direct: latency %s np=%d iters=%d latency_calls=%lld failures=%ld\n",
+        printf("rsag_direct: latency %s np=%d iters=%d latency_calls=%lld failures=%ld",
                all ? "FAIL" : "PASS", size, iters, expect, all);
+        if (nfanins) {
+            printf(" fanin=%d tree_calls=%lld", tree_k, tree_calls);
+        }
+        printf("\n");
     }
     return all ? 1 : 0;
 }
@@ -1019,7 +1167,13 @@ int main(int argc, char **argv)
             n = atoi(v);
             ++i;
         } else if (0 == strcmp(argv[i], "--form")) {
-            form = rt_form_index(v);
+            all_forms = 0 == strcmp(v, "all");
+            form = all_forms ? RT_FORM_BLOCKING : rt_form_index(v);
+            ++i;
+        } else if (0 == strcmp(argv[i], "--fanin")) {
+            for (const char *p = v; *p && nfanins < 8; p = strchr(p, ',') ? strchr(p, ',') + 1 : "") {
+                fanins[nfanins++] = atoi(p);
+            }
             ++i;
         } else if (0 == strcmp(argv[i], "--max-count")) {
             max_count = (size_t) atol(v);
@@ -1035,6 +1189,9 @@ int main(int argc, char **argv)
         return 2;
     }
     rt_start(&argc, &argv, &rank, &size);
+    if (nfanins && 0 == strcmp(mode, "latency")) {
+        set_fanin(fanins[0]);           /* latency: the first fan-in only */
+    }
     if (0 == strcmp(mode, "bits")) {
         rc = mode_bits(n > 0 ? n : 1);
     } else if (0 == strcmp(mode, "churn")) {
@@ -1054,7 +1211,7 @@ int main(int argc, char **argv)
     } else {
         if (0 == rank) {
             fprintf(stderr, "usage: rsag_direct bits [--iters N] [--form F] [--auto] "
-                            "[--max-count N] | restart [--starts N] | outstanding "
+                            "[--max-count N] [--fanin K,...] [--form all] | restart [--starts N] | outstanding "
                             "[--rounds N] | unordered [--rounds N] [--ordered] | latency [--iters N] [--form F] | "
                             "churn [--cycles N] | "
                             "comms [--comms N] | kill\n");

@@ -453,3 +453,54 @@ run_test direct-latency-valgrind-nonblocking-np2 valgrind_job \
     direct-latency-valgrind-nonblocking-np2 2 "$direct_prog" latency --iters 3 --form nonblocking
 expect_in_log 'rsag_direct: latency PASS np=2 form=nonblocking iters=3 '
 expect_in_log 'valgrind-filter: 2 files \(2 finished\), 0 rsag records'
+
+# --- the boxed tree --------------------------------------------------------------
+# coll_rsag_direct_fanin k >= 2 (set through MPI_T by the program): a vector
+# of up to a box (1080 bytes) at p >= 3 is reduced up a tree of fan-in k to
+# rank 0, which every rank then reads.  rsag_direct --fanin: every
+# collective forced to direct, 1, 7, 64, 135 doubles (8 B to a box) and 200
+# (more: flat), MPI_SUM on non-integer doubles and a non-commutative,
+# non-associative user op, in place and not, reduce at several roots; each
+# result the same bits as the tree's documented fold order (any other
+# grouping gives other bits) on every rank, and coll_rsag_direct_tree_calls
+# moving by one for each boxed call and by none for the others (so a test
+# that passes ran the tree).  --form all: blocking, nonblocking and
+# persistent in one job.  restart: persistent requests restarted with new
+# data; latency: the latency path's remembered calls and kept requests,
+# and a fan-in changed between two calls of one shape (the next decides
+# again).  np 3 to 16 are oversubscribed: correctness only.
+for np in 3 5 8; do
+    run_test "direct-tree-bits-np$np" "${mpirun_cmd[@]}" -np "$np" "$direct_prog" bits \
+        --fanin 2,3,4 --form all
+    expect_in_log "rsag_direct: bits PASS np=$np form=all cases=[0-9]+ failures=0 direct=[0-9]+ fanins=3 tree_calls=[1-9][0-9]*"
+done
+run_test direct-tree-bits-np16 "${mpirun_cmd[@]}" -np 16 "$direct_prog" bits --fanin 4 \
+    --form all --max-count 135
+expect_in_log "rsag_direct: bits PASS np=16 form=all cases=[0-9]+ failures=0 direct=[0-9]+ fanins=1 tree_calls=[1-9][0-9]*"
+run_test direct-tree-restart-np4 "${mpirun_cmd[@]}" -np 4 "$direct_prog" restart \
+    --fanin 2,3,4 --max-count 3 --starts 20
+expect_in_log "rsag_direct: restart PASS np=4 requests=24 starts=20 each, by direct 480, failures=0 fanins=3 tree_calls=480"
+run_test direct-tree-latency-np7 "${mpirun_cmd[@]}" -np 7 "$direct_prog" latency --fanin 3
+expect_in_log "rsag_direct: latency PASS np=7 iters=5 latency_calls=[1-9][0-9]* failures=0 fanin=3 tree_calls=[1-9][0-9]*"
+run_test direct-tree-latency-nonblocking-np8 "${mpirun_cmd[@]}" -np 8 "$direct_prog" latency \
+    --fanin 2 --form nonblocking
+expect_in_log "rsag_direct: latency PASS np=8 form=nonblocking iters=5 latency_calls=[1-9][0-9]* failures=0 fanin=2 tree_calls=[1-9][0-9]*"
+# auto at np 16: the model keeps boxed calls flat below p = 24 (doc/direct.md,
+# The tree); the trace says so and no call ran the tree.  A forced fan-in
+# is traced too.
+run_test direct-tree-auto-np16 "${mpirun_cmd[@]}" -np 16 --mca coll_rsag_verbose 1 \
+    "$direct_prog" bits --fanin 0,3 --max-count 7
+expect_in_log "rsag_direct: bits PASS np=16 form=blocking cases=[0-9]+ failures=0 direct=[0-9]+ fanins=2 tree_calls=[1-9][0-9]*"
+expect_in_log 'direct on MPI_COMM_WORLD \(size 16\): 8-byte boxed calls go flat, fan-in 1 \(coll_rsag_direct_fanin 0\)'
+expect_in_log 'direct on MPI_COMM_WORLD \(size 16\): 8-byte boxed calls go through the tree, fan-in 3 \(coll_rsag_direct_fanin 3\)'
+# a bad value: one message, auto
+run_test direct-tree-bad-fanin-np3 "${mpirun_cmd[@]}" -np 3 --mca coll_rsag_direct_fanin -2 \
+    "$direct_prog" bits --max-count 7
+expect_in_log 'rsag_direct: bits PASS np=3 '
+expect_in_log 'coll_rsag_direct_fanin = -2 is out of range \(valid: 0 auto, 1 flat, 2 to 256 a tree of that fan-in\); using 0 \(auto\)'
+expect_count 1 'coll_rsag_direct_fanin = -2 is out of range'
+# memcheck: the tree's folds read and write only what they own
+run_test direct-tree-valgrind-np3 valgrind_job direct-tree-valgrind-np3 3 "$direct_prog" bits \
+    --fanin 2 --form all --max-count 64
+expect_in_log 'rsag_direct: bits PASS np=3 form=all '
+expect_in_log 'valgrind-filter: 3 files \(3 finished\), 0 rsag records'

@@ -244,6 +244,14 @@ run_test erroneous-threshold-differs-np3 erroneous_job \
 ended_cleanly
 expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
 expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag threshold settings differ'
+# the boxed tree's fan-in set differently on one rank (the ranks would wait
+# for boxes the others never write): compared with the thresholds
+run_test erroneous-fanin-differs-np3 erroneous_job \
+    -np 2 "$erroneous" param --count 100000 --sync : \
+    -np 1 env OMPI_MCA_coll_rsag_direct_fanin=2 "$erroneous" param --count 100000 --sync
+ended_cleanly
+expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
+expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag threshold settings differ'
 
 # The hang detection itself: a root that differs, without the check, hangs
 # in a point-to-point reduce (binomial here; tuned's too): the job must be

@@ -99,6 +99,19 @@ for liveness_p in "${liveness_paths[@]}"; do
 done
 set --
 
+# the boxed tree (fan-in 2 at np 4: rank 1 is rank 0's first child): rank 0
+# waits for the dead rank's box, the others for rank 0's result; the
+# launcher ends the job and nothing stays in /dev/shm
+liveness_kill_tree() {
+    (export OMPI_MCA_coll_rsag_direct_fanin=2; liveness_kill "$@")
+}
+run_test liveness-kill-direct-tree-np4 liveness_kill_tree 4 --coll allreduce --alg direct \
+    --count 2 --at 20
+expect_in_log 'rsag_victim: rank 1 pid [0-9]+: 20 calls by direct so far; raises SIGKILL before call 20'
+expect_that liveness_signal9_in_log
+expect_in_log 'liveness: nothing of this job .* in /dev/shm'
+expect_not_in_log 'rsag_victim: (PASS|FAIL)'
+
 # (rsag_victim's one call under auto before the set-up must not make the
 # segment: auto's direct, from 8 B at p <= 4 by default, is left off)
 liveness_kill_auto_p2p() {

@@ -212,6 +212,45 @@ static void test_binomial(void)
     }
 }
 
+/* The contiguous-range tree: each leader's partial, its own input folded
+ * with its children's partials in order, covers a contiguous range right
+ * after the one before; rank 0's covers [0, p); every other rank is the
+ * child of exactly its parent; rank 0's children span ceil(log_k p) levels. */
+static int tree_end(int r, int p, int k)
+{
+    int end = r + 1;
+
+    for (int i = 0, c; (c = mca_coll_rsag_tree_child(r, p, k, i)) >= 0; ++i) {
+        CHECK(c == end, "p=%d k=%d rank %d child %d starts at %d", p, k, r, c, end);
+        CHECK(mca_coll_rsag_tree_parent(c, k) == r, "p=%d k=%d parent of %d", p, k, c);
+        end = tree_end(c, p, k);
+    }
+    return end;
+}
+
+static void test_tree(void)
+{
+    static const int ks[] = { 2, 3, 4, 5, 7, 8, 16, 64, 1000 };
+
+    for (int p = 1; p <= 300; ++p) {
+        for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); ++i) {
+            int k = ks[i], levels = 0;
+            CHECK(tree_end(0, p, k) == p, "p=%d k=%d: rank 0 covers [0, p)", p, k);
+            for (int r = 0; r < p; ++r) {
+                if (mca_coll_rsag_tree_child(r, p, k, 0) >= 0) {
+                    for (int j = 0; mca_coll_rsag_tree_child(r, p, k, j) >= 0; ++j) {
+                        levels = j / (k - 1) + 1 > levels ? j / (k - 1) + 1 : levels;
+                    }
+                }
+            }
+            CHECK(levels == mca_coll_rsag_tree_levels(p, k), "p=%d k=%d levels %d vs %d", p, k,
+                  levels, mca_coll_rsag_tree_levels(p, k));
+        }
+    }
+    CHECK(mca_coll_rsag_tree_parent(0, 2) == -1, "rank 0 has no parent");
+    CHECK(mca_coll_rsag_tree_child(1 << 30, 0x7fffffff, 2, 40) == -1, "no overflow");
+}
+
 
 /* Block layouts: even cuts differ by at most one element, the larger
  * first; counts layouts are prefix sums; vblocks tile the vector in
@@ -551,6 +590,7 @@ int main(void)
         }
     }
     test_binomial();
+    test_tree();
     test_layouts();
     test_vhalving();
     test_vpattern();

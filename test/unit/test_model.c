@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_rsag_index.h"
 #include "coll_rsag_model.h"
 #include "unit.h"
 
@@ -581,6 +582,54 @@ static void test_thresholds(void)
     }
 }
 
+/* direct's boxed tree: at p <= 2 and above a box nothing changes; a tree
+ * of fan-in k costs its levels' hand-offs; the component's auto rule
+ * (mca_coll_rsag_direct_fanin_auto) stays within 10 % of the model's best
+ * fan-in with the shipped profile, for every collective, p and box size
+ * of the grid, and never picks the tree below p = 24. */
+static void test_direct_tree(void)
+{
+    static const int ps[] = { 3, 4, 5, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 512, 1024 };
+    static const size_t ns[] = { 8, 16, 64, 128, 256, 384, 512, 768, 1080 };
+    static const mca_coll_rsag_coll_t colls[] = { AR, RD, RSB };
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_call_t c;
+    FILE *f = fopen(RSAG_MODEL_PROFILE, "r");
+    double tb, tr, worst = 1.0;
+
+    mca_coll_rsag_model_profile_default(&pr);
+    CHECK(NULL != f && 0 == mca_coll_rsag_model_profile_read(f, &pr), "read %s",
+          RSAG_MODEL_PROFILE);
+    if (NULL != f) fclose(f);
+    mca_coll_rsag_model_call_init(&c, 2, 2, 8);
+    CHECK(1 == mca_coll_rsag_model_direct_fanin(AR, &c, &pr, &tb), "np 2 is flat");
+    mca_coll_rsag_model_call_init(&c, 256, 256, 4096);
+    CHECK(1 == mca_coll_rsag_model_direct_fanin(AR, &c, &pr, &tb), "above a box: flat");
+    mca_coll_rsag_model_call_init(&c, 64, 64, 1080);
+    c.knobs.direct_fanin = 1;
+    tr = mca_coll_rsag_model_time(AR, "direct", &c, &pr);
+    c.knobs.direct_fanin = 8;
+    tb = mca_coll_rsag_model_time(AR, "direct", &c, &pr);
+    CHECK(tb < tr, "p 64, 1080 B: the tree of 8 beats flat (%g vs %g us)", tb * 1e6, tr * 1e6);
+    c.knobs.direct_fanin = 63;
+    CHECK(mca_coll_rsag_model_time(AR, "direct", &c, &pr) > tr,
+          "one level of 63 children: flat plus a hand-off");
+    for (size_t ci = 0; ci < sizeof colls / sizeof colls[0]; ci++)
+        for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
+            for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+                int k = mca_coll_rsag_direct_fanin_auto(ps[i], ns[j], RSB == colls[ci]);
+                mca_coll_rsag_model_call_init(&c, ps[i], ps[i], ns[j]);
+                (void) mca_coll_rsag_model_direct_fanin(colls[ci], &c, &pr, &tb);
+                c.knobs.direct_fanin = k;
+                tr = mca_coll_rsag_model_time(colls[ci], "direct", &c, &pr);
+                worst = tr / tb > worst ? tr / tb : worst;
+                CHECK(tr <= 1.10 * tb, "coll %d p %d %zu B: auto's fan-in %d %g us, best %g us",
+                      (int) colls[ci], ps[i], ns[j], k, tr * 1e6, tb * 1e6);
+                CHECK(ps[i] >= 24 || 1 == k, "p %d: flat", ps[i]);
+            }
+    printf("direct fan-in: auto's worst slowdown against the model's best %.3f\n", worst);
+}
+
 int main(void)
 {
     test_every_row();
@@ -594,5 +643,6 @@ int main(void)
     test_thresholds();
     test_direct();
     test_direct_np2_recorded();
+    test_direct_tree();
     return unit_report("test_model");
 }

@@ -42,6 +42,7 @@
 #include "ompi/op/op.h"
 
 #include "coll_rsag_check.h"
+#include "coll_rsag_segment.h"
 
 bool mca_coll_rsag_check_args = false;
 
@@ -151,6 +152,7 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
 {
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     long v[2 * MCA_COLL_RSAG_CHK_N], all[2 * MCA_COLL_RSAG_CHK_N];
+    long shape[2];
     int p = ompi_comm_size(comm), err;
     bool in_setup;
 
@@ -165,8 +167,12 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
         mca_coll_rsag_check_arguments(v, coll, sbuf, count, rcounts, dtype, op, root, p);
     }
     v[MCA_COLL_RSAG_CHK_FORCED] = tuning->forced;
-    v[MCA_COLL_RSAG_CHK_THRESHOLDS] = mca_coll_rsag_check_hash(
+    /* the thresholds, and how direct reduces a box (flat or the tree's
+     * fan-in: ranks that differ would wait for each other's boxes forever) */
+    shape[0] = mca_coll_rsag_check_hash(
         tuning->min_bytes, sizeof(tuning->min_bytes) / sizeof(tuning->min_bytes[0]));
+    shape[1] = mca_coll_rsag_node_params.fanin;
+    v[MCA_COLL_RSAG_CHK_THRESHOLDS] = mca_coll_rsag_check_hash(shape, 2);
     for (int i = 0; i < MCA_COLL_RSAG_CHK_N; ++i) {
         v[MCA_COLL_RSAG_CHK_N + i] = -v[i];
     }

@@ -63,6 +63,7 @@
 
 #include "coll_rsag.h"
 #include "coll_rsag_check.h"
+#include "coll_rsag_direct.h"
 #include "coll_rsag_help.h"
 #include "coll_rsag_latency.h"
 #include "coll_rsag_op.h"
@@ -605,6 +606,7 @@ static int mca_coll_rsag_register(void)
     mca_coll_rsag_mem_register(c);
     mca_coll_rsag_op_register(c);
     mca_coll_rsag_segment_register(c);
+    mca_coll_rsag_direct_register(c);
     mca_coll_rsag_request_register(c);
     mca_coll_rsag_latency_register(c);
     mca_coll_rsag_check_register(c);

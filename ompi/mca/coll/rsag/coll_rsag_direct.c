@@ -37,11 +37,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "opal/mca/base/mca_base_pvar.h"
+#include "opal/mca/base/mca_base_var.h"
+#include "opal/util/output.h"
 #include "ompi/constants.h"
 
 #include "coll_rsag.h"
 #include "coll_rsag_cma.h"
 #include "coll_rsag_direct.h"
+#include "coll_rsag_help.h"
+#include "coll_rsag_index.h"
 #include "coll_rsag_mem.h"
 #include "coll_rsag_op.h"
 #include "coll_rsag_sched.h"
@@ -242,7 +247,10 @@ typedef enum mca_coll_rsag_direct_phase_t {
     MCA_COLL_RSAG_DIRECT_CMA_BEGIN,     /* my tick t - 1 finished */
     MCA_COLL_RSAG_DIRECT_CMA_ARRIVE,    /* every rank's addresses published */
     MCA_COLL_RSAG_DIRECT_CMA_GATHER,    /* the owners' blocks ready */
-    MCA_COLL_RSAG_DIRECT_CMA_DONE       /* everyone done: nobody reads my buffers */
+    MCA_COLL_RSAG_DIRECT_CMA_DONE,      /* everyone done: nobody reads my buffers */
+    MCA_COLL_RSAG_DIRECT_TREE_BEGIN,    /* my tick t - 1 finished, my box's readers done */
+    MCA_COLL_RSAG_DIRECT_TREE_GATHER,   /* my children's partials of tick t, one by one */
+    MCA_COLL_RSAG_DIRECT_TREE_RELEASE   /* rank 0's result of tick t in its box */
 } mca_coll_rsag_direct_phase_t;
 
 /* One call: what the description fixed (for a persistent request, for
@@ -254,13 +262,16 @@ struct mca_coll_rsag_direct_t {
     char *in, *out, *stage;             /* data pointers (element 0's first byte) */
     size_t window, chunk;
     bool use_cma, whole, boxed, all;
+    int fanin;                          /* 0: flat; k >= 2: the boxed tree of fan-in k */
+    int first_phase;                    /* where a start begins */
     uint64_t nticks;                    /* ticks of one call */
     /* the run in progress */
     int phase;                          /* mca_coll_rsag_direct_phase_t */
     bool wait;                          /* this poll may wait (blocking call) */
     uint64_t t, last;                   /* current and last tick of this call */
     size_t w0, w1, lo, hi;              /* window and my block in it */
-    int k;                              /* next rank (or step) of a wait on several */
+    int k;                              /* next rank (or step, or child) of a wait on several */
+    const char *acc;                    /* the tree: my partial so far (data pointer) */
     int err;
     bool fresh;                         /* started, not polled yet */
     mca_coll_rsag_stream_way_t way;     /* how this call writes for peers (the learner's) */
@@ -333,23 +344,28 @@ static bool mca_coll_rsag_direct_reads_none(const mca_coll_rsag_direct_t *d)
 }
 
 /* Before this rank posts into half (box) h at tick t: whoever read what it
- * posted there at tick t - 2 is done with it -- every rank, or only the
- * root of a whole-vector reduce (none when that was this rank).  Then it
- * notes who will read tick t's (every rank's segment notes the same: the
- * calls are the same everywhere). */
+ * posted there at tick t - 2 is done with it -- every rank, or only one
+ * rank (the root of a whole-vector reduce; the tree's parent), none when
+ * that was this rank (reusable).  Then it notes who will read tick t's
+ * (flat: every rank's segment notes the same, the calls are the same
+ * everywhere; the tree notes its own, mca_coll_rsag_direct_tree_note). */
+static bool mca_coll_rsag_direct_reusable(mca_coll_rsag_direct_t *d, uint64_t t)
+{
+    const mca_coll_rsag_segment_t *seg = d->ctx.seg;
+    int who = seg->readers[t & 1];
+
+    return t <= 2
+           || (who < 0 ? mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(done), false, t - 2)
+                       : (who == d->a.rank
+                          || mca_coll_rsag_direct_one(d, who, MCA_COLL_RSAG_CTL(done), t - 2)));
+}
+
 static bool mca_coll_rsag_direct_readers_done(mca_coll_rsag_direct_t *d, uint64_t t)
 {
-    mca_coll_rsag_segment_t *seg = d->ctx.seg;
-    int h = (int) (t & 1), who = seg->readers[h];
-
-    if (t > 2) {
-        if (who < 0 ? !mca_coll_rsag_direct_every(d, MCA_COLL_RSAG_CTL(done), false, t - 2)
-                    : (who != d->a.rank
-                       && !mca_coll_rsag_direct_one(d, who, MCA_COLL_RSAG_CTL(done), t - 2))) {
-            return false;
-        }
+    if (!mca_coll_rsag_direct_reusable(d, t)) {
+        return false;
     }
-    seg->readers[h] = mca_coll_rsag_direct_root_reads_all(d) ? d->a.root : -1;
+    d->ctx.seg->readers[t & 1] = mca_coll_rsag_direct_root_reads_all(d) ? d->a.root : -1;
     return true;
 }
 
@@ -699,6 +715,237 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_t *d)
     return OMPI_SUCCESS;
 }
 
+/* ---- the boxed tree --------------------------------------------------------
+ *
+ * Idea: at larger p, reading p boxes on every rank costs p line transfers
+ *       per rank; instead the boxes are reduced up a tree of fan-in k to
+ *       rank 0 and every rank that needs the result reads one box, rank 0's.
+ *
+ *   level 1   (k = 3)  0 <- 1 2    3 <- 4 5    6 <- 7 8   leaders fold, in rank
+ *   level 2            0 <- 3 6                           order, their input and
+ *   release            every rank that takes the result   children's partials,
+ *                      copies it from box[0][t % 2]       then stamp their box
+ *
+ * Cost (L = ceil(log_k p) levels, n <= MCA_COLL_RSAG_BOX_BYTES): per level a
+ *       hand-off and k - 1 box reads folded, (k - 1) n gamma; then one
+ *       hand-off and one read of rank 0's box, n; against the flat form's
+ *       p - 1 box reads and (p - 1) n gamma on every rank (doc/direct.md, The
+ *       tree; the model's direct_tree).
+ * Restrictions: boxed calls (the whole vector in one box), p >= 3; the fan-in
+ *       from coll_rsag_direct_fanin (mca_coll_rsag_direct_fanin_auto when 0).
+ * Memory: two box-sized temporaries for the partial in between folds.
+ *
+ * The tree (mca_coll_rsag_tree_child): a leader folds its own input, then
+ * its children's partials in order, each covering the ranks right after
+ * the range folded so far; so rank 0 computes x_0 op x_1 op ... op x_{p-1}
+ * in rank order, once, and every rank copies the same bits.
+ *
+ * Protocol of tick t, half h = t % 2 (a rank's box is written by it alone,
+ * published by its stamp, a release store; read after an acquire load of
+ * the stamp):
+ *   1 a leaf copies its input into its box h and stamps it t;
+ *   2 a leader waits for each child's box h stamped t, folds it (the partial
+ *     in between in its temporaries), writes the last fold into its box h
+ *     (rank 0 of a reduce whose root is 0: into the receive buffer, and
+ *     stamps nothing) and stamps it t;
+ *   3 every rank that takes the result (allreduce, reduce-scatter: all; a
+ *     reduce: its root) waits for box h of rank 0 stamped t and copies the
+ *     result (or its block) out; then done = t, as every tick.
+ * Who reads box h of rank r at tick t: its parent (r != 0; the partial), and
+ * for rank 0 the ranks of step 3.  Before box h is written again, at tick
+ * t + 2, they must be done; the proofs, by causality, without handshakes:
+ *   a) rank 0 writes its box only at its last fold, after every child's
+ *      stamp of t + 2; a stamp of t + 2 follows the stamps of that rank's
+ *      children, so the whole tree stamped t + 2: every rank started tick
+ *      t + 2, so it finished t + 1 and t (ticks run in order on a rank) and
+ *      read nothing more of t.  Rank 0 waits for nobody.
+ *   b) a rank r != 0 of an allreduce or reduce-scatter (or the root of a
+ *      reduce) read rank 0's result of t; rank 0 stamped it after r's
+ *      parent stamped t, which that parent did after folding r's box: when
+ *      r starts t + 2, its parent is done with it.  r notes itself as the
+ *      reader (no wait).
+ *   c) a rank r != 0 of a reduce that is not its root reads nothing that
+ *      proves it: it notes its parent, and at t + 2 waits for the parent's
+ *      done of t (which the parent publishes after stamping, so at once in
+ *      the steady state).
+ * Every other rank (r != 0) checks what it noted at t, however tick t ran
+ * (flat, tree, slots: seg->readers); so the forms mix, and a flat tick after
+ * a tree tick waits for what the tree noted: rank 0 every rank (or the
+ * reduce's root), the others their proof (b) or their parent (c).  The
+ * temporaries are this call's own, the receive buffer written only by its
+ * rank; a rank's input is read before its box is stamped (in place too: the
+ * result is copied out only in step 3).
+ */
+
+/* The tree's fan-in of a boxed call of `bytes` at p >= 3 ranks: 0 flat,
+ * else k >= 2 (coll_rsag_direct_fanin; auto and values out of range: the
+ * model's rule). */
+static int mca_coll_rsag_direct_fanin(int p, size_t bytes, mca_coll_rsag_direct_kind_t kind)
+{
+    int k = mca_coll_rsag_node_params.fanin;
+
+    if (k < 0 || k > MCA_COLL_RSAG_DIRECT_MAX_FANIN || 0 == k) {
+        k = mca_coll_rsag_direct_fanin_auto(p, bytes, MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind);
+    }
+    return k >= 2 ? k : 0;
+}
+
+/* Rank 0 of a reduce rooted at 0: its last fold goes straight to its
+ * receive buffer, and nobody reads its box. */
+static bool mca_coll_rsag_direct_tree_to_out(const mca_coll_rsag_direct_t *d)
+{
+    return 0 == d->a.rank && MCA_COLL_RSAG_DIRECT_REDUCE == d->kind && 0 == d->a.root;
+}
+
+/* Who reads my box of this tick, for the tick that writes it next (the
+ * proofs of the protocol). */
+static void mca_coll_rsag_direct_tree_note(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    int r = a->rank, *who = &d->ctx.seg->readers[d->t & 1];
+
+    if (0 == r) {
+        *who = (MCA_COLL_RSAG_DIRECT_REDUCE == d->kind) ? a->root : -1;
+    } else {
+        *who = mca_coll_rsag_direct_is_root(d) ? r : mca_coll_rsag_tree_parent(r, d->fanin);
+    }
+}
+
+/* Box t % 2 of rank q stamped t (wait, or ask once). */
+static bool mca_coll_rsag_direct_box_at(const mca_coll_rsag_direct_t *d, int q, uint64_t t)
+{
+    if (d->wait) {
+        mca_coll_rsag_wait_box(d->ctx.seg, q, (int) (t & 1), t);
+    }
+    return d->wait || mca_coll_rsag_test_box(d->ctx.seg, q, (int) (t & 1), t);
+}
+
+/* Fold child c's partial (child number d->k, stamped) into mine: the
+ * partial goes back and forth between the two temporaries; the last fold
+ * writes my box (or the receive buffer). */
+static void mca_coll_rsag_direct_tree_fold(mca_coll_rsag_direct_t *d, int c)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    mca_coll_rsag_segment_t *seg = d->ctx.seg;
+    int h = (int) (d->t & 1);
+    ptrdiff_t lb = d->ctx.lb;
+    char *target;
+
+    if (mca_coll_rsag_tree_child(a->rank, a->size, d->fanin, d->k + 1) < 0) {
+        target = mca_coll_rsag_direct_tree_to_out(d) ? d->out
+                                                     : mca_coll_rsag_box(seg, a->rank, h)->data;
+    } else {
+        target = (d->k & 1) ? d->stage : d->ctx.tmp;
+    }
+    mca_coll_rsag_op_reduce3(a->op, d->acc - lb, mca_coll_rsag_box(seg, c, h)->data - lb,
+                             target - lb, a->count, a->dtype);
+    d->acc = target;
+}
+
+/* Step 3: the result, or my block of it, from rank 0's box. */
+static bool mca_coll_rsag_direct_tree_release(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    size_t ext = d->ctx.ext, lo = 0, len = a->count;
+    const char *result;
+
+    if (!mca_coll_rsag_direct_is_root(d) || mca_coll_rsag_direct_tree_to_out(d)) {
+        return true;
+    }
+    if (0 != a->rank && !mca_coll_rsag_direct_box_at(d, 0, d->t)) {
+        return false;
+    }
+    if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == d->kind) {
+        lo = a->displ[a->rank];
+        len = a->displ[a->rank + 1] - lo;
+    }
+    result = mca_coll_rsag_box(d->ctx.seg, 0, (int) (d->t & 1))->data;
+    memcpy(d->out, result + lo * ext, len * ext);
+    return true;
+}
+
+/* The tree's tick from where it stands; MCA_COLL_RSAG_POLL_AGAIN at a wait
+ * that is not answered yet. */
+static int mca_coll_rsag_direct_tree(mca_coll_rsag_direct_t *d)
+{
+    const mca_coll_rsag_args_t *a = &d->a;
+    mca_coll_rsag_box_t *mine = mca_coll_rsag_box(d->ctx.seg, a->rank, (int) (d->t & 1));
+    int c;
+
+    switch (d->phase) {
+    case MCA_COLL_RSAG_DIRECT_TREE_BEGIN:
+        /* rank 0 waits for nobody (proof a) */
+        if (!mca_coll_rsag_direct_my_turn(d, d->t)
+            || (0 != a->rank && !mca_coll_rsag_direct_reusable(d, d->t))) {
+            return MCA_COLL_RSAG_POLL_AGAIN;
+        }
+        mca_coll_rsag_direct_tree_note(d);
+        __atomic_fetch_add(&mca_coll_rsag_direct_tree_calls, 1ULL, __ATOMIC_RELAXED);
+        d->acc = d->in;
+        d->k = 0;
+        d->phase = MCA_COLL_RSAG_DIRECT_TREE_GATHER;
+        /* fall through */
+    case MCA_COLL_RSAG_DIRECT_TREE_GATHER:
+        for (; (c = mca_coll_rsag_tree_child(a->rank, a->size, d->fanin, d->k)) >= 0; ++d->k) {
+            if (!mca_coll_rsag_direct_box_at(d, c, d->t)) {
+                return MCA_COLL_RSAG_POLL_AGAIN;
+            }
+            mca_coll_rsag_direct_tree_fold(d, c);
+        }
+        if (0 == d->k) {
+            memcpy(mine->data, d->in, a->count * d->ctx.ext);     /* a leaf */
+        }
+        if (!mca_coll_rsag_direct_tree_to_out(d)) {
+            mca_coll_rsag_box_publish(mine, d->t);
+        }
+        d->k = 0;
+        d->phase = MCA_COLL_RSAG_DIRECT_TREE_RELEASE;
+        /* fall through */
+    default:
+        if (!mca_coll_rsag_direct_tree_release(d)) {
+            return MCA_COLL_RSAG_POLL_AGAIN;
+        }
+    }
+    (void) mca_coll_rsag_direct_next(d);    /* one tick: done, and the end */
+    return OMPI_SUCCESS;
+}
+
+/* Calls (ticks) this process ran through the tree (MPI_T). */
+unsigned long long mca_coll_rsag_direct_tree_calls = 0;
+
+void mca_coll_rsag_direct_register(const mca_base_component_t *c)
+{
+    int *k = &mca_coll_rsag_node_params.fanin;
+
+    (void) mca_base_component_var_register(
+        c, "direct_fanin",
+        "How the direct algorithms reduce a vector that fits one box (up to "
+        MCA_COLL_RSAG_STRINGIFY(MCA_COLL_RSAG_BOX_BYTES) " bytes) on a node of p >= 3 ranks. "
+        "1: flat, every rank that needs the result reads all p boxes; k >= 2: a tree of "
+        "fan-in k through the shared segment (groups of k consecutive ranks reduce to their "
+        "lowest, those to theirs, up to rank 0, in rank order; every rank then reads rank 0's "
+        "box); 0 (default): from the cost model, by p and size (flat below p = 24). Valid: 0 "
+        "to " MCA_COLL_RSAG_STRINGIFY(MCA_COLL_RSAG_DIRECT_MAX_FANIN) "; the same on every rank "
+        "(settable through MPI_T: a call takes the value at its first call of a shape, a "
+        "persistent request at its init)",
+        MCA_BASE_VAR_TYPE_INT, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
+        MCA_BASE_VAR_SCOPE_ALL_EQ, k);
+    if (*k < 0 || *k > MCA_COLL_RSAG_DIRECT_MAX_FANIN) {
+        mca_coll_rsag_warn_setting("coll_rsag_direct_fanin = %d is out of range (valid: 0 auto, "
+                                   "1 flat, 2 to %d a tree of that fan-in); using 0 (auto)", *k,
+                                   MCA_COLL_RSAG_DIRECT_MAX_FANIN);
+        *k = 0;
+    }
+    (void) mca_base_component_pvar_register(
+        c, "direct_tree_calls",
+        "Calls rsag's direct algorithms ran through the boxed tree (coll_rsag_direct_fanin), "
+        "all forms and collectives; they count in their collective's direct counter too",
+        OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+        NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, NULL, NULL, NULL,
+        &mca_coll_rsag_direct_tree_calls);
+}
+
 /* ---- the call: described once, started, polled --------------------------- */
 
 static void mca_coll_rsag_direct_start(void *state)
@@ -714,7 +961,7 @@ static void mca_coll_rsag_direct_start(void *state)
     d->k = 0;
     d->err = OMPI_SUCCESS;
     d->fresh = true;
-    d->phase = d->use_cma ? MCA_COLL_RSAG_DIRECT_CMA_BEGIN : MCA_COLL_RSAG_DIRECT_SEG_BEGIN;
+    d->phase = d->first_phase;
 }
 
 /* How this start writes for its peers (coll_rsag_direct_stream): chosen
@@ -739,7 +986,8 @@ static int mca_coll_rsag_direct_poll(void *state, bool wait)
     if (d->fresh) {
         mca_coll_rsag_direct_stream_first(d, wait);
     }
-    rc = d->use_cma ? mca_coll_rsag_direct_cma(d) : mca_coll_rsag_direct_slots(d);
+    rc = d->use_cma ? mca_coll_rsag_direct_cma(d)
+         : 0 == d->fanin ? mca_coll_rsag_direct_slots(d) : mca_coll_rsag_direct_tree(d);
     if (MCA_COLL_RSAG_POLL_AGAIN != rc && d->t0 > 0) {
         mca_coll_rsag_direct_stream_learn(&d->a, d->a.count * d->ctx.ext, d->way, d->trial,
                                           d->t0);
@@ -752,8 +1000,27 @@ static void mca_coll_rsag_direct_release(void *state)
     mca_coll_rsag_direct_free(state);
 }
 
+/* The verbose trace of the fan-in boxed calls take on this communicator,
+ * by its rank 0, when it changes (the first boxed call, a new size, a new
+ * coll_rsag_direct_fanin). */
+static void mca_coll_rsag_direct_trace_fanin(const mca_coll_rsag_direct_t *d, size_t bytes)
+{
+    mca_coll_rsag_segment_t *seg = d->a.segment;
+    int k = d->fanin > 0 ? d->fanin : 1;
+
+    if (mca_coll_rsag_component.verbose < MCA_COLL_RSAG_VERBOSE_DECISIONS || 0 != d->a.rank
+        || seg->traced_fanin == k) {
+        return;
+    }
+    seg->traced_fanin = k;
+    opal_output(mca_coll_rsag_component.output,
+                "coll:rsag: direct on %s (size %d): %zu-byte boxed calls go %s, fan-in %d "
+                "(coll_rsag_direct_fanin %d)", d->a.comm->c_name, d->a.size, bytes,
+                k > 1 ? "through the tree" : "flat", k, mca_coll_rsag_node_params.fanin);
+}
+
 /* How the call goes: CMA or the segment, window, chunk, the small-vector
- * forms. */
+ * forms, flat or the tree. */
 static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
 {
     const mca_coll_rsag_args_t *a = &d->a;
@@ -795,6 +1062,14 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
         d->all = false;         /* nobody else reads the root's input: it stays where it is */
     }
     d->nticks = d->use_cma ? 1 : (n + d->window - 1) / d->window;
+    /* at p >= 3, a box may go up a tree instead (the boxed tree) */
+    d->fanin = (d->boxed && a->size >= 3) ? mca_coll_rsag_direct_fanin(a->size, bytes, d->kind) : 0;
+    d->first_phase = d->use_cma ? MCA_COLL_RSAG_DIRECT_CMA_BEGIN
+                     : 0 == d->fanin ? MCA_COLL_RSAG_DIRECT_SEG_BEGIN
+                                     : MCA_COLL_RSAG_DIRECT_TREE_BEGIN;
+    if (d->boxed && a->size >= 3) {
+        mca_coll_rsag_direct_trace_fanin(d, bytes);
+    }
 }
 
 /* The temporaries' sizes in elements, the same on every rank: a chunk or
@@ -819,7 +1094,7 @@ static void mca_coll_rsag_direct_temp_counts(const mca_coll_rsag_direct_t *d, si
         }
     } else {
         n[0] = d->window < a->count ? d->window : a->count;
-        n[2] = is_root ? 0 : n[0];
+        n[2] = (is_root && 0 == d->fanin) ? 0 : n[0];   /* the tree: the other partial */
         if (2 == a->size) {
             n[0] = 0;   /* reading from slots, two inputs go straight to dest */
         }

@@ -25,8 +25,10 @@
  *            and the peers' slots and put the results in their own slots,
  *            from which the ranks that need them copy.  A small vector
  *            (64 KB / p) is reduced whole by every rank that needs it (one
- *            synchronization instead of two); up to 56 bytes it goes through
- *            the boxes (data and stamp in one cache line) instead.
+ *            synchronization instead of two); up to a box (1080 bytes) it
+ *            goes through the boxes (up to 56 bytes with the stamp in one
+ *            cache line) instead, at p >= 3 flat or up a tree of fan-in k
+ *            to rank 0 (the boxed tree, coll_rsag_direct_fanin).
  * The caller guarantees: the communicator's segment exists
  * (a->segment), a contiguous datatype (size == extent == true
  * extent: element i's bytes are at buf + true_lb + i * extent), p >= 2,
@@ -44,6 +46,12 @@ typedef enum mca_coll_rsag_direct_kind_t {
     MCA_COLL_RSAG_DIRECT_REDUCE,        /* the root gets every block */
     MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER /* rank r gets block r */
 } mca_coll_rsag_direct_kind_t;
+
+/* coll_rsag_direct_fanin (k >= 2: the boxed tree of fan-in k; valid: 0 to
+ * this) and the coll_rsag_direct_tree_calls counter (component register). */
+#define MCA_COLL_RSAG_DIRECT_MAX_FANIN 256
+void mca_coll_rsag_direct_register(const mca_base_component_t *c);
+extern unsigned long long mca_coll_rsag_direct_tree_calls;
 
 /* What the direct row of collective `coll` delivers
  * (coll_rsag_direct_algorithm.c). */

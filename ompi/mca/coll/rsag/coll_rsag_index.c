@@ -316,3 +316,62 @@ size_t mca_coll_rsag_ring_nsegs(const size_t *displ, int p, int rank, int shift,
     }
     return n;
 }
+
+int mca_coll_rsag_tree_parent(int r, int k)
+{
+    long long s = 1;
+
+    if (r <= 0) {
+        return -1;
+    }
+    while (0 == r % (s * k)) {
+        s *= k;
+    }
+    return r - (int) (r % (s * k));
+}
+
+int mca_coll_rsag_tree_child(int r, int p, int k, int i)
+{
+    long long stride = 1, c;
+
+    for (int l = i / (k - 1); l > 0; --l) {
+        stride *= k;
+        if (stride >= p) {
+            return -1;
+        }
+    }
+    c = r + (long long) (i % (k - 1) + 1) * stride;
+    return (0 == r % (stride * k) && c < p) ? (int) c : -1;
+}
+
+int mca_coll_rsag_tree_levels(int p, int k)
+{
+    int levels = 0;
+
+    for (long long span = 1; span < p; span *= k) {
+        ++levels;
+    }
+    return levels;
+}
+
+int mca_coll_rsag_direct_fanin_auto(int p, size_t bytes, bool reduce_scatter)
+{
+    /* two levels (k^2 >= p); three (k^3 >= p) once two would need more
+     * than 8 children a level for vectors above 512 bytes, more than 16
+     * above 256 */
+    int k2 = 2, k3 = 2;
+    size_t volume = (size_t) p * bytes;
+    size_t from = p < 48 ? 20000 : p < 512 ? 16384 : 8192;   /* p * bytes */
+
+    if (reduce_scatter ? (p < 1024 || bytes > 64)
+                       : (p < 24 || volume < from)) {
+        return 1;
+    }
+    while (k2 * k2 < p) {
+        ++k2;
+    }
+    while (k3 * k3 * k3 < p) {
+        ++k3;
+    }
+    return ((bytes > 512 && k2 > 8) || (bytes > 256 && k2 > 16)) ? k3 : k2;
+}

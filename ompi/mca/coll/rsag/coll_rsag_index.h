@@ -217,4 +217,29 @@ static inline bool mca_coll_rsag_ring_cursor_done(const mca_coll_rsag_ring_curso
 size_t mca_coll_rsag_ring_nsegs(const size_t *displ, int p, int rank, int shift, int nsteps,
                                 size_t segcount);
 
+/* The contiguous-range tree of fan-in k >= 2 over ranks 0..p-1 (direct's
+ * tree, coll_rsag_direct.c): level-1 groups are k consecutive ranks led by
+ * the lowest, level-l groups k consecutive level-(l-1) leaders; rank 0 is
+ * the top.  A rank that leads up to level l holds the partial of ranks
+ * [r, r + k^l); its children, in fold order, are r + j k^(l-1) for l = 1,
+ * 2, ... and j = 1 .. k - 1 (those below p), each holding the partial of
+ * the k^(l-1) ranks from it, so folding them in that order after its own
+ * input gives x_r op ... op x_{r + k^l - 1} in rank order.
+ * parent: the leader that folds r's partial (-1 for rank 0); child: the
+ * i-th child of r in fold order (i >= 0), -1 past the last; levels: the
+ * levels of the tree over p ranks (ceil(log_k p)). */
+int mca_coll_rsag_tree_parent(int r, int k);
+int mca_coll_rsag_tree_child(int r, int p, int k, int i);
+int mca_coll_rsag_tree_levels(int p, int k);
+/* coll_rsag_direct_fanin auto: the fan-in of a boxed `direct` call of
+ * `bytes` at p ranks (1: flat, k >= 2: the tree), from the cost model with
+ * the shipped profile (contrib/rsag_model fanin; test_model checks the
+ * rule's time against the model's best): allreduce and reduce go through
+ * the tree from p = 24 when p * bytes >= 20000 (16384 from p = 48, 8192
+ * from p = 512), of two levels (the least
+ * k with k^2 >= p), or three when two would need more than 8 children a
+ * level above 512 bytes, more than 16 above 256; a reduce-scatter, whose flat form reads only its
+ * block of each box, from p = 1024 up to 64 bytes. */
+int mca_coll_rsag_direct_fanin_auto(int p, size_t bytes, bool reduce_scatter);
+
 #endif /* MCA_COLL_RSAG_INDEX_H */

@@ -60,6 +60,7 @@ typedef struct mca_coll_rsag_latency_settings_t {
     int class_bounds[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1];
     size_t max_bytes;
     int verbose;
+    int fanin;                                 /* coll_rsag_direct_fanin */
 } mca_coll_rsag_latency_settings_t;
 
 /* One remembered shape: a call of it described once (blocking: the call
@@ -124,6 +125,7 @@ static void mca_coll_rsag_latency_settings(mca_coll_rsag_latency_settings_t *st,
     memcpy(st->class_bounds, mca_coll_rsag_component.class_bounds, sizeof(st->class_bounds));
     st->max_bytes = mca_coll_rsag_latency.max_bytes;
     st->verbose = mca_coll_rsag_component.verbose;
+    st->fanin = mca_coll_rsag_node_params.fanin;
 }
 
 /* The settings the decision of collective `coll` read are still `st`. */
@@ -132,6 +134,7 @@ static bool mca_coll_rsag_latency_same_settings(const mca_coll_rsag_latency_sett
 {
     return st->max_bytes == mca_coll_rsag_latency.max_bytes
            && st->verbose == mca_coll_rsag_component.verbose
+           && st->fanin == mca_coll_rsag_node_params.fanin
            && 0 == memcmp(&st->tuning, &mca_coll_rsag_component.tuning[coll], sizeof(st->tuning))
            && 0 == memcmp(st->class_bounds, mca_coll_rsag_component.class_bounds,
                           sizeof(st->class_bounds));

@@ -20,7 +20,8 @@
  * runs it straight: copy into my box, wait for the peers' boxes of this
  * tick, reduce in rank order.  Any difference in the shape or in a setting
  * the decision read (the collective's thresholds and forced algorithm, the
- * communicator size classes, coll_rsag_latency_max_bytes, the verbosity)
+ * communicator size classes, coll_rsag_latency_max_bytes, the verbosity,
+ * coll_rsag_direct_fanin)
  * sends the call the usual way, which decides again and remembers the new
  * shape.  The boxes are double-buffered by tick and stamped with it, so a
  * call needs no completion handshake (doc/direct.md, The latency path).

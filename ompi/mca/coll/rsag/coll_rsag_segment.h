@@ -103,6 +103,7 @@ typedef struct mca_coll_rsag_segment_t {
     uint64_t probe_word;            /* what peers read to test CMA */
     size_t charged;                 /* bytes counted against coll_rsag_segment_max_bytes
                                        (the creator, rank 0), else 0 */
+    int traced_fanin;               /* the boxed calls' fan-in last traced (verbose) */
     mca_coll_rsag_stream_learner_t learn; /* coll_rsag_direct_stream auto: how this rank
                                              writes for its peers, by message size */
 } mca_coll_rsag_segment_t;
@@ -225,6 +226,8 @@ typedef struct mca_coll_rsag_node_params_t {
                                 cores always stay in the cache */
     size_t max_bytes;       /* the segments one process creates, together */
     int keep_free_percent;  /* of /dev/shm's size, free after a new segment */
+    int fanin;              /* coll_rsag_direct_fanin: 0 auto, 1 flat, k >= 2 the
+                               boxed tree of fan-in k (coll_rsag_direct.c) */
     int test_fail;          /* TEST ONLY: r + 1: rank r fails to map the segment;
                                -(r + 1): rank r's CMA test read is refused */
 } mca_coll_rsag_node_params_t;
