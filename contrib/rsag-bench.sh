@@ -15,9 +15,11 @@
 # coll_rsag_<coll>_<alg>_min_bytes.
 #
 # Jobs, all with the same process count, transport and message sizes:
-#   rsag           one job: every value of coll_rsag_<coll>_algorithm (auto and
-#                  each algorithm, read from ompi_info's "Valid values:" line),
-#                  switched through MPI_T and interleaved inside the job;
+#   rsag           one job: every algorithm of coll_rsag_<coll>_algorithm (read
+#                  from ompi_info's "Valid values:" line), switched through
+#                  MPI_T and interleaved inside the job;
+#   rsag_auto      rsag with its defaults, nothing switched (auto remembers the
+#                  decision of small calls while the settings stay);
 #   <name>         one more such job per --rsag-variant NAME=MCA-ARGS, with
 #                  the extra mpirun arguments (labels <name>_auto,
 #                  <name>_<algorithm>), e.g. to compare coll_rsag_priority_aware_run_blocks
@@ -266,7 +268,11 @@ if [ "$NB" = 1 ]; then
     RSAG_ONLY=1   # none of the tuned jobs below
     TUNED_VALUES=""
 else
-    JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms all --label rsag")
+    # auto in a job of its own: the rsag job sets the algorithm through
+    # MPI_T before every call, and auto's small calls keep their decision
+    # only while the settings stay (coll_rsag_latency.c)
+    JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms forced --label rsag"
+          "rsag_auto|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms current --label rsag_auto")
     # one more rsag job per --rsag-variant (labels <name>_<alg>, merged below)
     for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
         JOBS+=("${v%%=*}|--mca coll_rsag_${COLL}_algorithm auto ${v#*=}|--rsag-algorithms all --label ${v%%=*}")

@@ -20,8 +20,11 @@
  *   2. every variant gets `warmup` untimed calls;
  *   3. `iters` rounds; in each round every variant is timed once (variants
  *      interleaved, rotating which goes first), each call preceded by
- *      MPI_Barrier; in "all" mode the rsag algorithm is set through the MPI_T
- *      cvar coll_rsag_<coll>_algorithm before each call (outside the timing);
+ *      MPI_Barrier; in "all" and "forced" mode the rsag algorithm is set
+ *      through the MPI_T cvar coll_rsag_<coll>_algorithm before each call
+ *      (outside the timing): a setting that changes before every call, so
+ *      auto's small calls decide anew each time (rsag-bench.sh times auto
+ *      in a job of its own);
  *   4. time_us = max over ranks of each rank's median call time;
  *      osu_us = mean over ranks of each rank's mean call time: what
  *      osu_allreduce & co. print as "Avg Latency" (a barrier between calls,
@@ -494,10 +497,13 @@ static void usage(FILE *f)
             "                              iters/10 clamped to [1, 20])\n"
             "  --dtype double|float|int    element type (default double); op is MPI_SUM\n"
             "  --root R                    root of MPI_Reduce (default 0)\n"
-            "  --rsag-algorithms all|current\n"
+            "  --rsag-algorithms all|forced|current\n"
             "                              all: every value of the MPI_T cvar\n"
             "                              coll_rsag_<coll>_algorithm (auto and each\n"
             "                              algorithm), interleaved in this job (default);\n"
+            "                              forced: the same without auto (whose small\n"
+            "                              calls keep their decision only while the\n"
+            "                              settings stay: time it in a job of its own);\n"
             "                              current: what the job is configured with\n"
             "  --label NAME                label (all: NAME_<algorithm>; default \"rsag\" for\n"
             "                              all, \"current\" for current)\n"
@@ -626,6 +632,7 @@ static int parse_options(int argc, char **argv)
             bad = parse_int(v, &opt.root) || opt.root < 0 || opt.root >= nprocs;
         } else if (!strcmp(a, "--rsag-algorithms")) {
             if (!strcmp(v, "all")) opt.all_algs = 1;
+            else if (!strcmp(v, "forced")) opt.all_algs = 2;
             else if (!strcmp(v, "current")) opt.all_algs = 0;
             else bad = 1;
         } else if (!strcmp(a, "--forms")) {
@@ -921,7 +928,7 @@ int main(int argc, char **argv)
         if (!cvar_ok || 0 == n_alg_items) {
             if (0 == rank) {
                 fprintf(stderr,
-                        "rsag_bench: --rsag-algorithms all needs the MPI_T cvar "
+                        "rsag_bench: --rsag-algorithms all/forced needs the MPI_T cvar "
                         "coll_rsag_%s_algorithm: is the rsag component loaded (see "
                         "OMPI_MCA_mca_base_component_path, --mca coll)?\n",
                         coll_name[opt.coll]);
@@ -929,6 +936,9 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         for (int i = 0; i < n_alg_items; ++i) {
+            if (2 == opt.all_algs && !strcmp(alg_items[i].name, "auto")) {
+                continue;
+            }
             snprintf(var[nvar].label, NAME_LEN, "%.60s_%.60s", opt.label, alg_items[i].name);
             var[nvar].cvar_value = alg_items[i].value;
             var[nvar].form = F_BLOCKING;
