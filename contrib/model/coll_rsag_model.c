@@ -384,7 +384,7 @@ static double cma_rate(const ctx_t *x, int k)
  *          streaming copy from stream_min), one wait, every rank that needs
  *          the result reduces it whole from the p slots: (p - 1) n
  *          (reduce-scatter: (p - 1) n / p)
- *   reduce's whole  n <= 192 KB at p = 2, else as whole; not boxed: the p - 1
+ *   reduce's whole  n <= 256 KB at p = 2, else as whole; not boxed: the p - 1
  *          others copy windows of P = 8 KB into their slots while the root
  *          reduces the window before, (p - 1) P, straight into its output:
  *          the first window's copy, wait and reduction, then per further
@@ -566,7 +566,7 @@ static double direct(const ctx_t *x, int what)
     double W = (double) (mca_coll_rsag_model_direct_slot(&x->c->knobs, p) / 2);
     double whole_max = 65536.0 / p > 4096.0 ? 65536.0 / p : 4096.0;
     double t = pr->call_alpha;
-    double rwhole_max = p == 2 ? 196608.0 : whole_max;
+    double rwhole_max = p == 2 ? 262144.0 : whole_max;
     if (what == 1 && n > 1080 && n <= rwhole_max) {
         double P = 8192.0 < W ? 8192.0 : W, w = n < P ? n : P;
         double cp = dput(x, w, p - 1), rd = dred(x, (p - 1) * w, w, 1);

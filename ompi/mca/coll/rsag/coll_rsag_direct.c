@@ -63,11 +63,13 @@
  * PIPE_BYTES: the root reduces window t while the others copy window
  * t + 1, and the data crosses between cores once, in pieces that stay in
  * cache.  Measured at np 2 (contrib/results/2026-11-26-reduce): 1.5-2x
- * the split path from 16 KB to 128 KB, even at 192-256 KB, behind it from
- * 320 KB.  The root alone reduces (p - 1) n bytes: from p = 3 the cost
+ * the split path from 16 KB to 128 KB, 1.4x at 256 KB, even at 320 KB,
+ * behind it from 384 KB.  Its windows are streamed when the learner
+ * streams the call (coll_rsag_direct_stream): 2-3x faster when the cores
+ * share no cache, slower when they do.  The root alone reduces (p - 1) n bytes: from p = 3 the cost
  * model (contrib/model, the `direct` row) puts the split path ahead above
  * the common bound. */
-#define MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES ((size_t) 192 * 1024)
+#define MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES ((size_t) 256 * 1024)
 #define MCA_COLL_RSAG_DIRECT_PIPE_BYTES ((size_t) 8 * 1024)
 
 /* Where rank q's input is: in this process (its slot, or my own input:
@@ -975,6 +977,12 @@ static void mca_coll_rsag_direct_stream_first(mca_coll_rsag_direct_t *d, bool wa
     d->trial = false;
     d->t0 = mca_coll_rsag_direct_stream_choose(&d->ctx, d->use_cma, d->a.count * d->ctx.ext,
                                                wait, &d->way, &d->trial);
+    /* a reduce's pipeline writes windows smaller than the threshold: the
+     * call's size decided, its windows follow */
+    if (mca_coll_rsag_direct_root_reads_all(d) && SIZE_MAX != d->ctx.stream_min
+        && d->a.count * d->ctx.ext >= d->ctx.stream_min) {
+        d->ctx.stream_min = 0;
+    }
 }
 
 static int mca_coll_rsag_direct_poll(void *state, bool wait)
@@ -1029,7 +1037,7 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
     /* A small vector is reduced whole by every rank that needs it: one
      * wait instead of two, for p times the reading.  Up to 32 KB at np 2
      * (the whole 16 KB and split 64 KB calls cost about the same per byte),
-     * less for larger p; a reduce's up to 192 KB at np 2, pipelined, to
+     * less for larger p; a reduce's up to 256 KB at np 2, pipelined, to
      * its root alone (MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES). */
     bool reduce = MCA_COLL_RSAG_DIRECT_REDUCE == d->kind;
     size_t whole_max = (reduce && 2 == a->size) ? MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES
