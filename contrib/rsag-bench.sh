@@ -412,7 +412,8 @@ run_external() { # $1 = rep
                 m != "osu" && NF == 5 && $1 ~ /^[0-9]+$/ && $1 > 0 && $5 ~ /^[0-9.]+$/ {
                     b = $1; if (coll ~ /^reduce_scatter/) b *= np
                     print rep "," m "," impl "," b "," $5; ++n }
-                END { exit n == 0 }' "$out" >>"$EXT_RAW"; echo $?)
+                /Invalid benchmark name/ { bad = 1 }
+                END { exit n == 0 || bad }' "$out" >>"$EXT_RAW"; echo $?)
             rm -f "$out"
             if [ "$rc" -ne 0 ] || [ "$k" -ne 0 ]; then
                 FAILED=$((FAILED + 1))

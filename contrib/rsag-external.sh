@@ -78,9 +78,12 @@ done
 
 echo "rsag-external.sh: IMB from $IMB_SRC${IMB_REF:+ ($IMB_REF)}" >&2
 get "$IMB_SRC" "$IMB_REF" "$OUT/imb"
-make -C "$OUT/imb/src_c" -f Makefile TARGET=MPI1 CC=mpicc -j"$(nproc)" >"$OUT/imb-build.log" 2>&1 \
+# the top-level Makefile builds IMB-MPI1 with its C++ driver, which has every
+# benchmark (the legacy src_c driver of 2019 lacks Reduce_scatter_block)
+command -v mpicxx >/dev/null 2>&1 || die "mpicxx not found (Debian: apt-get install libopenmpi-dev g++)"
+make -C "$OUT/imb" IMB-MPI1 CC=mpicc CXX=mpicxx -j"$(nproc)" >"$OUT/imb-build.log" 2>&1 \
     || die "IMB's build failed: $OUT/imb-build.log"
-imb=$(find "$OUT/imb" -name IMB-MPI1 -type f -perm -u+x | head -1)
-[ -n "$imb" ] || die "IMB built no IMB-MPI1"
+imb=$OUT/imb/IMB-MPI1
+[ -x "$imb" ] || die "IMB built no IMB-MPI1"
 
 echo "--osu $OUT/osu/mpi/collective --imb $imb"

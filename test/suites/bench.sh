@@ -164,6 +164,19 @@ expect_in_log '^bytes,osu_rsag_us,osu_tuned_us,osu_ratio,imb_rsag_us,imb_tuned_u
 expect_in_log '^8,0.5,1,2.00,0.5,1,2.00,0.5,1,2.00$'
 expect_in_log '^16,0.5,1,2.00,0.5,1,2.00,0.5,1,2.00$'
 expect_in_log '^32,0.5,1,2.00,0.5,1,2.00,0.5,1,2.00$'
+# An IMB without the collective (IMB 2019's legacy src_c driver has no
+# Reduce_scatter_block) says "Invalid benchmark name" and runs others: that
+# is a failure, not data.
+bench_external_wrong_imb() {
+    local d=$bench_out/external-wrong
+    rm -rf "${d:?}" && mkdir -p "$d" || return 1
+    printf '#!/bin/sh\n[ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ] || exit 0\necho "Invalid benchmark name Reduce_scatter_block"\necho "#bytes #repetitions t_min[usec] t_max[usec] t_avg[usec]"\necho "  8 1000 0.5 0.5 0.5"\n' >"$d/IMB-MPI1"
+    chmod +x "$d/IMB-MPI1"
+    timeout -k 10 300 "$toolsdir/rsag-bench.sh" -n 2 -c reduce_scatter_block --reps 1 --sizes 16 --iters 5 \
+        --rsag-only --imb "$d/IMB-MPI1" -o "$d/out"
+}
+run_test bench-external-detects-wrong-imb-np2 exits_nonzero bench_external_wrong_imb
+expect_in_log 'imb \(rsag\) rep 1: exit 0, no results'
 run_test bench-external-rejects-osu-rsb exits_nonzero \
     "$toolsdir/rsag-bench.sh" -c reduce_scatter_block --osu /nonexistent
 expect_in_log 'OSU has no MPI_Reduce_scatter_block benchmark'
