@@ -66,6 +66,7 @@ RSAG_DEBIAN13_SUBSET=(
     select-former-names select-unusable-settings-once-np3   # 5.0's help messages
     threads-multiple-np2
     ^direct-latency-np2 ^direct-latency-nonblocking-np2     # 5.0's MPI layer around kept requests
+    ^direct-tree-bits-np3                   # the tree in all three forms (5.0's MPI_*_init)
 )
 # Not in it: direct-shm-*-fallback (unshare cannot make a private mount
 # namespace under this chroot, whose root is no mount point) and
