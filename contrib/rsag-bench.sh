@@ -69,7 +69,7 @@
 # IMB's t_avg; MPI_FLOAT sums; powers of 2 from --min-bytes to --max-bytes,
 # the whole vector as above: IMB's reduce-scatter sizes are per rank and are
 # multiplied by np) go to OUTDIR/<coll>-np<N>-ext{-raw.csv,.csv,-table.txt}
-# with the ratios tuned/rsag of each measure.
+# with the ratios tuned/rsag of each measure, and -ext.png (log-log).
 #
 # Needs bash, awk (mawk is fine), sort, mpicc/mpirun/ompi_info (Debian:
 # libopenmpi-dev openmpi-bin).  No python.
@@ -567,9 +567,27 @@ set title "$COLL$( [ "$NB" = 1 ] && echo ' (blocking, nonblocking, persistent)')
 plot for [i=2:$((last - 1))] "$BASE.csv" using 1:i with linespoints lw (i == 2 ? 3 : 1), \\
      "$BASE.csv" using 1:$last with lines dashtype 2 lc rgb "black"
 EOF
+    # OSU's and IMB's reports: rsag solid, tuned dashed, one colour a measure
+    if [ -s "$BASE-ext.csv" ]; then
+        next=$(head -1 "$BASE-ext.csv" | awk -F, '{ print (NF - 1) / 3 }')
+        gnuplot <<EOF 2>>"$LOG" || progress "gnuplot failed (see $LOG): no plot of OSU and IMB"
+set terminal pngcairo size 1200,800 noenhanced
+set output "$BASE-ext.png"
+set datafile separator ","
+set key autotitle columnheader outside right
+set logscale xy
+set format x "%.0b%B"
+set xlabel "message size, bytes (whole input vector)"
+set ylabel "time, microseconds (the benchmark's own report)"
+set grid
+set title "$COLL, np $NP$( [ "$OVERSUB" = yes ] && echo ' (oversubscribed)'): OSU and IMB, rsag (solid) and tuned's default (dashed), $(hostname)"
+plot for [i=2:$((3 * next - 1)):3] "$BASE-ext.csv" using 1:i with linespoints lc ((i - 2) / 3 + 1) lw 2, \\
+     for [i=3:$((3 * next)):3] "$BASE-ext.csv" using 1:i with linespoints lc ((i - 3) / 3 + 1) dashtype 2
+EOF
+    fi
 fi
 
-progress "wrote $BASE.csv, $RAW, $TABLE, $LOG$( [ -s "$BASE-ext-table.txt" ] && echo ", $BASE-ext-table.txt, $BASE-ext.csv, $EXT_RAW")$( [ -s "$BASE-osu-table.txt" ] && echo ", $BASE-osu-table.txt, $BASE-osu.csv")$( [ -s "$PNG" ] && echo ", $PNG")"
+progress "wrote $BASE.csv, $RAW, $TABLE, $LOG$( [ -s "$BASE-ext-table.txt" ] && echo ", $BASE-ext-table.txt, $BASE-ext.csv, $EXT_RAW")$( [ -s "$BASE-ext.png" ] && echo ", $BASE-ext.png")$( [ -s "$BASE-osu-table.txt" ] && echo ", $BASE-osu-table.txt, $BASE-osu.csv")$( [ -s "$PNG" ] && echo ", $PNG")"
 if [ "$FAILED" -gt 0 ]; then
     echo "rsag-bench.sh: *** $FAILED job(s) failed or gave WRONG RESULTS; see $LOG" >&2
     exit 1

@@ -157,6 +157,9 @@ t=0.50; case "${OMPI_MCA_coll:-}" in *^rsag*) t=1.00 ;; esac'
     chmod +x "$d/osu/osu_reduce_scatter" "$d/IMB-MPI1"
     timeout -k 10 300 "$toolsdir/rsag-bench.sh" -n 2 -c reduce_scatter --reps 2 --sizes 8,32 --iters 5 \
         --rsag-only --osu "$d/osu" --imb "$d/IMB-MPI1" -o "$d/out" || return 1
+    if command -v gnuplot >/dev/null 2>&1; then
+        [ -s "$d/out/reduce_scatter-np2-ext.png" ] || { echo "missing plot reduce_scatter-np2-ext.png"; return 1; }
+    fi
     cat "$d/out/reduce_scatter-np2-ext.csv"
 }
 run_test bench-external-stubs-np2 bench_external
