@@ -66,9 +66,9 @@
  * the split path from 16 KB to 128 KB, 1.4x at 256 KB, even at 320 KB,
  * behind it from 384 KB.  Its windows are streamed when the learner
  * streams the call (coll_rsag_direct_stream): 2-3x faster when the cores
- * share no cache, slower when they do.  The root alone reduces (p - 1) n bytes: from p = 3 the cost
- * model (contrib/model, the `direct` row) puts the split path ahead above
- * the common bound. */
+ * share no cache, slower when they do.  The root alone reduces (p - 1) n
+ * bytes: from p = 3 the cost model (contrib/model, the `direct` row) puts
+ * the split path ahead above the common bound. */
 #define MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES ((size_t) 256 * 1024)
 #define MCA_COLL_RSAG_DIRECT_PIPE_BYTES ((size_t) 8 * 1024)
 
@@ -265,7 +265,6 @@ struct mca_coll_rsag_direct_t {
     size_t window, chunk;
     bool use_cma, whole, boxed, all;
     int fanin;                          /* 0: flat; k >= 2: the boxed tree of fan-in k */
-    int first_phase;                    /* where a start begins */
     uint64_t nticks;                    /* ticks of one call */
     /* the run in progress */
     int phase;                          /* mca_coll_rsag_direct_phase_t */
@@ -294,6 +293,15 @@ static bool mca_coll_rsag_direct_one(const mca_coll_rsag_direct_t *d, int q, siz
     return mca_coll_rsag_test_one(d->ctx.seg, q, field, t);
 }
 
+/* Box t % 2 of rank q stamped t (wait, or ask once). */
+static bool mca_coll_rsag_direct_box_at(const mca_coll_rsag_direct_t *d, int q, uint64_t t)
+{
+    if (d->wait) {
+        mca_coll_rsag_wait_box(d->ctx.seg, q, (int) (t & 1), t);
+    }
+    return d->wait || mca_coll_rsag_test_box(d->ctx.seg, q, (int) (t & 1), t);
+}
+
 /* Every rank's `field` at t (boxes: box t % 2 stamped t), from rank d->k
  * on; resumes there. */
 static bool mca_coll_rsag_direct_every(mca_coll_rsag_direct_t *d, size_t field, bool box,
@@ -302,10 +310,8 @@ static bool mca_coll_rsag_direct_every(mca_coll_rsag_direct_t *d, size_t field, 
     const mca_coll_rsag_segment_t *seg = d->ctx.seg;
 
     for (; d->k < seg->size; ++d->k) {
-        if (box && d->wait) {
-            mca_coll_rsag_wait_box(seg, d->k, (int) (t & 1), t);
-        } else if (box ? !mca_coll_rsag_test_box(seg, d->k, (int) (t & 1), t)
-                       : !mca_coll_rsag_direct_one(d, d->k, field, t)) {
+        if (box ? !mca_coll_rsag_direct_box_at(d, d->k, t)
+                : !mca_coll_rsag_direct_one(d, d->k, field, t)) {
             return false;
         }
     }
@@ -786,7 +792,7 @@ static int mca_coll_rsag_direct_fanin(int p, size_t bytes, mca_coll_rsag_direct_
 {
     int k = mca_coll_rsag_node_params.fanin;
 
-    if (k < 0 || k > MCA_COLL_RSAG_DIRECT_MAX_FANIN || 0 == k) {
+    if (k <= 0 || k > MCA_COLL_RSAG_DIRECT_MAX_FANIN) {
         k = mca_coll_rsag_direct_fanin_auto(p, bytes, MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == kind);
     }
     return k >= 2 ? k : 0;
@@ -811,15 +817,6 @@ static void mca_coll_rsag_direct_tree_note(mca_coll_rsag_direct_t *d)
     } else {
         *who = mca_coll_rsag_direct_is_root(d) ? r : mca_coll_rsag_tree_parent(r, d->fanin);
     }
-}
-
-/* Box t % 2 of rank q stamped t (wait, or ask once). */
-static bool mca_coll_rsag_direct_box_at(const mca_coll_rsag_direct_t *d, int q, uint64_t t)
-{
-    if (d->wait) {
-        mca_coll_rsag_wait_box(d->ctx.seg, q, (int) (t & 1), t);
-    }
-    return d->wait || mca_coll_rsag_test_box(d->ctx.seg, q, (int) (t & 1), t);
 }
 
 /* Fold child c's partial (child number d->k, stamped) into mine: the
@@ -963,7 +960,9 @@ static void mca_coll_rsag_direct_start(void *state)
     d->k = 0;
     d->err = OMPI_SUCCESS;
     d->fresh = true;
-    d->phase = d->first_phase;
+    d->phase = d->use_cma ? MCA_COLL_RSAG_DIRECT_CMA_BEGIN
+               : 0 == d->fanin ? MCA_COLL_RSAG_DIRECT_SEG_BEGIN
+                               : MCA_COLL_RSAG_DIRECT_TREE_BEGIN;
 }
 
 /* How this start writes for its peers (coll_rsag_direct_stream): chosen
@@ -1071,11 +1070,9 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
     }
     d->nticks = d->use_cma ? 1 : (n + d->window - 1) / d->window;
     /* at p >= 3, a box may go up a tree instead (the boxed tree) */
-    d->fanin = (d->boxed && a->size >= 3) ? mca_coll_rsag_direct_fanin(a->size, bytes, d->kind) : 0;
-    d->first_phase = d->use_cma ? MCA_COLL_RSAG_DIRECT_CMA_BEGIN
-                     : 0 == d->fanin ? MCA_COLL_RSAG_DIRECT_SEG_BEGIN
-                                     : MCA_COLL_RSAG_DIRECT_TREE_BEGIN;
+    d->fanin = 0;
     if (d->boxed && a->size >= 3) {
+        d->fanin = mca_coll_rsag_direct_fanin(a->size, bytes, d->kind);
         mca_coll_rsag_direct_trace_fanin(d, bytes);
     }
 }
