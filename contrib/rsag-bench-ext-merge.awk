@@ -14,11 +14,7 @@ NR == 1 { next }
     if (!(($4 + 0) in seen)) { seen[$4 + 0] = 1; sz[++ns] = $4 + 0 }
 }
 END {
-    for (i = 2; i <= ns; ++i) {         # sizes ascending
-        x = sz[i]
-        for (j = i - 1; j >= 1 && sz[j] > x; --j) sz[j + 1] = sz[j]
-        sz[j + 1] = x
-    }
+    sort_numeric(sz, ns)             # sizes ascending
     printf "%s, np %d%s: OSU and IMB, rsag (its defaults) and coll/tuned (its default), median over the repetitions, microseconds; ratio = tuned / rsag (> 1: rsag faster)\n", coll, np, oversub == "yes" ? " (OVERSUBSCRIBED on " ncores " cores)" : " on " ncores " cores (not oversubscribed)"
     printf "osu: OSU average; imb: IMB t_avg (-sync 1: a barrier between calls); imb_b2b: IMB -sync 0 (back to back)\n"
     h = "bytes"; line = sprintf("%6s", "bytes")

@@ -1,17 +1,20 @@
 # Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
-# rsag-bench-lib.awk: the functions both merge steps of rsag-bench.sh use
-# (rsag-bench-merge.awk, rsag-nbbench-merge.awk); given first: awk -f
-# rsag-bench-lib.awk -f rsag-bench-merge.awk ...
-function median(list,    a, n, i, j, x) {
-    n = split(list, a, " ")
-    if (n == 0) return ""
-    for (i = 2; i <= n; ++i) {          # insertion sort
+# rsag-bench-lib.awk: the functions the merge steps of rsag-bench.sh use
+# (rsag-bench-merge.awk, rsag-nbbench-merge.awk, rsag-bench-ext-merge.awk);
+# given first: awk -f rsag-bench-lib.awk -f rsag-bench-merge.awk ...
+function sort_numeric(a, n,    i, j, x) {    # a[1..n] ascending (insertion sort)
+    for (i = 2; i <= n; ++i) {
         x = a[i] + 0
         for (j = i - 1; j >= 1 && a[j] + 0 > x; --j) a[j + 1] = a[j]
         a[j + 1] = x
     }
+}
+function median(list,    a, n) {
+    n = split(list, a, " ")
+    if (n == 0) return ""
+    sort_numeric(a, n)
     return (n % 2) ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
 }
 function fmt(x) {

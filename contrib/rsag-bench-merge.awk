@@ -29,11 +29,7 @@ NR == 1 { if (tcol == "") tcol = 7; next }
     if (index("," ran[key] ",", "," $11 ",") == 0) ran[key] = ran[key] (ran[key] == "" ? "" : "/") $11
 }
 END {
-    for (i = 2; i <= ns; ++i) {         # sizes ascending
-        x = sizes[i]
-        for (j = i - 1; j >= 1 && sizes[j] > x; --j) sizes[j + 1] = sizes[j]
-        sizes[j + 1] = x
-    }
+    sort_numeric(sizes, ns)             # sizes ascending
     nr = split(rsag_labels, rl, " "); na = split(rsag_algs, ra, " "); nt = split(tuned_labels, tl, " ")
     nn = split(variant_names, vn, " ")
     nv = 0

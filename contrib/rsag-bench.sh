@@ -153,7 +153,7 @@ case "$TEST_INTERVAL" in ''|*[!0-9]*) die "--test-interval-us must be a number o
 # The external benchmarks' jobs: "measure|program and its arguments" (the
 # sizes: powers of 2, OSU in bytes, IMB as log2).
 EXT_JOBS=()
-log2_floor() { local v=$1 k=0; while [ $((v >> 1)) -ge 1 ] && [ $((1 << (k + 1))) -le "$1" ]; do k=$((k + 1)); v=$((v >> 1)); done; echo $k; }
+log2_floor() { local v=$1 k=0; while [ "$v" -gt 1 ]; do v=$((v >> 1)); k=$((k + 1)); done; echo $k; }
 if [ -n "$OSU_DIR$IMB_BIN" ]; then
     [ "$NB" = 1 ] && die "--osu/--imb are not supported with --nonblocking"
     to_bytes() { awk -v v="$1" 'BEGIN { m = 1; if (v ~ /[kK]$/) m = 1024; else if (v ~ /[mM]$/) m = 1048576; else if (v ~ /[gG]$/) m = 1073741824; sub(/[kKmMgG]$/, "", v); printf "%d", v * m }'; }
@@ -240,10 +240,12 @@ valid_values() { # $1 = framework component (e.g. "coll rsag"), $2 = parameter
 
 if [ "$MERGE_ONLY" = 1 ]; then
     # the variants are those of the raw data (the installed rsag may differ)
-    RSAG_VALUES=$(awk -F, 'NR > 1 && $3 ~ /^rsag_/ && !seen[$3]++ { n = $3; sub(/^rsag_/, "", n); print i++ ":" n }' "$RAW")
+    # auto first, as ompi_info lists it (it has a job of its own, rsag_auto)
+    RSAG_VALUES=$(awk -F, 'NR > 1 && $3 ~ /^rsag_/ && !seen[$3]++ { n = $3; sub(/^rsag_/, "", n); if (n == "auto") auto = 1; else l[++k] = n }
+        END { if (auto) print i++ ":auto"; for (j = 1; j <= k; ++j) print i++ ":" l[j] }' "$RAW")
     TUNED_VALUES=$(awk -F, 'NR > 1 && $3 ~ /^tuned_[0-9]+_/ && !seen[$3]++ { n = $3; sub(/^tuned_/, "", n); sub(/_/, ":", n); print n }' "$RAW")
     TUNED_VALUES="0:ignore $TUNED_VALUES"
-    VARIANT_NAMES=$(awk -F, 'NR > 1 && $2 != "rsag" && $2 !~ /^tuned_/ && !seen[$2]++ { print $2 }' "$RAW")
+    VARIANT_NAMES=$(awk -F, 'NR > 1 && $2 != "rsag" && $2 != "rsag_auto" && $2 !~ /^tuned_/ && !seen[$2]++ { print $2 }' "$RAW")
 else
     RSAG_VALUES=$(valid_values "coll rsag" "coll_rsag_${COLL}_algorithm")
     TUNED_VALUES=$(valid_values "coll tuned" "coll_tuned_${COLL}_algorithm")
@@ -552,35 +554,37 @@ rm -f "$PNG"
 if ! command -v gnuplot >/dev/null 2>&1; then
     progress "gnuplot not found: no plot (Debian: apt-get install --no-install-recommends gnuplot-nox, or contrib/install-deps.sh)"
 else
-    last=$(head -1 "$BASE.csv" | awk -F, '{ for (i = 1; i <= NF; ++i) if ($i == "memcpy_us") print i }')
-    gnuplot <<EOF 2>>"$LOG" || progress "gnuplot failed (see $LOG): no plot"
+    # $1 = PNG, $2 = y label, $3 = title; then the plot command on stdin
+    plot_loglog() {
+        {
+            cat <<EOF
 set terminal pngcairo size 1200,800 noenhanced
-set output "$PNG"
+set output "$1"
 set datafile separator ","
 set key autotitle columnheader outside right
 set logscale xy
 set format x "%.0b%B"
 set xlabel "message size, bytes (whole input vector)"
-set ylabel "time, microseconds"
+set ylabel "$2"
 set grid
-set title "$COLL$( [ "$NB" = 1 ] && echo ' (blocking, nonblocking, persistent)'), np $NP$( [ "$OVERSUB" = yes ] && echo ' (oversubscribed)'), $(hostname)"
+set title "$3"
+EOF
+            cat
+        } | gnuplot 2>>"$LOG"
+    }
+    last=$(head -1 "$BASE.csv" | awk -F, '{ for (i = 1; i <= NF; ++i) if ($i == "memcpy_us") print i }')
+    plot_loglog "$PNG" "time, microseconds" \
+        "$COLL$( [ "$NB" = 1 ] && echo ' (blocking, nonblocking, persistent)'), np $NP$( [ "$OVERSUB" = yes ] && echo ' (oversubscribed)'), $(hostname)" <<EOF \
+        || progress "gnuplot failed (see $LOG): no plot"
 plot for [i=2:$((last - 1))] "$BASE.csv" using 1:i with linespoints lw (i == 2 ? 3 : 1), \\
      "$BASE.csv" using 1:$last with lines dashtype 2 lc rgb "black"
 EOF
     # OSU's and IMB's reports: rsag solid, tuned dashed, one colour a measure
     if [ -s "$BASE-ext.csv" ]; then
         next=$(head -1 "$BASE-ext.csv" | awk -F, '{ print (NF - 1) / 3 }')
-        gnuplot <<EOF 2>>"$LOG" || progress "gnuplot failed (see $LOG): no plot of OSU and IMB"
-set terminal pngcairo size 1200,800 noenhanced
-set output "$BASE-ext.png"
-set datafile separator ","
-set key autotitle columnheader outside right
-set logscale xy
-set format x "%.0b%B"
-set xlabel "message size, bytes (whole input vector)"
-set ylabel "time, microseconds (the benchmark's own report)"
-set grid
-set title "$COLL, np $NP$( [ "$OVERSUB" = yes ] && echo ' (oversubscribed)'): OSU and IMB, rsag (solid) and tuned's default (dashed), $(hostname)"
+        plot_loglog "$BASE-ext.png" "time, microseconds (the benchmark's own report)" \
+            "$COLL, np $NP$( [ "$OVERSUB" = yes ] && echo ' (oversubscribed)'): OSU and IMB, rsag (solid) and tuned's default (dashed), $(hostname)" <<EOF \
+            || progress "gnuplot failed (see $LOG): no plot of OSU and IMB"
 plot for [i=2:$((3 * next - 1)):3] "$BASE-ext.csv" using 1:i with linespoints lc ((i - 2) / 3 + 1) lw 2, \\
      for [i=3:$((3 * next)):3] "$BASE-ext.csv" using 1:i with linespoints lc ((i - 3) / 3 + 1) dashtype 2
 EOF

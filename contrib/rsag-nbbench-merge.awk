@@ -49,11 +49,7 @@ END {
     if (target_pers_small == "") target_pers_small = 1.3
     if (target_libnbc == "") target_libnbc = 1.5
     if (target_from == "") target_from = 1048576
-    for (i = 2; i <= ns; ++i) {         # sizes ascending
-        x = sizes[i]
-        for (j = i - 1; j >= 1 && sizes[j] > x; --j) sizes[j + 1] = sizes[j]
-        sizes[j + 1] = x
-    }
+    sort_numeric(sizes, ns)             # sizes ascending
     nl = split("rsag_blocking rsag_nonblocking rsag_persistent libnbc_blocking libnbc_nonblocking libnbc_persistent", tl, " ")
     split("rsag_overlap rsag_overlap_test libnbc_overlap libnbc_overlap_test", ol, " ")
     for (i = 1; i <= ns; ++i) {
