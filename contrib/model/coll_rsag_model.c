@@ -567,14 +567,14 @@ static double direct(const ctx_t *x, int what)
     double whole_max = 65536.0 / p > 4096.0 ? 65536.0 / p : 4096.0;
     double t = pr->call_alpha;
     double rwhole_max = p == 2 ? 262144.0 : whole_max;
-    if (what == 1 && n > 1080 && n <= rwhole_max) {
+    if (what == 1 && n > MCA_COLL_RSAG_BOX_BYTES && n <= rwhole_max) {
         double P = 8192.0 < W ? 8192.0 : W, w = n < P ? n : P;
         double cp = dput(x, w, p - 1), rd = dred(x, (p - 1) * w, w, 1);
         return t + cp + dwait(x, p - 1, 1) + rd
             + (ceil(n / P) - 1) * ((cp > rd ? cp : rd) + dwait(x, p - 1, 0));
     }
     if (n <= W && n <= whole_max) {
-        int boxed = n <= 1080;     /* MCA_COLL_RSAG_BOX_BYTES */
+        int boxed = n <= MCA_COLL_RSAG_BOX_BYTES;
         int k = x->c->knobs.direct_fanin;
         if (boxed && p >= 3 && k != 1) {
             if (k == 0) k = best_fanin(x, what, NULL);
@@ -628,7 +628,7 @@ int mca_coll_rsag_model_direct_fanin(mca_coll_rsag_coll_t coll,
     int what = coll == MCA_COLL_RSAG_ALLREDUCE ? 0 : coll == MCA_COLL_RSAG_REDUCE ? 1 : 2;
 
     ctx_init(&x, call, prof, 1);
-    if (x.nodes > 1 || x.p < 3 || x.n > 1080) {
+    if (x.nodes > 1 || x.p < 3 || x.n > MCA_COLL_RSAG_BOX_BYTES) {
         if (t) *t = direct(&x, what);
         return 1;
     }

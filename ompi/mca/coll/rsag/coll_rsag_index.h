@@ -33,6 +33,12 @@
 /* log2 of the largest communicator (int ranks) bounds every step count. */
 #define MCA_COLL_RSAG_MAX_STEPS 32
 
+/* The node path's box (coll_rsag_segment.h): a vector of up to BOX_BYTES
+ * after its 8-byte stamp, BOX_LINES cache lines; here so that the cost
+ * model and the fan-in rule, which decide by it, share the size. */
+#define MCA_COLL_RSAG_BOX_LINES 17
+#define MCA_COLL_RSAG_BOX_BYTES (MCA_COLL_RSAG_BOX_LINES * 64 - 8)    /* 1080 */
+
 /* A run of elements [off, off + cnt) of a vector. */
 typedef struct mca_coll_rsag_range_t {
     size_t off;

@@ -44,6 +44,7 @@
 #include "opal/mca/base/base.h"
 #include "ompi/communicator/communicator.h"
 
+#include "coll_rsag_index.h"
 #include "coll_rsag_stream.h"
 
 BEGIN_C_DECLS
@@ -67,9 +68,8 @@ typedef struct mca_coll_rsag_ctl_t {
 /* One rank's box: a small vector after its stamp, from the start of a
  * cache line, so that a vector of up to 56 bytes and its stamp share one
  * line (a peer reads both with one miss); larger ones continue on the
- * next lines (read after the stamp: written before it). */
-#define MCA_COLL_RSAG_BOX_LINES 17
-#define MCA_COLL_RSAG_BOX_BYTES (MCA_COLL_RSAG_BOX_LINES * 64 - 8)    /* 1080 */
+ * next lines (read after the stamp: written before it).  Its size:
+ * MCA_COLL_RSAG_BOX_BYTES (coll_rsag_index.h). */
 typedef struct mca_coll_rsag_box_t {
     uint64_t tick;                      /* data holds this tick's vector */
     char data[MCA_COLL_RSAG_BOX_BYTES]; /* 8-byte aligned */
