@@ -188,8 +188,9 @@ static inline void mca_coll_rsag_release_previous(mca_coll_rsag_module_t *m)
         return;
     }
     m->previous_retained = false;
+/* (a fallback rsag filled itself is this module, not retained: coll_rsag_fill.c) */
 #define MCA_COLL_RSAG_RELEASE(name)                                                \
-    if (NULL != m->previous.name##_module) {                                       \
+    if (NULL != m->previous.name##_module && &m->super != m->previous.name##_module) { \
         OBJ_RELEASE(m->previous.name##_module);                                    \
     }
     MCA_COLL_RSAG_SLOTS(MCA_COLL_RSAG_RELEASE)

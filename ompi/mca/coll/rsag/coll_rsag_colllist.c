@@ -6,15 +6,20 @@
 /*
  * The `coll` selection check (coll_rsag_colllist.h).
  *
- * The components a coll list must keep, on Open MPI 4.1 and 5.0 alike:
- *   libnbc  the only provider of the nonblocking (and, on 5.0, persistent)
+ * Open MPI refuses a communicator on which a collective has no component
+ * (MPI_Init fails).  rsag fills the nonblocking, persistent and
+ * neighborhood slots a list leaves empty, on intra- and intercommunicators
+ * alike (coll_rsag_fill.c), so a list needs besides rsag only
+ *   basic   the blocking collectives other than rsag's four reductions
+ *           (MPI_Bcast, MPI_Barrier, ...), on every kind of communicator.
+ * With coll_rsag_fill_empty_slots=false it needs what Open MPI does:
+ *   libnbc  the only provider of the nonblocking (and persistent)
  *           collectives; without it every communicator has empty slots and
  *           Open MPI aborts MPI_Init ("none of them said that they could be
  *           used for iallgather");
  *   self    communicators of size 1;
- *   inter   intercommunicators (rsag declines them; basic alone does not
- *           cover them: mpi4py's collective tests crash inside Open MPI
- *           with any list without inter).
+ *   inter   intercommunicators (basic alone does not cover them: mpi4py's
+ *           collective tests crash inside Open MPI with a list without it).
  * rsag never loads a component the user left out: it only says what is
  * missing and which list works.
  */
@@ -26,9 +31,11 @@
 #include "opal/mca/base/mca_base_var.h"
 
 #include "coll_rsag_colllist.h"
+#include "coll_rsag_fill.h"
 #include "coll_rsag_help.h"
 
-#define MCA_COLL_RSAG_GOOD_LIST "rsag,basic,self,libnbc,inter"
+#define MCA_COLL_RSAG_GOOD_LIST "rsag,basic"
+#define MCA_COLL_RSAG_GOOD_LIST_UNFILLED "rsag,basic,self,libnbc,inter"
 
 /* Is NAME an element of the comma-separated LIST (blanks around names
  * ignored)? */
@@ -56,7 +63,10 @@ static bool mca_coll_rsag_list_has(const char *list, const char *name)
 
 bool mca_coll_rsag_check_coll_list(void)
 {
-    static const char *const needed[] = {"libnbc", "self", "inter"};
+    static const char *const unfilled[] = {"libnbc", "self", "inter"};
+    static const char *const filled[] = {"basic"};
+    const char *const *needed = mca_coll_rsag_fill_empty_slots ? filled : unfilled;
+    size_t nneeded = mca_coll_rsag_fill_empty_slots ? 1 : 3;
     const char **value = NULL;
     const char *list;
     char missing[64] = "";
@@ -70,14 +80,14 @@ bool mca_coll_rsag_check_coll_list(void)
     }
     list = *value;
     exclude = ('^' == list[0]);
-    for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++) {
+    for (size_t i = 0; i < nneeded; i++) {
         bool listed = mca_coll_rsag_list_has(exclude ? list + 1 : list, needed[i]);
         if (listed == exclude) {
             if ('\0' != missing[0]) {
                 strcat(missing, ", ");
             }
             strcat(missing, needed[i]);
-            no_nbc = no_nbc || (0 == i);
+            no_nbc = no_nbc || (!mca_coll_rsag_fill_empty_slots && 0 == i);
         }
     }
     if ('\0' == missing[0]) {
@@ -85,15 +95,18 @@ bool mca_coll_rsag_check_coll_list(void)
     }
 
     /* One message per job: from its first process (or a singleton). */
-    if (no_nbc) {
-        mca_coll_rsag_show_help("coll-list-no-libnbc", list, missing, MCA_COLL_RSAG_GOOD_LIST);
+    if (mca_coll_rsag_fill_empty_slots) {
+        mca_coll_rsag_show_help("coll-list-no-basic", list, MCA_COLL_RSAG_GOOD_LIST);
+    } else if (no_nbc) {
+        mca_coll_rsag_show_help("coll-list-no-libnbc", list, missing,
+                                MCA_COLL_RSAG_GOOD_LIST_UNFILLED);
     } else {
         mca_coll_rsag_show_help("coll-list-missing", list, missing,
                                 NULL != strstr(missing, "inter")
                                     ? "intercommunicator collectives then fall to basic "
                                       "alone and can crash inside Open MPI (mpi4py's tests do)"
                                     : "size-1 communicators then fall to the other components",
-                                MCA_COLL_RSAG_GOOD_LIST);
+                                MCA_COLL_RSAG_GOOD_LIST_UNFILLED);
     }
     return true;
 }

@@ -64,6 +64,7 @@
 #include "coll_rsag.h"
 #include "coll_rsag_check.h"
 #include "coll_rsag_direct.h"
+#include "coll_rsag_fill.h"
 #include "coll_rsag_help.h"
 #include "coll_rsag_latency.h"
 #include "coll_rsag_op.h"
@@ -610,6 +611,7 @@ static int mca_coll_rsag_register(void)
     mca_coll_rsag_request_register(c);
     mca_coll_rsag_latency_register(c);
     mca_coll_rsag_check_register(c);
+    mca_coll_rsag_fill_register(c);
 
     for (int coll = 0; OMPI_SUCCESS == rc && coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         rc = mca_coll_rsag_register_collective((mca_coll_rsag_coll_t) coll);

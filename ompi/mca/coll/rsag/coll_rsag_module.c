@@ -6,10 +6,12 @@
 /*
  * The rsag module's face to Open MPI: one module per intra-communicator.
  *
- *  query    declines intercommunicators and a negative priority, and offers
- *           the twelve reduction slots;
+ *  query    declines a negative priority, offers the twelve reduction
+ *           slots on an intracommunicator (none on an intercommunicator);
  *  enable   keeps (and retains) the module that held each slot before rsag,
- *           so that what rsag cannot do is handed to it;
+ *           so that what rsag cannot do is handed to it, and fills the
+ *           slots the coll list left empty (coll_rsag_fill.c; on an
+ *           intercommunicator that is all it does);
  *  disable  releases those modules; Open MPI calls it once per slot rsag
  *           holds, so it is idempotent (the destructor is the backstop);
  *  slots    describe the call (mca_coll_rsag_args_t) and hand it to the
@@ -32,6 +34,7 @@
 #include "coll_rsag_check.h"
 #include "coll_rsag_colllist.h"
 #include "coll_rsag_dispatch.h"
+#include "coll_rsag_fill.h"
 #include "coll_rsag_op.h"
 
 /* ---- the slots --------------------------------------------------------- */
@@ -147,6 +150,11 @@ static int mca_coll_rsag_module_enable(mca_coll_base_module_t *module,
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
 
+    if (OMPI_COMM_IS_INTER(comm)) {
+        /* the slots rsag fills are all it holds on an intercommunicator */
+        mca_coll_rsag_fill_enable(m, comm);
+        return OMPI_SUCCESS;
+    }
 #define MCA_COLL_RSAG_KEEP(name)                                                   \
     m->previous.name = comm->c_coll->coll_##name;                                  \
     m->previous.name##_module = comm->c_coll->coll_##name##_module;                \
@@ -156,6 +164,7 @@ static int mca_coll_rsag_module_enable(mca_coll_base_module_t *module,
     MCA_COLL_RSAG_SLOTS(MCA_COLL_RSAG_KEEP)
 #undef MCA_COLL_RSAG_KEEP
     m->previous_retained = true;
+    mca_coll_rsag_fill_enable(m, comm);
 
     opal_output_verbose(MCA_COLL_RSAG_VERBOSE_MODULE, mca_coll_rsag_component.output,
                         "coll:rsag: enabled on %s (cid %d, size %d); previous modules: "
@@ -187,7 +196,8 @@ mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *com
 {
     mca_coll_rsag_module_t *m;
 
-    if (OMPI_COMM_IS_INTER(comm) || mca_coll_rsag_component.priority < 0) {
+    if ((OMPI_COMM_IS_INTER(comm) && !mca_coll_rsag_fill_empty_slots)
+        || mca_coll_rsag_component.priority < 0) {
         opal_output_verbose(MCA_COLL_RSAG_VERBOSE_MODULE, mca_coll_rsag_component.output,
                             "coll:rsag: declining %s: %s", comm->c_name,
                             OMPI_COMM_IS_INTER(comm) ? "intercommunicator"
@@ -202,6 +212,9 @@ mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *com
     *priority = mca_coll_rsag_component.priority;
     m->super.coll_module_enable = mca_coll_rsag_module_enable;
     m->super.coll_module_disable = mca_coll_rsag_module_disable;
+    if (OMPI_COMM_IS_INTER(comm)) {
+        return &m->super;   /* only the slots enable fills (rsag's reductions are intra) */
+    }
 #define MCA_COLL_RSAG_INSTALL(name) m->super.coll_##name = mca_coll_rsag_##name##_intra;
     MCA_COLL_RSAG_SLOTS(MCA_COLL_RSAG_INSTALL)
 #undef MCA_COLL_RSAG_INSTALL

@@ -234,7 +234,9 @@ static int mca_coll_rsag_request_start(size_t count, ompi_request_t **requests)
         took = mca_coll_rsag_nb_lock();
         mca_coll_rsag_request_launch(r);
         mca_coll_rsag_nb_unlock(took);
-        __atomic_fetch_add(&mca_coll_rsag_nb.persistent_starts, 1ULL, __ATOMIC_RELAXED);
+        if (!r->filled) {
+            __atomic_fetch_add(&mca_coll_rsag_nb.persistent_starts, 1ULL, __ATOMIC_RELAXED);
+        }
     }
     return OMPI_SUCCESS;
 }
@@ -245,7 +247,9 @@ int mca_coll_rsag_request_start_nonblocking(mca_coll_rsag_request_t *r)
 
     mca_coll_rsag_request_launch(r);
     mca_coll_rsag_nb_unlock(took);
-    __atomic_fetch_add(&mca_coll_rsag_nb.nonblocking_requests, 1ULL, __ATOMIC_RELAXED);
+    if (!r->filled) {
+        __atomic_fetch_add(&mca_coll_rsag_nb.nonblocking_requests, 1ULL, __ATOMIC_RELAXED);
+    }
     return OMPI_SUCCESS;
 }
 
@@ -276,7 +280,7 @@ static int mca_coll_rsag_request_cancel(ompi_request_t *request, int complete)
 
 static void mca_coll_rsag_request_construct(mca_coll_rsag_request_t *r)
 {
-    r->in_flight = r->free_when_done = false;
+    r->in_flight = r->free_when_done = r->filled = false;
     r->comm = NULL;
     r->pool = NULL;
     mca_coll_rsag_sched_init(&r->sched, NULL, NULL);
@@ -313,8 +317,12 @@ mca_coll_rsag_request_t *mca_coll_rsag_request_new(struct ompi_communicator_t *c
     }
     mca_coll_rsag_request_init(r, comm, persistent);
     r->tag = tag;
-    OBJ_RETAIN(dtype);
-    OBJ_RETAIN(op);
+    if (NULL != dtype) {
+        OBJ_RETAIN(dtype);
+    }
+    if (NULL != op) {
+        OBJ_RETAIN(op);
+    }
     mca_coll_rsag_sched_init(&r->sched, dtype, op);
     return r;
 }

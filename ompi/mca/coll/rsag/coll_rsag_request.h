@@ -52,6 +52,8 @@ typedef struct mca_coll_rsag_request_t {
      * the list item is the ompi_request_t's own) */
     bool in_flight;
     bool free_when_done;        /* MPI_Request_free came while in flight */
+    bool filled;                /* a collective of a slot rsag filled (coll_rsag_fill.c):
+                                   not counted as one of rsag's reductions */
     /* retained for the life of the request, with the schedule's datatype
      * and op: the user may free them (not while the request waits in a
      * pool: then NULL) */
@@ -80,8 +82,9 @@ mca_coll_rsag_request_t *mca_coll_rsag_request_pool_take(mca_coll_rsag_request_p
 /* Destroy every request waiting in the pool. */
 void mca_coll_rsag_request_pool_drain(mca_coll_rsag_request_pool_t *pool);
 
-/* A request of a call on comm with dtype and op (all retained), with an
- * empty schedule and the tag `tag`; NULL when out of memory. */
+/* A request of a call on comm with dtype and op (all retained; dtype and op
+ * may be NULL: a collective that reduces nothing), with an empty schedule
+ * and the tag `tag`; NULL when out of memory. */
 mca_coll_rsag_request_t *mca_coll_rsag_request_new(struct ompi_communicator_t *comm,
                                                    struct ompi_datatype_t *dtype,
                                                    struct ompi_op_t *op, int tag,

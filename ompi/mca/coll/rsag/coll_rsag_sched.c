@@ -157,6 +157,45 @@ int mca_coll_rsag_sched_recv(mca_coll_rsag_sched_t *s, const struct mca_coll_rsa
                                       NULL, buf);
 }
 
+/* Give step `step` (just appended, or -1 after a failure) its own datatype. */
+static int mca_coll_rsag_sched_type(mca_coll_rsag_sched_t *s, int step,
+                                    struct ompi_datatype_t *dtype)
+{
+    if (step >= 0) {
+        s->steps[step].dtype = dtype;
+    }
+    return step;
+}
+
+int mca_coll_rsag_sched_send_typed(mca_coll_rsag_sched_t *s,
+                                   const struct mca_coll_rsag_args_t *a, const void *buf,
+                                   size_t count, struct ompi_datatype_t *dtype, int peer)
+{
+    return mca_coll_rsag_sched_type(s, mca_coll_rsag_sched_send(s, a, buf, count, peer), dtype);
+}
+
+int mca_coll_rsag_sched_recv_typed(mca_coll_rsag_sched_t *s,
+                                   const struct mca_coll_rsag_args_t *a, void *buf,
+                                   size_t count, struct ompi_datatype_t *dtype, int peer)
+{
+    return mca_coll_rsag_sched_type(s, mca_coll_rsag_sched_recv(s, a, buf, count, peer), dtype);
+}
+
+int mca_coll_rsag_sched_sndrcv(mca_coll_rsag_sched_t *s, const void *src, size_t scount,
+                               struct ompi_datatype_t *stype, void *dst, size_t rcount,
+                               struct ompi_datatype_t *rtype)
+{
+    int step = mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_SNDRCV, 0, 0, scount, src,
+                                          NULL, dst);
+
+    if (step >= 0) {
+        s->steps[step].dtype = stype;
+        s->steps[step].count2 = rcount;
+        s->steps[step].dtype2 = rtype;
+    }
+    return step;
+}
+
 int mca_coll_rsag_sched_reduce(mca_coll_rsag_sched_t *s, const void *in, void *inout,
                                size_t count)
 {
@@ -240,6 +279,12 @@ void mca_coll_rsag_sched_sendrecv(mca_coll_rsag_sched_t *s, const struct mca_col
 
 char *mca_coll_rsag_sched_tmp(mca_coll_rsag_sched_t *s, size_t count)
 {
+    return mca_coll_rsag_sched_tmp_typed(s, count, s->dtype);
+}
+
+char *mca_coll_rsag_sched_tmp_typed(mca_coll_rsag_sched_t *s, size_t count,
+                                    struct ompi_datatype_t *dtype)
+{
     mca_coll_rsag_tmp_t *t;
     int err;
 
@@ -252,7 +297,7 @@ char *mca_coll_rsag_sched_tmp(mca_coll_rsag_sched_t *s, size_t count)
     }
     t = &s->tmps[s->ntmps];
     *t = (mca_coll_rsag_tmp_t) MCA_COLL_RSAG_TMP_INIT;
-    err = mca_coll_rsag_tmp_alloc(t, count, s->dtype);
+    err = mca_coll_rsag_tmp_alloc(t, count, dtype);
     if (OMPI_SUCCESS != err) {
         mca_coll_rsag_sched_fail(s, err);
         return NULL;
@@ -291,6 +336,7 @@ static bool mca_coll_rsag_sched_ready(const mca_coll_rsag_sched_t *s,
 static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
 {
     const mca_coll_rsag_step_t *st = &s->steps[i];
+    struct ompi_datatype_t *dtype = (NULL != st->dtype) ? st->dtype : s->dtype;
     int err = OMPI_SUCCESS;
 
     s->reqs[i] = MPI_REQUEST_NULL;
@@ -301,14 +347,14 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
              * after it wait for everything before them): send blocking,
              * which lets the PML send a small message inline, without a
              * request (every receive of this round is already posted). */
-            err = mca_coll_rsag_send(st->a, st->count, s->dtype, st->peer, s->tag,
+            err = mca_coll_rsag_send(st->a, st->count, dtype, st->peer, s->tag,
                                      s->comms[st->comm]);
             break;
         }
-        return mca_coll_rsag_isend(st->a, st->count, s->dtype, st->peer, s->tag,
+        return mca_coll_rsag_isend(st->a, st->count, dtype, st->peer, s->tag,
                                    s->comms[st->comm], &s->reqs[i]);
     case MCA_COLL_RSAG_STEP_RECV:
-        return mca_coll_rsag_irecv(st->dst, st->count, s->dtype, st->peer, s->tag,
+        return mca_coll_rsag_irecv(st->dst, st->count, dtype, st->peer, s->tag,
                                    s->comms[st->comm], &s->reqs[i]);
     case MCA_COLL_RSAG_STEP_REDUCE:
         mca_coll_rsag_op_reduce(s->op, st->a, st->dst, st->count, s->dtype);
@@ -317,7 +363,11 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
         mca_coll_rsag_op_reduce3(s->op, st->a, st->b, st->dst, st->count, s->dtype);
         break;
     case MCA_COLL_RSAG_STEP_COPY:
-        err = mca_coll_rsag_copy(s->dtype, st->count, st->dst, st->a);
+        err = mca_coll_rsag_copy(dtype, st->count, st->dst, st->a);
+        break;
+    case MCA_COLL_RSAG_STEP_SNDRCV:
+        err = ompi_datatype_sndrcv(st->a, (int32_t) st->count, dtype, st->dst,
+                                   (int32_t) st->count2, st->dtype2);
         break;
     case MCA_COLL_RSAG_STEP_POLL: {
         const mca_coll_rsag_poll_t *p = &s->polls[st->poll];

@@ -66,6 +66,8 @@ typedef enum mca_coll_rsag_step_kind_t {
     MCA_COLL_RSAG_STEP_REDUCE,  /* dst = a (op) dst */
     MCA_COLL_RSAG_STEP_REDUCE3, /* dst = a (op) b */
     MCA_COLL_RSAG_STEP_COPY,    /* dst = a */
+    MCA_COLL_RSAG_STEP_SNDRCV,  /* count of dtype at a -> count2 of dtype2 at dst (the
+                                   type signatures match; the collectives rsag fills) */
     MCA_COLL_RSAG_STEP_POLL     /* polls[poll]: started when issued, polled until complete */
 } mca_coll_rsag_step_kind_t;
 
@@ -84,9 +86,15 @@ typedef struct mca_coll_rsag_step_t {
     };
     int32_t fence;          /* every step before this one must be complete first */
     int32_t after[MCA_COLL_RSAG_STEP_DEPS];  /* and these (-1: none) */
-    size_t count;           /* elements of the schedule's datatype */
+    size_t count;           /* elements of the step's datatype */
+    /* the step's datatype: NULL for the schedule's (every algorithm of the
+     * tables); a collective rsag fills (coll_rsag_fill.c) names its own */
+    struct ompi_datatype_t *dtype;
     const char *a, *b;
     char *dst;
+    /* SNDRCV only: the receiving side's count and datatype */
+    size_t count2;
+    struct ompi_datatype_t *dtype2;
 } mca_coll_rsag_step_t;
 
 /* A POLL step's answer while it is not complete (error codes are < 0). */
@@ -147,6 +155,20 @@ int mca_coll_rsag_sched_send(mca_coll_rsag_sched_t *s, const struct mca_coll_rsa
                              const void *buf, size_t count, int peer);
 int mca_coll_rsag_sched_recv(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
                              void *buf, size_t count, int peer);
+/* The same with a datatype of the step's own (not the schedule's; a
+ * zero count is a message too; the peer is never MPI_PROC_NULL). */
+int mca_coll_rsag_sched_send_typed(mca_coll_rsag_sched_t *s,
+                                   const struct mca_coll_rsag_args_t *a, const void *buf,
+                                   size_t count, struct ompi_datatype_t *dtype, int peer);
+int mca_coll_rsag_sched_recv_typed(mca_coll_rsag_sched_t *s,
+                                   const struct mca_coll_rsag_args_t *a, void *buf,
+                                   size_t count, struct ompi_datatype_t *dtype, int peer);
+/* A local copy between two descriptions of the same type signature
+ * (scount of stype at src into rcount of rtype at dst), as a message to
+ * oneself would deliver it. */
+int mca_coll_rsag_sched_sndrcv(mca_coll_rsag_sched_t *s, const void *src, size_t scount,
+                               struct ompi_datatype_t *stype, void *dst, size_t rcount,
+                               struct ompi_datatype_t *rtype);
 /* inout = in (op) inout */
 int mca_coll_rsag_sched_reduce(mca_coll_rsag_sched_t *s, const void *in, void *inout,
                                size_t count);
@@ -175,6 +197,9 @@ void mca_coll_rsag_sched_sendrecv(mca_coll_rsag_sched_t *s, const struct mca_col
  * schedule (from the communicator's scratch area inside a blocking call,
  * else its own memory).  NULL for count 0, or on failure (s->err set). */
 char *mca_coll_rsag_sched_tmp(mca_coll_rsag_sched_t *s, size_t count);
+/* The same, of `dtype` elements. */
+char *mca_coll_rsag_sched_tmp_typed(mca_coll_rsag_sched_t *s, size_t count,
+                                    struct ompi_datatype_t *dtype);
 
 /* ---- running --------------------------------------------------------------
  * start: from the first step, with this tag; progress: issue what can be
