@@ -330,7 +330,14 @@ fi
 
 # 3. rsag is not loaded.
 if [ "$counters" -eq 0 ]; then
-    rebuild="rebuild and reinstall rsag for Open MPI $series, in rsag's source tree: make clean && ./configure --with-ompi-component-dir=$HOME/.openmpi/components && make -j2 && make install"
+    # rebuild DIR: the command that rebuilds rsag for this Open MPI into DIR.
+    rebuild() {
+        if [ "$1" = "$pkglibdir" ]; then
+            echo "rebuild and reinstall rsag for Open MPI $series, in rsag's source tree: make clean && ./configure && make -j2 && sudo make install"
+        else
+            echo "rebuild and reinstall rsag for Open MPI $series, in rsag's source tree: make clean && ./configure --with-ompi-component-dir=$1 && make -j2 && make install"
+        fi
+    }
     if [ ${#found[@]} -eq 0 ]; then
         more "no mca_coll_rsag.so is installed where Open MPI looks"
         verdict "install it (README's command: ./autogen.pl && ./configure --with-ompi-component-dir=\$HOME/.openmpi/components && make -j2 && make install)"
@@ -351,20 +358,20 @@ if [ "$counters" -eq 0 ]; then
         if searched "$d"; then
             case " ${found_ok[*]} " in *" $d "*) ;; *)
                 more "$d/mca_coll_rsag.so is in the searched path but built for another Open MPI series"
-                verdict "$rebuild" ;;
+                verdict "$(rebuild "$d")" ;;
             esac
         fi
     done
     if [ ${#found_ok[@]} -eq 0 ]; then
         more "every mca_coll_rsag.so found is built for another Open MPI series"
-        verdict "$rebuild"
+        verdict "$(rebuild "${found[0]}")"
     fi
     d=${found_ok[0]}
     case " ${found_ok[*]} " in *" $extra_dir "*) [ -n "$extra_dir" ] && d=$extra_dir ;; esac
     if searched "$d"; then
         more "$d/mca_coll_rsag.so is searched and built for $series, yet does not load:"
         grep -i 'rsag' <<<"$out" | head -n 3 | sed 's/^/               | /'
-        verdict "$rebuild"
+        verdict "$(rebuild "$d")"
     fi
     more "$d is not in the component path of the processes${job_path:+ ($job_path)}"
     # The one setting that names the path, changed to name $d too.
