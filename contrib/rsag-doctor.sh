@@ -374,6 +374,10 @@ if [ "$counters" -eq 0 ]; then
         verdict "$(rebuild "$d")"
     fi
     more "$d is not in the component path of the processes${job_path:+ ($job_path)}"
+    [ "$series" = 5.0 ] &&
+        more "(Open MPI 5.0's mpirun replaces the default path; the line below names it again: doc/install.md)"
+    want=$pkglibdir
+    [ "$d" = "$pkglibdir" ] || want="$pkglibdir:$d"
     # The one setting that names the path, changed to name $d too.
     for n in OMPI_MCA_opal_mca_base_component_path OMPI_MCA_mca_base_component_path; do
         [ "$n" = OMPI_MCA_mca_base_component_path ] && [ "$series" = 5.0 ] && continue
@@ -385,7 +389,7 @@ if [ "$counters" -eq 0 ]; then
     if [ -n "$r" ]; then
         verdict "in $user_file, line ${r%%$'\t'*}: opal_mca_base_component_path = ${r#*$'\t'}:$d"
     fi
-    verdict "echo 'opal_mca_base_component_path = $pkglibdir:$d' >> $user_file"
+    verdict "echo 'opal_mca_base_component_path = $want' >> $user_file"
 fi
 
 # 4. rsag is loaded but others hold some of the reductions.
