@@ -67,6 +67,9 @@ RSAG_DEBIAN13_SUBSET=(
     threads-multiple-np2
     ^direct-latency-np2 ^direct-latency-nonblocking-np2     # 5.0's MPI layer around kept requests
     ^direct-tree-bits-np3                   # the tree in all three forms (5.0's MPI_*_init)
+    # -- install and rsag-doctor (doc/install.md): a plain mpirun after README's
+    #    command, and the doctor on 5.0's launcher
+    ^install- ^doctor-
 )
 # Not in it: direct-shm-*-fallback (unshare cannot make a private mount
 # namespace under this chroot, whose root is no mount point) and

@@ -48,6 +48,11 @@ if [ -z "$componentdir" ]; then
 fi
 if [ "$componentdir" != "$pkglibdir" ]; then
     export OMPI_MCA_mca_base_component_path="$pkglibdir:$componentdir"
+    # Open MPI 5.0's launcher exports ~/.openmpi/mca-params.conf to the
+    # processes whatever mca_param_files says, and the long name of the
+    # path, which `make install` writes there (doc/install.md), beats the
+    # short one: name the tests' path by it too.
+    export OMPI_MCA_opal_mca_base_component_path="$pkglibdir:$componentdir"
 fi
 # Tuning files of the user must not change what the tests expect.
 export OMPI_MCA_mca_param_files=/dev/null

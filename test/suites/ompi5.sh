@@ -19,7 +19,7 @@ ompi5_version=$(ompi_info --version 2>/dev/null | sed -n 's/^Open MPI v\([0-9.]*
 ompi5_names=(ompi5-ompi_info-component ompi5-priority-above-han-np4
              ompi5-han-declines-one-node-np4 ompi5-priority-below-tuned-np2
              ompi5-launcher-replaces-component-path-np2 ompi5-component-path-option-np2
-             ompi5-rsag-demo-script-np2 ompi5-enable-disable-pairs-np3
+             ompi5-user-param-line-np2 ompi5-rsag-demo-script-np2 ompi5-enable-disable-pairs-np3
              ompi5-ompi_info-parsable-names)
 if [[ "$ompi5_version" == 4.1.* ]]; then
     for ompi5_name in "${ompi5_names[@]}"; do
@@ -59,22 +59,45 @@ expect_in_log 'rank 0: 0 calls done by rsag'
 # processes as OMPI_MCA_mca_base_component_path, replacing Open MPI's own
 # default (pkglibdir:~/.openmpi/components): without a path set, mpirun's
 # processes load no dynamic coll component, rsag included, although
-# ompi_info (not launched by mpirun) finds it.  This test documents that;
-# if a later 5.0 fixes it, it fails and doc/install.md's note can go.
+# ompi_info (not launched by mpirun) finds it.  This test documents that,
+# for a user whose ~/.openmpi/components holds rsag but whose
+# ~/.openmpi/mca-params.conf lacks the line `make install` writes (a
+# HOME of its own); if a later 5.0 fixes it, it fails and doc/install.md's
+# note can go.
+ompi5_home="$results/ompi5-home"
+rm -rf "$ompi5_home"
+mkdir -p "$ompi5_home/.openmpi"
+ln -s "$componentdir" "$ompi5_home/.openmpi/components"
+ompi5_user=(env -u OMPI_MCA_mca_base_component_path -u OMPI_MCA_opal_mca_base_component_path
+            HOME="$ompi5_home")
 run_test ompi5-launcher-replaces-component-path-np2 exits_with_error \
-    env -u OMPI_MCA_mca_base_component_path "${mpirun_cmd[@]}" -np 2 "$demo"
+    "${ompi5_user[@]}" "${mpirun_cmd[@]}" -np 2 "$demo"
 expect_in_log 'mca_coll_rsag is NOT loaded'
 
-# The documented remedy: the path on the command line (or in the
-# environment, as run_tests.sh does) loads rsag from ~/.openmpi/components.
+# The remedies: the path on the command line (or in the environment, as
+# run_tests.sh does) loads rsag from ~/.openmpi/components; so does the
+# line `make install` writes into ~/.openmpi/mca-params.conf
+# (opal_mca_base_component_path: the launcher exports it, and Open MPI
+# takes a parameter's long name before its short one).
 ompi5_pkglibdir=$(ompi_info --parsable --path pkglibdir | sed 's/^path:pkglibdir://')
-run_test ompi5-component-path-option-np2 env -u OMPI_MCA_mca_base_component_path \
+run_test ompi5-component-path-option-np2 "${ompi5_user[@]}" \
     "${mpirun_cmd[@]}" --mca mca_base_component_path "$ompi5_pkglibdir:$componentdir" -np 2 "$demo"
 expect_in_log 'rank 0: [1-9][0-9]* calls done by rsag, 0 delegated; results correct'
 
+ompi5_line_user() (
+    HOME="$ompi5_home" bash "$top/contrib/rsag-component-path.sh" install "$ompi5_version" \
+        "$ompi5_pkglibdir" "$ompi5_home/.openmpi/components" &&
+    "${ompi5_user[@]}" "${mpirun_cmd[@]}" -np 2 "$demo"
+    local rc=$?
+    rm -f "$ompi5_home/.openmpi/mca-params.conf"
+    return $rc
+)
+run_test ompi5-user-param-line-np2 ompi5_line_user
+expect_in_log "added the line 'opal_mca_base_component_path = "
+expect_in_log 'rank 0: [1-9][0-9]* calls done by rsag, 0 delegated; results correct'
+
 # contrib/rsag-demo.sh (README's first command) sets it by itself.
-run_test ompi5-rsag-demo-script-np2 env -u OMPI_MCA_mca_base_component_path \
-    RSAG_DEMO_NP=2 "$top/contrib/rsag-demo.sh"
+run_test ompi5-rsag-demo-script-np2 "${ompi5_user[@]}" RSAG_DEMO_NP=2 "$top/contrib/rsag-demo.sh"
 expect_in_log 'rank 0: [1-9][0-9]* calls done by rsag, 0 delegated; results correct'
 
 # Module enable/disable on 5.0: every communicator rsag is enabled on is
