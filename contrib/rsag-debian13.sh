@@ -52,7 +52,7 @@ t_start=$SECONDS
 # prints them; each is a run_tests.sh -k filter ("^NAME": names that begin
 # with NAME, so that matrix-np4 is not also multinode-matrix-np4).
 RSAG_DEBIAN13_SUBSET=(
-    installed-component-is-this-build unit- ompi_info-parameters
+    installed-component-is-this-build unit- ompi_info-parameters ompi_info-version
     demo- verbose-decisions-np4 param-file-forces-algorithm env-forces-algorithm
     bad-algorithm-name-is-reported
     ^matrix-np2 ^matrix-np3 ^matrix-np4 ^matrix-np5 mca-forced-
