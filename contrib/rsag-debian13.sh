@@ -67,6 +67,7 @@ RSAG_DEBIAN13_SUBSET=(
     threads-multiple-np2
     ^direct-latency-np2 ^direct-latency-nonblocking-np2     # 5.0's MPI layer around kept requests
     ^direct-tree-bits-np3                   # the tree in all three forms (5.0's MPI_*_init)
+    ^package-                # the Debian package (with RSAG_TEST_PACKAGE=1, as .ci/run sets)
 )
 # Not in it: direct-shm-*-fallback (unshare cannot make a private mount
 # namespace under this chroot, whose root is no mount point) and
@@ -158,6 +159,7 @@ fi
 in_root() {
     chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         LANG=C.UTF-8 TERM=dumb USER=root RSAG_MPIRUN_TIMEOUT="${RSAG_MPIRUN_TIMEOUT:-900}" \
+        RSAG_TEST_PACKAGE="${RSAG_TEST_PACKAGE:-}" \
         bash -c "cd /root/rsag && $1"
 }
 
