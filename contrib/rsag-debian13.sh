@@ -52,7 +52,7 @@ t_start=$SECONDS
 # prints them; each is a run_tests.sh -k filter ("^NAME": names that begin
 # with NAME, so that matrix-np4 is not also multinode-matrix-np4).
 RSAG_DEBIAN13_SUBSET=(
-    installed-component-is-this-build unit- ompi_info-parameters
+    installed-component-is-this-build unit- ompi_info-parameters ompi_info-version
     demo- verbose-decisions-np4 param-file-forces-algorithm env-forces-algorithm
     bad-algorithm-name-is-reported
     ^matrix-np2 ^matrix-np3 ^matrix-np4 ^matrix-np5 mca-forced-
@@ -70,6 +70,7 @@ RSAG_DEBIAN13_SUBSET=(
     # -- install and rsag-doctor (doc/install.md): a plain mpirun after README's
     #    command, and the doctor on 5.0's launcher
     ^install- ^doctor-
+    ^package-                # the Debian package (with RSAG_TEST_PACKAGE=1, as .ci/run sets)
 )
 # Not in it: direct-shm-*-fallback (unshare cannot make a private mount
 # namespace under this chroot, whose root is no mount point) and
@@ -161,6 +162,7 @@ fi
 in_root() {
     chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         LANG=C.UTF-8 TERM=dumb USER=root RSAG_MPIRUN_TIMEOUT="${RSAG_MPIRUN_TIMEOUT:-900}" \
+        RSAG_TEST_PACKAGE="${RSAG_TEST_PACKAGE:-}" \
         bash -c "cd /root/rsag && $1"
 }
 

@@ -31,6 +31,16 @@ expect_in_log 'performance "coll_rsag_temporary_bytes"'
 expect_in_log 'coll_rsag_allreduce_rabenseifner_min_bytes'
 expect_in_log 'performance "coll_rsag_reduce_rabenseifner_calls"'
 
+# The component's version is rsag's own (configure.ac's AC_INIT, through
+# configure's -D flags), not Open MPI's; the MCA and coll framework
+# versions are Open MPI's: 2.1.0, and coll 2.0.0 on 4.1, 2.4.0 on 5.0 (as
+# configure found them).
+core_version=$(makevar . PACKAGE_VERSION)
+core_coll_api=$(makevar ompi/mca/coll/rsag RSAG_COLL_API | sed -n 's/^coll \([0-9.]*\) .*/\1/p')
+run_test core-ompi_info-version ompi_info
+expect_in_log "MCA coll: rsag \\(MCA v2\\.1\\.0, API v${core_coll_api//./\\.}, Component v${core_version//./\\.}\\)"
+expect_that test -n "$core_version" -a -n "$core_coll_api"
+
 # --- selection: by default, by an explicit list, opted out -----------------
 run_test core-demo-default-selection-np4 "${mpirun_cmd[@]}" -np 4 "$demo"
 expect_in_log 'calls done by rsag, 0 delegated; results correct'

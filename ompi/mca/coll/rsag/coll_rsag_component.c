@@ -88,16 +88,21 @@ static int mca_coll_rsag_register(void);
 static int mca_coll_rsag_open(void);
 static int mca_coll_rsag_close(void);
 
+/* rsag's own version (configure.ac's AC_INIT, as -D flags from configure);
+ * PACKAGE_VERSION here would be Open MPI's (opal_config.h). */
+#ifndef MCA_COLL_RSAG_MAJOR_VERSION
+#error "MCA_COLL_RSAG_*_VERSION come from configure (build with ./configure && make)"
+#endif
 const char *mca_coll_rsag_component_version_string =
-    "Open MPI rsag collective MCA component version " PACKAGE_VERSION;
+    "Open MPI rsag collective MCA component version " MCA_COLL_RSAG_VERSION;
 
 mca_coll_rsag_component_t mca_coll_rsag_component = {
     .super = {
         .collm_version = {
             MCA_COLL_RSAG_BASE_VERSION,
             .mca_component_name = "rsag",
-            MCA_BASE_MAKE_VERSION(component, OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
-                                  OMPI_RELEASE_VERSION),
+            MCA_BASE_MAKE_VERSION(component, MCA_COLL_RSAG_MAJOR_VERSION,
+                                  MCA_COLL_RSAG_MINOR_VERSION, MCA_COLL_RSAG_RELEASE_VERSION),
             .mca_open_component = mca_coll_rsag_open,
             .mca_close_component = mca_coll_rsag_close,
             .mca_register_component_params = mca_coll_rsag_register,
