@@ -18,9 +18,10 @@
 # openmpi-bin 5.0.x on Debian 13), as dpkg-shlibdeps and dpkg -S find them.
 #
 # On Open MPI 5.0, mpirun hands its processes a component path that leaves
-# pkglibdir out (doc/install.md): the package's maintainer scripts then add
-# Open MPI's default path to /etc/openmpi/openmpi-mca-params-override.conf,
-# in a marked block removed again when the package is removed or purged.
+# pkglibdir out (doc/install.md): the package adds /etc/profile.d/$pkg.sh,
+# which names Open MPI's default path again by the parameter's long name
+# for every login shell (no maintainer script, no file of another package
+# changed).
 #
 # Usage (make deb passes these from the configured tree):
 #   rsag-deb.sh BUILDDIR SRCDIR VERSION OMPI_VERSION PKGLIBDIR
@@ -108,54 +109,28 @@ libpkg=$(dpkg -S "$(readlink -f "$libmpi")" 2>/dev/null | sed -n '1s/[:,].*//p')
 depends=$(printf '%s\n' "$shlibs, $libpkg (>= $ompi_version), $libpkg (<< $next_series~), openmpi-bin (>= $ompi_version), openmpi-bin (<< $next_series~)" |
           sed 's/, /\n/g' | awk '!seen[$0]++' | paste -sd, | sed 's/,/, /g')
 
-# ---- maintainer scripts (Open MPI 5.0: the component path under mpirun) ------
+# ---- Open MPI 5.0: the component path under mpirun ----------------------------
+# 5.0.7's mpirun hands its processes PMIx's component path as
+# OMPI_MCA_mca_base_component_path, without Open MPI's pkglibdir; Open MPI
+# reads a parameter's long name first, so OMPI_MCA_opal_mca_base_component_path
+# in the environment mpirun starts from names Open MPI's default path again
+# (the per-user install does the same with a line of
+# ~/.openmpi/mca-params.conf: doc/install.md).  /etc/profile.d sets it for
+# every login shell, unless the user set it; a plain file of the package
+# (not a conffile): removing the package removes it.
 mkdir -p "$stage/DEBIAN"
 if [ "$series" = 5.0 ]; then
-    conf=/etc/openmpi/openmpi-mca-params-override.conf
-    begin="# >>> $pkg"
-    end="# <<< $pkg"
-    # shared by postinst and postrm: delete the block, and the file if it is
-    # left empty (the package created it)
-    drop_block="if [ -f $conf ] && grep -q '^$begin' $conf; then
-    sed -i '/^$begin/,/^$end/d' $conf
-    grep -q '[^[:space:]]' $conf || rm -f $conf
-fi"
-    cat >"$stage/DEBIAN/postinst" <<EOF
-#!/bin/sh
-# $pkg: Open MPI 5.0's mpirun hands its processes a component path
-# (OMPI_MCA_mca_base_component_path) without $pkglibdir, so
-# they would not find rsag; Open MPI's override file restores Open MPI's
-# default path ("~" is the user's home) for every process
-# (doc/install.md, "A Debian package").
-set -e
-if [ "\$1" = configure ]; then
-$drop_block
-    if [ -f $conf ] && grep -Eq '^[[:space:]]*mca_base_component_path[[:space:]]*=' $conf; then
-        echo "$pkg: $conf already sets mca_base_component_path: left as it is; it must name $pkglibdir for mpirun's processes to use rsag" >&2
-    else
-        mkdir -p /etc/openmpi
-        {
-            echo "$begin (added by the package $pkg, removed with it)"
-            echo "# Open MPI 5.0's mpirun replaces the component path: name the default again."
-            echo "mca_base_component_path = $pkglibdir:~/.openmpi/components"
-            echo "$end"
-        } >>$conf
-    fi
+    mkdir -p "$stage/etc/profile.d"
+    cat >"$stage/etc/profile.d/$pkg.sh" <<EOF
+# $pkg: Open MPI 5.0's mpirun hands its processes a component path without
+# $pkglibdir, where this package put rsag;
+# the long name below wins over it (/usr/share/doc/$pkg/doc/install.md).
+if [ -z "\${OMPI_MCA_opal_mca_base_component_path:-}" ]; then
+    OMPI_MCA_opal_mca_base_component_path="$pkglibdir:\$HOME/.openmpi/components"
+    export OMPI_MCA_opal_mca_base_component_path
 fi
-exit 0
 EOF
-    cat >"$stage/DEBIAN/postrm" <<EOF
-#!/bin/sh
-# $pkg: remove what postinst added to $conf.
-set -e
-case "\$1" in
-    remove|purge)
-$drop_block
-        ;;
-esac
-exit 0
-EOF
-    chmod 755 "$stage/DEBIAN/postinst" "$stage/DEBIAN/postrm"
+    chmod 644 "$stage/etc/profile.d/$pkg.sh"
 fi
 
 # ---- control and the package -------------------------------------------------
