@@ -11,7 +11,8 @@
  *          that retains the previous modules and must release them; resident
  *          memory may not grow by more than a small bound (--rss-bound KiB,
  *          default 512) once warm (after 200 cycles).
- *  inter   an intercommunicator: rsag declines it in query, reductions
+ *  inter   an intercommunicator: rsag's reductions leave it alone (rsag only
+ *          fills empty slots there), reductions
  *          still work (done by another component) and rsag counts nothing.
  *
  * Usage: mpirun -np N rsag_lifecycle [--cycles N] [--rss-bound KiB]
@@ -103,7 +104,8 @@ int main(int argc, char **argv)
         }
     }
 
-    /* inter: rsag must decline, the reduction must still be right */
+    /* inter: rsag's reductions never take an intercommunicator (rsag fills
+     * only empty slots there, coll_rsag_fill.c); the reduction must be right */
     if (size >= 2) {
         MPI_Comm half, inter;
         int color = rank % 2, in = rank, out = -1, expect = 0, ok, allok;

@@ -4,7 +4,8 @@
 # shellcheck shell=bash
 # lifecycle.sh: the module life cycle (test/mpi/rsag_lifecycle.c): 1000
 # communicator dup/split/free cycles with bounded memory, and an
-# intercommunicator that rsag must decline (churn.sh runs 10 000 cycles).
+# intercommunicator whose reductions rsag must leave to coll/inter (churn.sh
+# runs 10 000 cycles).
 for np in 2 4; do
     run_test "lifecycle-np$np" "${mpirun_cmd[@]}" -np "$np" "$here/mpi/rsag_lifecycle"
 done

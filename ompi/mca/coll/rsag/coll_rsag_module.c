@@ -4,7 +4,7 @@
  * See LICENSE at the top of the tree.
  */
 /*
- * The rsag module's face to Open MPI: one module per intra-communicator.
+ * The rsag module's face to Open MPI: one module per communicator.
  *
  *  query    declines a negative priority, offers the twelve reduction
  *           slots on an intracommunicator (none on an intercommunicator);
