@@ -71,6 +71,7 @@ RSAG_DEBIAN13_SUBSET=(
     #    command, and the doctor on 5.0's launcher
     ^install- ^doctor-
     ^package-                # the Debian package (with RSAG_TEST_PACKAGE=1, as .ci/run sets)
+    ^fill-                   # the slots rsag fills under --mca coll rsag,basic (5.0's *_init)
 )
 # Not in it: direct-shm-*-fallback (unshare cannot make a private mount
 # namespace under this chroot, whose root is no mount point) and
