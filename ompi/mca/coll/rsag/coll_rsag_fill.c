@@ -25,6 +25,7 @@
 #include "opal/util/output.h"
 #include "ompi/communicator/communicator.h"
 #include "ompi/constants.h"
+#include "ompi/mca/coll/base/base.h"
 
 #include "coll_rsag.h"
 #include "coll_rsag_fill.h"
@@ -113,16 +114,20 @@ static size_t mca_coll_rsag_fill_sum(const int *counts, int n)
 
 /* ---- running it ------------------------------------------------------------ */
 
+/* Build the call's schedule into a request and start it (a persistent
+ * request waits for MPI_Start).  blocking: the caller waits for it at once;
+ * its messages take the fixed tag (MCA_COLL_RSAG_TAG_FILL_BLOCKING), the
+ * others the communicator's next nonblocking tag. */
 static int mca_coll_rsag_fill_call(mca_coll_base_module_t *module, mca_coll_rsag_fill_args_t *f,
                                    mca_coll_rsag_fill_build_fn_t build, bool persistent,
-                                   ompi_request_t **request)
+                                   bool blocking, ompi_request_t **request)
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
     mca_coll_rsag_request_t *r;
     int err;
 
     mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
-    f->a.tag = mca_coll_rsag_request_tag(m);
+    f->a.tag = blocking ? MCA_COLL_RSAG_TAG_FILL_BLOCKING : mca_coll_rsag_request_tag(m);
     r = mca_coll_rsag_request_new(f->a.comm, f->dtype, f->op, f->a.tag, persistent);
     if (NULL == r) {
         err = OMPI_ERR_OUT_OF_RESOURCE;
@@ -297,7 +302,7 @@ static int mca_coll_rsag_fill_call(mca_coll_base_module_t *module, mca_coll_rsag
         }                                                                                   \
         mca_coll_rsag_fill_args_init(&f, comm);                                             \
         (void) (describe);                                                                  \
-        return mca_coll_rsag_fill_call(module, &f, fn, persistent, request);                \
+        return mca_coll_rsag_fill_call(module, &f, fn, persistent, false, request);         \
     }
 
 #define MCA_COLL_RSAG_FILL_BUILD(intra, inter) (OMPI_COMM_IS_INTER(comm) ? (inter) : (intra))
@@ -316,9 +321,47 @@ static int mca_coll_rsag_fill_call(mca_coll_base_module_t *module, mca_coll_rsag
                             (struct ompi_info_t *info, ), true)
 
 MCA_COLL_RSAG_FILL_COLLECTIVES(MCA_COLL_RSAG_FILL_FORMS)
+
+/* The blocking forms, where the component that would take them is not in
+ * the list (enable, below): coll/self on a communicator of one process,
+ * coll/inter on an intercommunicator.  The nonblocking schedule, then a
+ * wait. */
+#define MCA_COLL_RSAG_FILL_BLOCKING(name, own, intra, inter, params, describe)              \
+    static int mca_coll_rsag_fill_##name(MCA_COLL_RSAG_FILL_UNPAREN params                  \
+                                         struct ompi_communicator_t *comm,                  \
+                                         mca_coll_base_module_t *module)                    \
+    {                                                                                       \
+        mca_coll_rsag_fill_build_fn_t fn = MCA_COLL_RSAG_FILL_BUILD(intra, inter);          \
+        ompi_request_t *req = MPI_REQUEST_NULL;                                             \
+        mca_coll_rsag_fill_args_t f;                                                        \
+        int err;                                                                            \
+                                                                                            \
+        if (NULL == fn) {                                                                   \
+            return OMPI_ERR_NOT_SUPPORTED;                                                  \
+        }                                                                                   \
+        mca_coll_rsag_fill_args_init(&f, comm);                                             \
+        (void) (describe);                                                                  \
+        err = mca_coll_rsag_fill_call(module, &f, fn, false, true, &req);                   \
+        return OMPI_SUCCESS == err ? ompi_request_wait(&req, MPI_STATUS_IGNORE) : err;      \
+    }
+MCA_COLL_RSAG_FILL_COLLECTIVES(MCA_COLL_RSAG_FILL_BLOCKING)
 MCA_COLL_RSAG_FILL_NEIGHBORS(MCA_COLL_RSAG_FILL_NEIGHBOR_FORMS)
 
 /* ---- enable ---------------------------------------------------------------- */
+
+/* Whether the coll component `name` was opened (the coll list keeps it). */
+static bool mca_coll_rsag_fill_listed(const char *name)
+{
+    mca_base_component_list_item_t *cli;
+
+    OPAL_LIST_FOREACH (cli, &ompi_coll_base_framework.framework_components,
+                       mca_base_component_list_item_t) {
+        if (0 == strcmp(name, cli->cli_component->mca_component_name)) {
+            return true;
+        }
+    }
+    return false;
+}
 
 /* Whether a builder exists (a function, so that the list's function names
  * are not compared with NULL where the compiler knows the answer). */
@@ -346,7 +389,7 @@ static void mca_coll_rsag_fill_note(mca_coll_rsag_fill_report_t *rep, const char
 
 void mca_coll_rsag_fill_enable(mca_coll_rsag_module_t *m, struct ompi_communicator_t *comm)
 {
-    mca_coll_rsag_fill_report_t filled = { "", 0 }, fallback = { "", 0 };
+    mca_coll_rsag_fill_report_t filled = { "", 0 }, fallback = { "", 0 }, self = { "", 0 };
     bool inter = OMPI_COMM_IS_INTER(comm);
 
     if (!mca_coll_rsag_fill_empty_slots) {
@@ -379,19 +422,47 @@ void mca_coll_rsag_fill_enable(mca_coll_rsag_module_t *m, struct ompi_communicat
     MCA_COLL_RSAG_FILL_SET(neighbor_##name##_init, !inter)
     MCA_COLL_RSAG_FILL_COLLECTIVES(MCA_COLL_RSAG_FILL_ENABLE)
     MCA_COLL_RSAG_FILL_NEIGHBORS(MCA_COLL_RSAG_FILL_ENABLE_NEIGHBOR)
+    /* The blocking collectives too where the component that takes them is
+     * not in the list: coll/self on one process (basic's MPI_Exscan sends to
+     * a rank 1 that such a communicator does not have), coll/inter on an
+     * intercommunicator (basic's MPI_Scatter there crashes in 4.1.4): taken
+     * whatever holds them now (basic, tuned: lower priorities); rsag's own
+     * reductions on an intracommunicator stay rsag's. */
+#define MCA_COLL_RSAG_FILL_SELF_false(name, defined)                                        \
+    if (defined) {                                                                          \
+        m->super.coll_##name = mca_coll_rsag_fill_##name;                                   \
+        mca_coll_rsag_fill_note(&self, #name);                                              \
+    }
+#define MCA_COLL_RSAG_FILL_SELF_true(name, defined)                                         \
+    if (inter) {                                                                            \
+        MCA_COLL_RSAG_FILL_SELF_false(name, defined)                                        \
+    }
+#define MCA_COLL_RSAG_FILL_SELF(name, own, intra, inter_fn, params, describe)               \
+    MCA_COLL_RSAG_FILL_SELF_##own(name, !inter || mca_coll_rsag_fill_defined(inter_fn))
+    if (inter ? !mca_coll_rsag_fill_listed("inter")
+              : (1 == ompi_comm_size(comm) && !mca_coll_rsag_fill_listed("self"))) {
+        MCA_COLL_RSAG_FILL_COLLECTIVES(MCA_COLL_RSAG_FILL_SELF)
+    }
+#undef MCA_COLL_RSAG_FILL_SELF
+#undef MCA_COLL_RSAG_FILL_SELF_true
+#undef MCA_COLL_RSAG_FILL_SELF_false
 #undef MCA_COLL_RSAG_FILL_ENABLE_NEIGHBOR
 #undef MCA_COLL_RSAG_FILL_ENABLE
 #undef MCA_COLL_RSAG_FILL_ONE_true
 #undef MCA_COLL_RSAG_FILL_ONE_false
 #undef MCA_COLL_RSAG_FILL_SET
 
-    if (0 < filled.n || 0 < fallback.n) {
+    if (0 < filled.n || 0 < fallback.n || 0 < self.n) {
         opal_output_verbose(MCA_COLL_RSAG_VERBOSE_MODULE, mca_coll_rsag_component.output,
-                            "coll:rsag: filled %d empty slots on %s (cid %d, size %d%s): %s%s%s",
+                            "coll:rsag: filled %d empty slots on %s (cid %d, size %d%s): %s%s%s%s%s",
                             filled.n, comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
                             ompi_comm_size(comm), inter ? ", intercommunicator" : "",
                             0 < filled.n ? filled.text : "none",
-                            0 < fallback.n ? "; fallback of " : "", fallback.text);
+                            0 < fallback.n ? "; fallback of " : "", fallback.text,
+                            0 < self.n ? (inter ? "; as coll/inter would (not listed): "
+                                                 : "; as coll/self would (not listed): ")
+                                       : "",
+                            self.text);
     }
 }
 

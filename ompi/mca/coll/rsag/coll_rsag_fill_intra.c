@@ -125,7 +125,9 @@ void mca_coll_rsag_fill_local(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill
 
     mca_coll_rsag_fill_block(&f->send, i, &sbuf, &scount, &stype);
     mca_coll_rsag_fill_block(&f->recv, j, &rbuf, &rcount, &rtype);
-    if (sbuf != rbuf && (0 < scount || 0 < rcount)) {
+    /* the same place only when the same description (MPI_BOTTOM: the
+     * datatypes hold the addresses) */
+    if (!(sbuf == rbuf && scount == rcount && stype == rtype) && (0 < scount || 0 < rcount)) {
         (void) mca_coll_rsag_sched_sndrcv(s, sbuf, scount, stype, rbuf, rcount, rtype);
     }
 }
