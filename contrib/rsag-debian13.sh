@@ -67,6 +67,7 @@ RSAG_DEBIAN13_SUBSET=(
     threads-multiple-np2
     ^direct-latency-np2 ^direct-latency-nonblocking-np2     # 5.0's MPI layer around kept requests
     ^direct-tree-bits-np3                   # the tree in all three forms (5.0's MPI_*_init)
+    ^external-                              # MPICH's tests and mpi4py 4.0 (MPI_*_init, 5.0's coll)
 )
 # Not in it: direct-shm-*-fallback (unshare cannot make a private mount
 # namespace under this chroot, whose root is no mount point) and
@@ -129,7 +130,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-mount_in_root() {  # mount_in_root TARGET-IN-ROOT MOUNT-ARGS...
+mount_# MPICH's tests (test/suites/external.sh): the host's cached tarball, when
+# there, so that the chroot need not download it (the script verifies it).
+mpich_tar=$("$top/contrib/rsag-mpich-tests.sh" --print-tarball)
+mpich_in_root=$root/root/.cache/rsag-mpich-tests/${mpich_tar##*/}
+if [ -f "$mpich_tar" ] && [ ! -f "$mpich_in_root" ]; then
+    mkdir -p "${mpich_in_root%/*}" && cp "$mpich_tar" "$mpich_in_root"
+fi
+
+in_root() {  # mount_in_root TARGET-IN-ROOT MOUNT-ARGS...
     local target="$root$1"; shift
     mountpoint -q "$target" && die "$target is already mounted (another run? unmount it first)"
     mkdir -p "$target"
