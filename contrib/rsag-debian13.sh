@@ -130,15 +130,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-mount_# MPICH's tests (test/suites/external.sh): the host's cached tarball, when
-# there, so that the chroot need not download it (the script verifies it).
-mpich_tar=$("$top/contrib/rsag-mpich-tests.sh" --print-tarball)
-mpich_in_root=$root/root/.cache/rsag-mpich-tests/${mpich_tar##*/}
-if [ -f "$mpich_tar" ] && [ ! -f "$mpich_in_root" ]; then
-    mkdir -p "${mpich_in_root%/*}" && cp "$mpich_tar" "$mpich_in_root"
-fi
-
-in_root() {  # mount_in_root TARGET-IN-ROOT MOUNT-ARGS...
+mount_in_root() {  # mount_in_root TARGET-IN-ROOT MOUNT-ARGS...
     local target="$root$1"; shift
     mountpoint -q "$target" && die "$target is already mounted (another run? unmount it first)"
     mkdir -p "$target"
@@ -162,6 +154,14 @@ if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         die "copying the tree failed"
 else
     cp -R "$top/." "$root/root/rsag"
+fi
+
+# MPICH's tests (test/suites/external.sh): the host's cached tarball, when
+# there, so that the chroot need not download it (the script verifies it).
+mpich_tar=$("$top/contrib/rsag-mpich-tests.sh" --print-tarball)
+mpich_in_root=$root/root/.cache/rsag-mpich-tests/${mpich_tar##*/}
+if [ -f "$mpich_tar" ] && [ ! -f "$mpich_in_root" ]; then
+    mkdir -p "${mpich_in_root%/*}" && cp "$mpich_tar" "$mpich_in_root"
 fi
 
 in_root() {
