@@ -28,6 +28,7 @@
 #   -l                list the tests' names (no download, no build)
 #   --build-only      download, verify and build; run nothing
 #   --no-fetch        never download: fail unless the tarball is cached
+#   --no-build        never download nor build: fail unless the programs are built
 #   --tarball FILE    use FILE as mpich_4.0.2.orig.tar.xz (checked the same)
 #   --mpirun-args "A" extra mpirun arguments for every job
 #   --print-tarball   print the cached tarball's path (for copying it elsewhere)
@@ -46,7 +47,7 @@ srcdir_in_tar=mpich-4.0.2/test/mpi
 proof_verbose=2
 proof_pattern='coll:rsag: enabled on '
 # Bump when the way the programs are built changes: the cache is rebuilt.
-build_recipe=1
+build_recipe=2
 
 # The tests: program, MPICH source (coll/*.c), np, extra flags.  np is the
 # first of MPICH's testlist capped at 4 (5 where the test needs a divisor of
@@ -102,6 +103,7 @@ filters=()
 list_only=0
 build_only=0
 no_fetch=0
+no_build=0
 tarball_opt=""
 mpirun_args=""
 cache=${RSAG_MPICH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/rsag-mpich-tests}
@@ -113,11 +115,12 @@ while [ $# -gt 0 ]; do
         -l) list_only=1; shift ;;
         --build-only) build_only=1; shift ;;
         --no-fetch) no_fetch=1; shift ;;
+        --no-build) no_fetch=1; no_build=1; shift ;;
         --tarball) [ $# -ge 2 ] || die "--tarball needs a FILE"; tarball_opt=$2; shift 2 ;;
         --mpirun-args) [ $# -ge 2 ] || die "--mpirun-args needs a value"; mpirun_args=$2; shift 2 ;;
         --print-tarball) echo "$tarball"; exit 0 ;;
         --proof) echo "$proof_verbose $proof_pattern"; exit 0 ;;
-        -h|--help) sed -n '5,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '5,38p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
 done
@@ -210,13 +213,22 @@ fi
 ompi_version=$(mpirun --version 2>/dev/null | head -n 1 | tr -c 'A-Za-z0-9.\n' '-')
 build=$cache/build-$build_recipe-${ompi_version:-unknown}
 log=$build/build.log
+if [ "$no_build" = 1 ]; then
+    for t in "${chosen[@]}"; do
+        read -r _ program _ <<<"$t"
+        [ -x "$build/bin/$program" ] ||
+            die "$program is not built in $build and --no-build forbids building it (the build failed before: see its log)"
+    done
+fi
 if [ ! -f "$build/include/mpitestconf.h" ]; then
     echo "$prog: configuring MPICH's tests with CC=mpicc in $build" >&2
     rm -rf "$build"
     mkdir -p "$build"
     # MPICH's test configure only for include/mpitestconf.h; the programs are
     # built below, the few this script runs.
-    (cd "$build" && "$src/configure" CC=mpicc --disable-fortran --disable-cxx --disable-dtpools \
+    # (CXXCPP: libtool's check of a C++ preprocessor fails where no C++
+    # compiler is installed, even with --disable-cxx; the C one passes it.)
+    (cd "$build" && "$src/configure" CC=mpicc "CXXCPP=cpp -x c" --disable-fortran --disable-cxx --disable-dtpools \
         --disable-romio --disable-spawn --disable-rma --disable-ft-tests --disable-perftest \
         --enable-strictmpi --disable-checkerrors) >"$log" 2>&1 ||
         { tail -n 20 "$log" >&2; die "MPICH's test configure failed (log: $log)"; }

@@ -27,12 +27,13 @@ external_mpirun=(timeout -k 10 "${RSAG_EXTERNAL_TIMEOUT:-180}" mpirun --allow-ru
 
 # ---- MPICH's tests ------------------------------------------------------------
 # Download, verify, configure and build once (no MPI job); each test then runs
-# one program.  After a failed build the tests do not try to download again.
+# one program.  After a failed build the tests neither download nor build
+# again: each fails at once.
 external_fetch=()
 run_test external-mpich-build "$external_mpich" --build-only
 expect_in_log '^rsag-mpich-tests: built [0-9]+ programs of MPICH'"'"'s tests in '
 if test_ran && [ "$last_ok" != 1 ]; then
-    external_fetch=(--no-fetch)
+    external_fetch=(--no-build)
 fi
 mapfile -t external_names < <("$external_mpich" -l)
 [ ${#external_names[@]} -gt 0 ] || harness_error "contrib/rsag-mpich-tests.sh -l listed no test"
