@@ -294,7 +294,7 @@ done | xargs -r -P 2 -d '\n' -n 1 bash -c '
     read -r p source flags <<<"$1"
     mapfile -t cflags <"$build/cflags"
     mkdir -p "$build/bin"
-    # shellcheck disable=SC2086  # flags: words
+    # shellcheck disable=SC2086  # flags: words (the script runs in bash -c)
     if mpicc "${cflags[@]}" $flags "$source" "$build/mtest.o" "$build/mtest_common.o" "$build/mtest_single.o" -lm \
             -o "$build/bin/$p.tmp" >"$build/bin/$p.log" 2>&1; then
         mv "$build/bin/$p.tmp" "$build/bin/$p"
@@ -319,7 +319,7 @@ failed=0
 echo "$prog: --mca coll $coll, $(mpirun --version 2>/dev/null | head -n 1)"
 for t in "${chosen[@]}"; do
     read -r name program source np flags <<<"$t"
-    # shellcheck disable=SC2086  # mpirun_args: words
+    # shellcheck disable=SC2206  # mpirun_args: words
     cmd=(timeout -k 10 "$timeout_s" mpirun --allow-run-as-root --oversubscribe -np "$np"
          --mca coll "$coll" --mca coll_rsag_verbose "$proof_verbose" $mpirun_args "$build/bin/$program")
     echo "+ ${cmd[*]}"
