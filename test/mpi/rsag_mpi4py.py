@@ -39,6 +39,15 @@ except ImportError as e:  # the suite checks this before running us
     sys.exit(2)
 
 WORLD = MPI.COMM_WORLD
+
+
+def out(line):
+    """One line in one write (print writes the newline apart, and the
+    launcher may put another process's output between the two)."""
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
 # RSAG_MPI4PY_TRACE=1: each rank prints every call before making it (to find a hang)
 TRACE = os.environ.get("RSAG_MPI4PY_TRACE")
 LIBNBC = "--libnbc" in sys.argv[1:]
@@ -96,8 +105,8 @@ def check(what, got, expected):
     if not ok:
         errors += 1
         if errors <= 20:
-            print("rsag_mpi4py: MISMATCH on world rank %d: %s: got %r, expected %r"
-                  % (WORLD.rank, what, got, expected), flush=True)
+            out("rsag_mpi4py: MISMATCH on world rank %d: %s: got %r, expected %r"
+                % (WORLD.rank, what, got, expected))
 
 
 def forms(comm):
@@ -112,7 +121,7 @@ def run(comm, form, name, args, kw, fill, verify):
     """Call collective NAME in FORM: fill(seed) sets the buffers, verify(seed)
     checks them; a persistent request is started twice with new data."""
     if TRACE:
-        print("rsag_mpi4py: rank %d: %s %s" % (WORLD.rank, form, name), flush=True)
+        out("rsag_mpi4py: rank %d: %s %s" % (WORLD.rank, form, name))
     if form == "blocking":
         fill(0)
         getattr(comm, name)(*args, **kw)
@@ -616,16 +625,16 @@ def topologies():
 def say(line):
     total = WORLD.allreduce(checks, op=MPI.SUM)
     if WORLD.rank == 0:
-        print("rsag_mpi4py: %s (%d checks so far)" % (line, total), flush=True)
+        out("rsag_mpi4py: %s (%d checks so far)" % (line, total))
 
 
 def main():
     import mpi4py
     p, r = WORLD.size, WORLD.rank
     if r == 0:
-        print("rsag_mpi4py: mpi4py %s, numpy %s, %s; np %d; forms %s" % (
+        out("rsag_mpi4py: mpi4py %s, numpy %s, %s; np %d; forms %s" % (
             mpi4py.__version__, np.__version__, MPI.Get_library_version().splitlines()[0][:40],
-            p, ", ".join(forms(WORLD))), flush=True)
+            p, ", ".join(forms(WORLD))))
     split = WORLD.Split(color=r % 2, key=-r)
     comms = [("MPI.COMM_WORLD", WORLD), ("split(rank %% 2, reversed) of %d" % split.size, split),
              ("MPI.COMM_SELF", MPI.COMM_SELF)]
@@ -648,7 +657,7 @@ def main():
         ic.Free()
         local.Free()
     elif r == 0:
-        print("rsag_mpi4py: intercommunicator left out: it needs 2 ranks", flush=True)
+        out("rsag_mpi4py: intercommunicator left out: it needs 2 ranks")
     for label, topo in topologies():
         for form in forms(topo):
             neighborhood(topo, label, form)
@@ -656,14 +665,14 @@ def main():
         topo.Free()
     acc = WORLD.allreduce(accepted, op=MPI.SUM)
     if r == 0 and LIBNBC:
-        print("rsag_mpi4py: --libnbc: %d neighborhood calls gave MPI 3.1's order" % acc, flush=True)
+        out("rsag_mpi4py: --libnbc: %d neighborhood calls gave MPI 3.1's order" % acc)
     bad = WORLD.allreduce(errors, op=MPI.SUM)
     total = WORLD.allreduce(checks, op=MPI.SUM)
     if r == 0:
         if bad:
-            print("rsag_mpi4py: %d of %d checks FAILED" % (bad, total), flush=True)
+            out("rsag_mpi4py: %d of %d checks FAILED" % (bad, total))
         else:
-            print("rsag_mpi4py: %d checks passed" % total, flush=True)
+            out("rsag_mpi4py: %d checks passed" % total)
     return 1 if bad else 0
 
 
