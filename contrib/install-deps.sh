@@ -20,8 +20,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # (contrib/rsag-debian13.sh); debootstrap: the Debian 13 / Open MPI 5.0 run
 # (contrib/rsag-debian13.sh, CI); iproute2, procps: the emulated cluster
 # (contrib/rsag-cluster.sh: ip, tc; the multinode suite: pgrep).
+# python3-mpi4py, python3-numpy: test/mpi/rsag_mpi4py.py; curl: MPICH's tests
+# (contrib/rsag-mpich-tests.sh; both for test/suites/external.sh).
 packages=(libopenmpi-dev openmpi-bin libucx-dev autoconf automake libtool make gcc pkg-config
-          valgrind dpkg-dev xz-utils git debootstrap iproute2 procps)
+          valgrind dpkg-dev xz-utils git debootstrap iproute2 procps
+          python3-mpi4py python3-numpy curl)
 if [ "$(id -u)" -eq 0 ]; then
     as_root=(env)
 else

@@ -72,6 +72,7 @@ RSAG_DEBIAN13_SUBSET=(
     ^install- ^doctor-
     ^package-                # the Debian package (with RSAG_TEST_PACKAGE=1, as .ci/run sets)
     ^fill-                   # the slots rsag fills under --mca coll rsag,basic (5.0's *_init)
+    ^external-                              # MPICH's tests and mpi4py 4.0 (MPI_*_init, 5.0's coll)
 )
 # Not in it: direct-shm-*-fallback (unshare cannot make a private mount
 # namespace under this chroot, whose root is no mount point) and
@@ -158,6 +159,14 @@ if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
         die "copying the tree failed"
 else
     cp -R "$top/." "$root/root/rsag"
+fi
+
+# MPICH's tests (test/suites/external.sh): the host's cached tarball, when
+# there, so that the chroot need not download it (the script verifies it).
+mpich_tar=$("$top/contrib/rsag-mpich-tests.sh" --print-tarball)
+mpich_in_root=$root/root/.cache/rsag-mpich-tests/${mpich_tar##*/}
+if [ -f "$mpich_tar" ] && [ ! -f "$mpich_in_root" ]; then
+    mkdir -p "${mpich_in_root%/*}" && cp "$mpich_tar" "$mpich_in_root"
 fi
 
 in_root() {
