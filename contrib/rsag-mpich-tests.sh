@@ -43,9 +43,9 @@ url=${RSAG_MPICH_URL:-http://deb.debian.org/debian/pool/main/m/mpich/mpich_4.0.2
 sha256=b27039f964afeb6b8a3e009c56b441cbe368c26d6d6476ad3bb7190996875860  # mpich_4.0.2-3.dsc
 srcdir_in_tar=mpich-4.0.2/test/mpi
 # rsag's part: coll_rsag_verbose level and the line it must print (grep -E).
-# Level 2 prints the module's life cycle, "coll:rsag: enabled on <comm>".
+# Level 2 names the slots rsag filled on each communicator (coll_rsag_fill.c).
 proof_verbose=2
-proof_pattern='coll:rsag: enabled on '
+proof_pattern='coll:rsag: filled [0-9]+ empty slots on MPI_COMM_WORLD'
 # Bump when the way the programs are built changes: the cache is rebuilt.
 build_recipe=3
 

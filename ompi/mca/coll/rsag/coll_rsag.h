@@ -104,14 +104,15 @@ MCA_COLL_RSAG_EXPORT extern mca_coll_rsag_component_t mca_coll_rsag_component;
  * settings that differ between ranks) sends a reduction's data instead can
  * never land in the set-up's small receive buffers. */
 #define MCA_COLL_RSAG_TAG_SETUP (MCA_COLL_RSAG_TAG_FIRST + 1)
-/* The blocking collectives rsag fills (coll_rsag_fill.c) on intercommunicators
- * and where coll/self is not listed: one fixed tag, as Open MPI's basic
- * uses, not a request's.  MPI's layer returns from some blocking calls
- * without reaching the slot (MPI_Bcast of 0 elements: a root group's
- * MPI_PROC_NULL ranks may pass 0), so a count of calls would differ
- * between ranks; blocking collectives complete in order, and the messages
- * of one pair stay in order, so one tag serves all of them. */
-#define MCA_COLL_RSAG_TAG_FILL_BLOCKING (MCA_COLL_RSAG_TAG_FIRST + 2)
+/* The collectives rsag fills (coll_rsag_fill.c) that are blocking, or
+ * nonblocking on an intercommunicator: one fixed tag, as Open MPI's basic
+ * uses, not a request's.  MPI's layer returns from some calls without
+ * reaching the slot on some ranks (MPI_Bcast, MPI_Ireduce of 0 elements:
+ * a root group's MPI_PROC_NULL ranks may pass 0), so a count of calls would
+ * differ between ranks.  Every message of such a schedule is posted when
+ * the call starts, the calls start in the same order everywhere and the
+ * messages of one pair stay in order, so one tag serves all of them. */
+#define MCA_COLL_RSAG_TAG_FILL_ORDERED (MCA_COLL_RSAG_TAG_FIRST + 2)
 
 /* The slots rsag takes (coll_<name> in Open MPI's module and c_coll). */
 #define MCA_COLL_RSAG_SLOTS(S) S(allreduce) S(reduce) S(reduce_scatter_block) S(reduce_scatter) \

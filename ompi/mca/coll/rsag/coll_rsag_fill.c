@@ -115,9 +115,11 @@ static size_t mca_coll_rsag_fill_sum(const int *counts, int n)
 /* ---- running it ------------------------------------------------------------ */
 
 /* Build the call's schedule into a request and start it (a persistent
- * request waits for MPI_Start).  blocking: the caller waits for it at once;
- * its messages take the fixed tag (MCA_COLL_RSAG_TAG_FILL_BLOCKING), the
- * others the communicator's next nonblocking tag. */
+ * request waits for MPI_Start).  blocking: the caller waits for it at once.
+ * A blocking call, and a nonblocking one on an intercommunicator, takes the
+ * fixed tag (MCA_COLL_RSAG_TAG_FILL_ORDERED: every message of their
+ * schedules is posted at the start), the others the communicator's next
+ * nonblocking tag (persistent requests may start in any order). */
 static int mca_coll_rsag_fill_call(mca_coll_base_module_t *module, mca_coll_rsag_fill_args_t *f,
                                    mca_coll_rsag_fill_build_fn_t build, bool persistent,
                                    bool blocking, ompi_request_t **request)
@@ -127,7 +129,8 @@ static int mca_coll_rsag_fill_call(mca_coll_base_module_t *module, mca_coll_rsag
     int err;
 
     mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
-    f->a.tag = blocking ? MCA_COLL_RSAG_TAG_FILL_BLOCKING : mca_coll_rsag_request_tag(m);
+    f->a.tag = (blocking || (!persistent && 0 < f->remote_size)) ? MCA_COLL_RSAG_TAG_FILL_ORDERED
+                                                                 : mca_coll_rsag_request_tag(m);
     r = mca_coll_rsag_request_new(f->a.comm, f->dtype, f->op, f->a.tag, persistent);
     if (NULL == r) {
         err = OMPI_ERR_OUT_OF_RESOURCE;
