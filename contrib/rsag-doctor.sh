@@ -307,7 +307,7 @@ if coll_excludes "$coll_val"; then
             else
                 verdict "in $place, delete line $lno (coll = $v)"
             fi ;;
-        *) verdict "leave coll unset, or put rsag in the list: --mca coll rsag,basic,self,libnbc,inter" ;;
+        *) verdict "leave coll unset, or put rsag in the list: --mca coll rsag,basic" ;;
     esac
 fi
 

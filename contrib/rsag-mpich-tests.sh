@@ -8,7 +8,7 @@
 # basic leaves empty is rsag's), each built with Open MPI's mpicc.
 #
 #   contrib/rsag-mpich-tests.sh                    every test, --coll rsag,basic
-#   contrib/rsag-mpich-tests.sh --coll rsag,basic,self,libnbc,inter -k nbic
+#   contrib/rsag-mpich-tests.sh --coll rsag,basic,libnbc,inter -k nbic
 #   contrib/rsag-mpich-tests.sh -l                 list the tests, run nothing
 #
 # The tests are MPICH's (test/mpi/coll of Debian's mpich 4.0.2 source,

@@ -26,6 +26,12 @@
  *                         for intracommunicators: its module there holds
  *                         only these).
  *
+ * Where the component that would take them is not listed, the blocking
+ * collectives too (the same schedules, run to the end): coll/self's on a
+ * communicator of one process, coll/inter's on an intercommunicator
+ * (basic's own fail there: MPI_Exscan of one process, MPI_Scatter on an
+ * intercommunicator in 4.1.4).
+ *
  * The schedules are linear or binomial (coll_rsag_fill_intra.c,
  * coll_rsag_fill_inter.c, coll_rsag_fill_neighbor.c): a complete list, not
  * a fast one; a program that needs speed in them adds libnbc to its list.
