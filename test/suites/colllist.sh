@@ -26,7 +26,8 @@ colllist_run() {
 run_test colllist-rsag-basic-np2 colllist_run \
     "${mpirun_cmd[@]}" --mca coll rsag,basic --mca coll_rsag_verbose 2 -np 2 "$demo"
 expect_in_log 'rsag coll-list lines: 0$'
-expect_in_log 'coll:rsag: filled 36 empty slots on MPI_COMM_WORLD \(cid 0, size 2\): ibarrier .*ineighbor_alltoallw neighbor_alltoallw_init; fallback of ireduce reduce_init iallreduce allreduce_init'
+expect_in_log 'coll:rsag: filled 36 empty slots on MPI_COMM_WORLD \(cid 0, size 2\): ibarrier'
+expect_in_log 'neighbor_alltoallw_init; fallback of ireduce reduce_init iallreduce allreduce_init'
 expect_in_log 'rank 0: [1-9][0-9]* calls done by rsag, 0 delegated; results correct'
 
 # rsag alone: no component gives MPI_Bcast & co.; rsag names basic first.

@@ -40,12 +40,14 @@ mapfile -t external_names < <("$external_mpich" -l)
 for external_name in "${external_names[@]}"; do
     run_test "$external_name" env RSAG_MPIRUN_TIMEOUT="${RSAG_EXTERNAL_TIMEOUT:-180}" \
         "$external_mpich" --coll "$external_coll" "${external_fetch[@]}" -k "^$external_name\$"
-    expect_in_log '^ No Errors$'
+    expect_in_log ' No Errors'
     expect_in_log "$external_proof_pattern"
     expect_in_log "^rsag-mpich-tests: PASS $external_name\$"
 done
 
 # ---- mpi4py -------------------------------------------------------------------
+# (Lines are matched anywhere, not from the start: rsag's verbose output of
+# the other ranks shares the stream, and a line may land inside another.)
 # --libnbc where libnbc does the nonblocking calls (see rsag_mpi4py.py: two
 # things Open MPI 4.1.4's libnbc gets wrong, left out or accepted).
 external_mpi4py() {  # external_mpi4py NAME NP [MPIRUN ARGS...]
@@ -54,7 +56,7 @@ external_mpi4py() {  # external_mpi4py NAME NP [MPIRUN ARGS...]
     case " $* " in *" coll rsag,basic "*) ;; *) libnbc=(--libnbc) ;; esac
     run_test "$name" "${external_mpirun[@]}" "$@" -np "$np" \
         "$external_python" "$here/mpi/rsag_mpi4py.py" "${libnbc[@]}"
-    expect_in_log '^rsag_mpi4py: [1-9][0-9]* checks passed$'
+    expect_in_log 'rsag_mpi4py: [1-9][0-9]* checks passed'
     expect_not_in_log 'MISMATCH'
 }
 if "$external_python" -c 'import mpi4py.MPI, numpy' >/dev/null 2>&1; then
@@ -62,8 +64,8 @@ if "$external_python" -c 'import mpi4py.MPI, numpy' >/dev/null 2>&1; then
         external_mpi4py "external-mpi4py-coll-np$np" "$np" --mca coll "$external_coll" \
             --mca coll_rsag_verbose "$external_proof_verbose"
         expect_in_log "$external_proof_pattern"
-        [ "$np" = 1 ] && expect_in_log '^rsag_mpi4py: intercommunicator left out: it needs 2 ranks'
-        [ "$np" = 1 ] || expect_in_log '^rsag_mpi4py: intercommunicator '
+        [ "$np" = 1 ] && expect_in_log 'rsag_mpi4py: intercommunicator left out: it needs 2 ranks'
+        [ "$np" = 1 ] || expect_in_log 'rsag_mpi4py: intercommunicator '
     done
     # the default selection: the same checks pass without rsag filling anything
     external_mpi4py external-mpi4py-default-np3 3
