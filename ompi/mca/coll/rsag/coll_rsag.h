@@ -180,6 +180,10 @@ typedef struct mca_coll_rsag_module_t {
     /* Bit c: rsag's settings of collective c were compared across the
      * ranks (coll_rsag_check.c: once, at its first blocking call). */
     unsigned settings_checked;
+    /* An intercommunicator's persistent collectives that rsag fills
+     * (coll_rsag_fill.c): per remote rank, how many have exchanged messages
+     * with it (their tag); NULL until the first. */
+    unsigned *pair_calls;
 } mca_coll_rsag_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);

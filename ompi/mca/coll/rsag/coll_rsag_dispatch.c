@@ -73,6 +73,7 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->next_tag = MCA_COLL_RSAG_TAG_FIRST;
     m->settings_checked = 0;
     m->latency = NULL;
+    m->pair_calls = NULL;
 }
 
 static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
@@ -87,6 +88,8 @@ static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
     m->hier = NULL;
     mca_coll_rsag_sched_fini(&m->sched);
     mca_coll_rsag_latency_forget(m);
+    mca_coll_rsag_free(m->pair_calls);
+    m->pair_calls = NULL;
 }
 
 /* The module's layout cache: p + 1 rank-block offsets, then p' + 1

@@ -17,6 +17,7 @@
 #include "ompi_config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mpi.h"
@@ -114,12 +115,53 @@ static size_t mca_coll_rsag_fill_sum(const int *counts, int n)
 
 /* ---- running it ------------------------------------------------------------ */
 
+/* A persistent collective on an intercommunicator: MPI's layer makes no
+ * request of ours on a rank it answers itself (MPI_Reduce_init of 0
+ * elements, which a root group's MPI_PROC_NULL ranks may pass), so a count
+ * of these calls differs between ranks, and their starts may come in any
+ * order, so no one tag serves them all.  But both ends of every message
+ * reach the slot: each pair of ranks counts the calls in which it
+ * exchanges messages, and a message's tag is its pair's count. */
+static int mca_coll_rsag_fill_pair_tags(mca_coll_rsag_module_t *m, mca_coll_rsag_sched_t *s,
+                                        int remote_size)
+{
+    char *used;
+
+    if (NULL == m->pair_calls) {
+        m->pair_calls = mca_coll_rsag_malloc((size_t) remote_size * sizeof(*m->pair_calls));
+        if (NULL == m->pair_calls) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        memset(m->pair_calls, 0, (size_t) remote_size * sizeof(*m->pair_calls));
+    }
+    used = calloc((size_t) remote_size, 1);
+    if (NULL == used) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (int i = 0; i < s->nsteps; ++i) {
+        mca_coll_rsag_step_t *st = &s->steps[i];
+
+        if (MCA_COLL_RSAG_STEP_SEND == st->kind || MCA_COLL_RSAG_STEP_RECV == st->kind) {
+            used[st->peer] = 1;
+            st->tag = MCA_COLL_RSAG_TAG_FIRST
+                      - (int) (m->pair_calls[st->peer] % (unsigned) (MCA_COLL_RSAG_TAG_FIRST
+                                                                     - MCA_COLL_RSAG_TAG_LAST + 1));
+        }
+    }
+    for (int q = 0; q < remote_size; ++q) {
+        m->pair_calls[q] += (unsigned) used[q];
+    }
+    free(used);
+    return OMPI_SUCCESS;
+}
+
 /* Build the call's schedule into a request and start it (a persistent
  * request waits for MPI_Start).  blocking: the caller waits for it at once.
  * A blocking call, and a nonblocking one on an intercommunicator, takes the
  * fixed tag (MCA_COLL_RSAG_TAG_FILL_ORDERED: every message of their
- * schedules is posted at the start), the others the communicator's next
- * nonblocking tag (persistent requests may start in any order). */
+ * schedules is posted at the start); a persistent one on an
+ * intercommunicator its pairs' tags (above); the others the communicator's
+ * next nonblocking tag (persistent requests may start in any order). */
 static int mca_coll_rsag_fill_call(mca_coll_base_module_t *module, mca_coll_rsag_fill_args_t *f,
                                    mca_coll_rsag_fill_build_fn_t build, bool persistent,
                                    bool blocking, ompi_request_t **request)
@@ -129,8 +171,8 @@ static int mca_coll_rsag_fill_call(mca_coll_base_module_t *module, mca_coll_rsag
     int err;
 
     mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
-    f->a.tag = (blocking || (!persistent && 0 < f->remote_size)) ? MCA_COLL_RSAG_TAG_FILL_ORDERED
-                                                                 : mca_coll_rsag_request_tag(m);
+    f->a.tag = (blocking || 0 < f->remote_size) ? MCA_COLL_RSAG_TAG_FILL_ORDERED
+                                                : mca_coll_rsag_request_tag(m);
     r = mca_coll_rsag_request_new(f->a.comm, f->dtype, f->op, f->a.tag, persistent);
     if (NULL == r) {
         err = OMPI_ERR_OUT_OF_RESOURCE;
@@ -140,6 +182,9 @@ static int mca_coll_rsag_fill_call(mca_coll_base_module_t *module, mca_coll_rsag
         err = build(&r->sched, f);
         if (OMPI_SUCCESS == err) {
             err = r->sched.err;
+        }
+        if (OMPI_SUCCESS == err && persistent && 0 < f->remote_size) {
+            err = mca_coll_rsag_fill_pair_tags(m, &r->sched, f->remote_size);
         }
     }
     err = mca_coll_rsag_call_end(err);

@@ -337,6 +337,7 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
 {
     const mca_coll_rsag_step_t *st = &s->steps[i];
     struct ompi_datatype_t *dtype = (NULL != st->dtype) ? st->dtype : s->dtype;
+    int tag = (0 != st->tag) ? st->tag : s->tag;
     int err = OMPI_SUCCESS;
 
     s->reqs[i] = MPI_REQUEST_NULL;
@@ -347,14 +348,14 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
              * after it wait for everything before them): send blocking,
              * which lets the PML send a small message inline, without a
              * request (every receive of this round is already posted). */
-            err = mca_coll_rsag_send(st->a, st->count, dtype, st->peer, s->tag,
+            err = mca_coll_rsag_send(st->a, st->count, dtype, st->peer, tag,
                                      s->comms[st->comm]);
             break;
         }
-        return mca_coll_rsag_isend(st->a, st->count, dtype, st->peer, s->tag,
+        return mca_coll_rsag_isend(st->a, st->count, dtype, st->peer, tag,
                                    s->comms[st->comm], &s->reqs[i]);
     case MCA_COLL_RSAG_STEP_RECV:
-        return mca_coll_rsag_irecv(st->dst, st->count, dtype, st->peer, s->tag,
+        return mca_coll_rsag_irecv(st->dst, st->count, dtype, st->peer, tag,
                                    s->comms[st->comm], &s->reqs[i]);
     case MCA_COLL_RSAG_STEP_REDUCE:
         mca_coll_rsag_op_reduce(s->op, st->a, st->dst, st->count, s->dtype);

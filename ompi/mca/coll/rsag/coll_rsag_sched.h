@@ -85,6 +85,8 @@ typedef struct mca_coll_rsag_step_t {
         int32_t poll;       /* POLL: index into the schedule's polls */
     };
     int32_t fence;          /* every step before this one must be complete first */
+    int32_t tag;            /* SEND, RECV: the message's tag; 0: the schedule's (rsag's
+                               tags are negative) */
     int32_t after[MCA_COLL_RSAG_STEP_DEPS];  /* and these (-1: none) */
     size_t count;           /* elements of the step's datatype */
     /* the step's datatype: NULL for the schedule's (every algorithm of the
