@@ -113,7 +113,7 @@ MCA_COLL_RSAG_FILL_DECLARE(exscan, intra)
 /* every neighborhood collective: f->send SAME (allgather) or by block */
 int mca_coll_rsag_fill_neighbor(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill_args_t *f);
 
-/* Shared by the builders (coll_rsag_fill_intra.c). */
+/* The builders' blocks and messages (coll_rsag_fill_block.c). */
 /* Block i of a side: address, count, datatype. */
 void mca_coll_rsag_fill_block(const mca_coll_rsag_fill_side_t *side, int i, char **buf,
                               size_t *count, struct ompi_datatype_t **type);
