@@ -102,7 +102,25 @@ static int mca_coll_rsag_fill_exchange_inter(mca_coll_rsag_sched_t *s,
 int mca_coll_rsag_fill_allgather_inter(mca_coll_rsag_sched_t *s,
                                        const mca_coll_rsag_fill_args_t *f)
 {
-    return mca_coll_rsag_fill_exchange_inter(s, f);
+    mca_coll_rsag_fill_args_t g;
+
+    if (!f->in_place) {
+        return mca_coll_rsag_fill_exchange_inter(s, f);
+    }
+    /* MPI_IN_PLACE, which MPI does not define here but Open MPI itself
+     * passes (MPI_Comm_split_type of an intercommunicator; coll/inter takes
+     * it as "my block is in the receive buffer"): this rank's block, copied
+     * out before the remote blocks land on it, goes to every remote rank */
+    g = *f;
+    g.send.layout = MCA_COLL_RSAG_FILL_SAME;
+    {
+        char *buf;
+        mca_coll_rsag_fill_block(&f->recv, f->rank, &buf, &g.send.count, &g.send.type);
+        g.send.buf = mca_coll_rsag_sched_tmp_typed(s, g.send.count, g.send.type);
+        (void) mca_coll_rsag_sched_sndrcv(s, buf, g.send.count, g.send.type, g.send.buf,
+                                          g.send.count, g.send.type);
+    }
+    return mca_coll_rsag_fill_exchange_inter(s, &g);
 }
 
 int mca_coll_rsag_fill_alltoall_inter(mca_coll_rsag_sched_t *s,
@@ -150,8 +168,16 @@ int mca_coll_rsag_fill_reduce_inter(mca_coll_rsag_sched_t *s, const mca_coll_rsa
 int mca_coll_rsag_fill_allreduce_inter(mca_coll_rsag_sched_t *s,
                                        const mca_coll_rsag_fill_args_t *f)
 {
+    const char *input = f->send.buf;
+
+    if (f->in_place) {
+        /* as for allgather: Open MPI passes it (MPI_Comm_split_type) */
+        char *copy = mca_coll_rsag_sched_tmp(s, f->count);
+        (void) mca_coll_rsag_sched_copy(s, f->recv.buf, copy, f->count);
+        input = copy;
+    }
     for (int i = 0; i < f->remote_size; ++i) {
-        (void) mca_coll_rsag_sched_send(s, &f->a, f->send.buf, f->count, i);
+        (void) mca_coll_rsag_sched_send(s, &f->a, input, f->count, i);
     }
     mca_coll_rsag_fill_fold_remote(s, f, f->recv.buf, f->count);
     return s->err;
