@@ -19,7 +19,8 @@
  *   matrices mod 1009); the nonblocking and persistent neighborhood
  *   collectives on Cartesian topologies (periodic dimensions of size 1 and
  *   2, a non-periodic edge), a graph (repeated edges at p = 2) and a
- *   distributed graph.
+ *   distributed graph; and blocking calls on an intercommunicator and on a
+ *   communicator of one process (rsag's where inter or self is not listed).
  *
  * --expect-fill MODE then checks rsag's counter coll_rsag_fill_calls
  * against the calls made: `rest` every call but rsag's own nonblocking and
@@ -233,6 +234,17 @@ static void t_intra(MPI_Comm c, const char *cname, int form)
             ok(MPI_Wait(&rb_, MPI_STATUS_IGNORE), "MPI_Wait");
             done(form, &rb_);
         }
+    }
+
+    /* one process: the blocking scan and exscan rsag takes where coll/self
+     * is not listed (basic's MPI_Exscan sends to a rank 1 there) */
+    if (1 == p && NB == form) {
+        int x = val(0, 15, 0), y = -1;
+        snprintf(where, sizeof(where), "%s blocking scan, exscan of one process", cname);
+        ok(MPI_Scan(&x, &y, 1, MPI_INT, MPI_SUM, c), "MPI_Scan");
+        CHECK(y == x, "scan gave %d", y);
+        ok(MPI_Exscan(&x, &y, 1, MPI_INT, MPI_SUM, c), "MPI_Exscan");
+        expect_maybe += 2;
     }
 
     /* bcast from the first and the last rank, and of a vector type */
@@ -697,6 +709,26 @@ static void t_inter(MPI_Comm c, int group, int form)
         ok(MPI_Wait(&rq, MPI_STATUS_IGNORE), "MPI_Wait");
     }
     done(form, &rq);
+
+    /* the blocking ones rsag takes where coll/inter is not listed (counted
+     * as `maybe`: with inter listed they are not rsag's) */
+    if (NB == form) {
+        int in[2] = { val(id, 13, 0), val(id, 13, 1) }, out[2] = { -1, -1 }, want[2] = { 0, 0 };
+        snprintf(where, sizeof(where), "intercomm group %d blocking bcast, allreduce", group);
+        out[0] = (0 == group && 0 == r) ? val(0, 14, 0) : -1;
+        ok(MPI_Bcast(out, 1, MPI_INT, 0 == group ? (0 == r ? MPI_ROOT : MPI_PROC_NULL) : 0, c),
+           "MPI_Bcast");
+        CHECK(0 == group ? (0 != r || out[0] == val(0, 14, 0)) : out[0] == val(0, 14, 0),
+              "bcast gave %d", out[0]);
+        ok(MPI_Allreduce(in, out, 2, MPI_INT, MPI_SUM, c), "MPI_Allreduce");
+        for (int i = 0; i < q; ++i) {
+            want[0] += val(rbase + i, 13, 0);
+            want[1] += val(rbase + i, 13, 1);
+        }
+        CHECK(out[0] == want[0] && out[1] == want[1], "allreduce gave %d %d, not %d %d", out[0],
+              out[1], want[0], want[1]);
+        expect_maybe += 2;
+    }
 
     /* the rooted ones, with the root in either group (its rank 0) */
     for (int rg = 0; rg < 2; ++rg) {
