@@ -33,8 +33,10 @@
  * intercommunicator in 4.1.4).
  *
  * The schedules are linear or binomial (coll_rsag_fill_intra.c,
- * coll_rsag_fill_inter.c, coll_rsag_fill_neighbor.c): a complete list, not
- * a fast one; a program that needs speed in them adds libnbc to its list.
+ * coll_rsag_fill_inter.c, coll_rsag_fill_neighbor.c, written in the blocks
+ * and messages of coll_rsag_fill_block.c): a complete list, not a fast one;
+ * a program that needs speed in them adds libnbc to its list.  Their tags:
+ * coll_rsag.h (MCA_COLL_RSAG_TAG_FILL_ORDERED) and coll_rsag_fill.c.
  * coll_rsag_fill_empty_slots=false turns the filling off;
  * coll_rsag_verbose >= 2 names the slots filled on each communicator;
  * coll_rsag_fill_calls counts the calls they took.
