@@ -36,6 +36,7 @@
  */
 #include "ompi_config.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "mpi.h"
@@ -128,38 +129,44 @@ int mca_coll_rsag_fill_bcast_intra(mca_coll_rsag_sched_t *s, const mca_coll_rsag
     return s->err;
 }
 
-int mca_coll_rsag_fill_gather_intra(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill_args_t *f)
+/* The rooted ones: the root receives (gather) or sends (scatter) block i
+ * from or to rank i and copies its own block unless in place; another
+ * rank sends or receives its one block. */
+static int mca_coll_rsag_fill_rooted_intra(mca_coll_rsag_sched_t *s,
+                                           const mca_coll_rsag_fill_args_t *f, bool to_root)
 {
     if (f->rank != f->root) {
-        mca_coll_rsag_fill_send(s, f, &f->send, 0, f->root);
-        return s->err;
-    }
-    for (int i = 0; i < f->size; ++i) {
-        if (i != f->rank) {
-            mca_coll_rsag_fill_recv(s, f, &f->recv, i, i);
+        if (to_root) {
+            mca_coll_rsag_fill_send(s, f, &f->send, 0, f->root);
+        } else {
+            mca_coll_rsag_fill_recv(s, f, &f->recv, 0, f->root);
         }
-    }
-    if (!f->in_place) {
-        mca_coll_rsag_fill_local(s, f, 0, f->rank);
-    }
-    return s->err;
-}
-
-int mca_coll_rsag_fill_scatter_intra(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill_args_t *f)
-{
-    if (f->rank != f->root) {
-        mca_coll_rsag_fill_recv(s, f, &f->recv, 0, f->root);
         return s->err;
     }
     for (int i = 0; i < f->size; ++i) {
-        if (i != f->rank) {
+        if (i == f->rank) {
+            continue;
+        }
+        if (to_root) {
+            mca_coll_rsag_fill_recv(s, f, &f->recv, i, i);
+        } else {
             mca_coll_rsag_fill_send(s, f, &f->send, i, i);
         }
     }
     if (!f->in_place) {
-        mca_coll_rsag_fill_local(s, f, f->rank, 0);
+        mca_coll_rsag_fill_local(s, f, to_root ? 0 : f->rank, to_root ? f->rank : 0);
     }
     return s->err;
+}
+
+int mca_coll_rsag_fill_gather_intra(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill_args_t *f)
+{
+    return mca_coll_rsag_fill_rooted_intra(s, f, true);
+}
+
+int mca_coll_rsag_fill_scatter_intra(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill_args_t *f)
+{
+    return mca_coll_rsag_fill_rooted_intra(s, f, false);
 }
 
 int mca_coll_rsag_fill_allgather_intra(mca_coll_rsag_sched_t *s,
@@ -207,32 +214,25 @@ int mca_coll_rsag_fill_alltoall_intra(mca_coll_rsag_sched_t *s,
     if (NULL == held) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    for (int i = 0; i < p; ++i) {
-        struct ompi_datatype_t *type;
-        size_t count;
-        char *buf;
+    for (int phase = 0; phase < 2; ++phase) {      /* the exchange, then the copies */
+        for (int i = 0; i < p; ++i) {
+            struct ompi_datatype_t *type;
+            size_t count;
+            char *buf;
 
-        if (i == r) {
-            continue;
+            if (i == r) {
+                continue;
+            }
+            mca_coll_rsag_fill_block(&f->recv, i, &buf, &count, &type);
+            if (0 == phase) {
+                held[i] = mca_coll_rsag_sched_tmp_typed(s, count, type);
+                (void) mca_coll_rsag_sched_recv_typed(s, &f->a, held[i], count, type, i);
+                mca_coll_rsag_fill_send(s, f, &f->recv, i, i);
+            } else if (0 < count) {
+                (void) mca_coll_rsag_sched_sndrcv(s, held[i], count, type, buf, count, type);
+            }
         }
-        mca_coll_rsag_fill_block(&f->recv, i, &buf, &count, &type);
-        held[i] = mca_coll_rsag_sched_tmp_typed(s, count, type);
-        (void) mca_coll_rsag_sched_recv_typed(s, &f->a, held[i], count, type, i);
-        mca_coll_rsag_fill_send(s, f, &f->recv, i, i);
-    }
-    mca_coll_rsag_sched_fence(s);
-    for (int i = 0; i < p; ++i) {
-        struct ompi_datatype_t *type;
-        size_t count;
-        char *buf;
-
-        if (i == r) {
-            continue;
-        }
-        mca_coll_rsag_fill_block(&f->recv, i, &buf, &count, &type);
-        if (0 < count) {
-            (void) mca_coll_rsag_sched_sndrcv(s, held[i], count, type, buf, count, type);
-        }
+        mca_coll_rsag_sched_fence(s);
     }
     free(held);
     return s->err;
