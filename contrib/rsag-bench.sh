@@ -256,8 +256,11 @@ fi
 
 RSAG_LABELS=""   # rsag_<name>, auto first
 RSAG_ALGS=""     # the algorithm names (without auto)
+seen_values=" "  # an algorithm's former (deprecated) name has its value: skipped
 for v in $RSAG_VALUES; do
     name=${v#*:}
+    case "$seen_values" in *" ${v%%:*} "*) continue ;; esac
+    seen_values="$seen_values${v%%:*} "
     RSAG_LABELS="$RSAG_LABELS rsag_$name"
     [ "$name" = auto ] || RSAG_ALGS="$RSAG_ALGS $name"
 done

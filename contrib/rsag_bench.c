@@ -778,6 +778,17 @@ static int find_rsag_cvar(void)
         int value;
         nlen = sizeof(item);
         if (MPI_SUCCESS == MPI_T_enum_get_item(et, i, &value, item, &nlen)) {
+            int seen = 0;
+            /* rsag lists an algorithm's former (deprecated) name after the
+             * current ones, with the same value: the same algorithm, not
+             * measured twice (the tuner would write thresholds for both
+             * names, and the deprecated one would override the other) */
+            for (int k = 0; k < n_alg_items; ++k) {
+                seen |= (alg_items[k].value == value);
+            }
+            if (seen) {
+                continue;
+            }
             alg_items[n_alg_items].value = value;
             snprintf(alg_items[n_alg_items].name, NAME_LEN, "%s", item);
             ++n_alg_items;
