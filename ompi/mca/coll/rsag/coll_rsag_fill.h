@@ -125,6 +125,10 @@ void mca_coll_rsag_fill_send(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill_
                              const mca_coll_rsag_fill_side_t *side, int i, int peer);
 void mca_coll_rsag_fill_recv(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill_args_t *f,
                              const mca_coll_rsag_fill_side_t *side, int i, int peer);
+/* Where rank i's block of a reduce-scatter's vector starts (*displ) and
+ * its length: MPI_Reduce_scatter's counts (f->rcounts), or f->count / f->size
+ * each (MPI_Reduce_scatter_block); f->size is this rank's group. */
+size_t mca_coll_rsag_fill_rs_block(const mca_coll_rsag_fill_args_t *f, int i, size_t *displ);
 /* Copy block `i` of f->send into block `j` of f->recv. */
 void mca_coll_rsag_fill_local(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill_args_t *f,
                               int i, int j);

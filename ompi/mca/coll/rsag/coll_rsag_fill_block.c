@@ -109,3 +109,20 @@ void mca_coll_rsag_fill_local(mca_coll_rsag_sched_t *s, const mca_coll_rsag_fill
         (void) mca_coll_rsag_sched_sndrcv(s, sbuf, scount, stype, rbuf, rcount, rtype);
     }
 }
+
+/* The block of rank i of a reduce-scatter: MPI_Reduce_scatter's counts, or
+ * count / p each (MPI_Reduce_scatter_block). */
+size_t mca_coll_rsag_fill_rs_block(const mca_coll_rsag_fill_args_t *f, int i, size_t *displ)
+{
+    size_t each = f->count / (size_t) f->size;
+
+    if (NULL == f->rcounts) {
+        *displ = (size_t) i * each;
+        return each;
+    }
+    *displ = 0;
+    for (int k = 0; k < i; ++k) {
+        *displ += (size_t) f->rcounts[k];
+    }
+    return (size_t) f->rcounts[i];
+}

@@ -190,22 +190,14 @@ int mca_coll_rsag_fill_reduce_scatter_inter(mca_coll_rsag_sched_t *s,
      * rank's block is by its own group's counts */
     char *sum = mca_coll_rsag_sched_tmp(s, f->count);
     ptrdiff_t lb, extent;
-    size_t displ = 0, n;
+    size_t displ, n;
 
     (void) ompi_datatype_get_extent(f->dtype, &lb, &extent);
     for (int i = 0; i < f->remote_size; ++i) {
         (void) mca_coll_rsag_sched_send(s, &f->a, f->send.buf, f->count, i);
     }
     mca_coll_rsag_fill_fold_remote(s, f, sum, f->count);
-    if (NULL == f->rcounts) {
-        n = f->count / (size_t) f->size;
-        displ = (size_t) f->rank * n;
-    } else {
-        for (int k = 0; k < f->rank; ++k) {
-            displ += (size_t) f->rcounts[k];
-        }
-        n = (size_t) f->rcounts[f->rank];
-    }
+    n = mca_coll_rsag_fill_rs_block(f, f->rank, &displ);
     (void) mca_coll_rsag_sched_copy(s, mca_coll_rsag_elem(sum, displ, extent), f->recv.buf, n);
     return s->err;
 }

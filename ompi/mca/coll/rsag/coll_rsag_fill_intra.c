@@ -270,24 +270,6 @@ int mca_coll_rsag_fill_allreduce_intra(mca_coll_rsag_sched_t *s,
     return s->err;
 }
 
-/* The block of rank i of a reduce-scatter: MPI_Reduce_scatter's counts, or
- * count / p each (MPI_Reduce_scatter_block). */
-static size_t mca_coll_rsag_fill_rs_block(const mca_coll_rsag_fill_args_t *f, int p, int i,
-                                          size_t *displ)
-{
-    size_t each = f->count / (size_t) p;
-
-    if (NULL == f->rcounts) {
-        *displ = (size_t) i * each;
-        return each;
-    }
-    *displ = 0;
-    for (int k = 0; k < i; ++k) {
-        *displ += (size_t) f->rcounts[k];
-    }
-    return (size_t) f->rcounts[i];
-}
-
 int mca_coll_rsag_fill_reduce_scatter_intra(mca_coll_rsag_sched_t *s,
                                             const mca_coll_rsag_fill_args_t *f)
 {
@@ -297,15 +279,15 @@ int mca_coll_rsag_fill_reduce_scatter_intra(mca_coll_rsag_sched_t *s,
 
     (void) ompi_datatype_get_extent(f->dtype, &lb, &extent);
     if (0 != f->rank) {
-        n = mca_coll_rsag_fill_rs_block(f, f->size, f->rank, &displ);
+        n = mca_coll_rsag_fill_rs_block(f, f->rank, &displ);
         (void) mca_coll_rsag_sched_recv(s, &f->a, f->recv.buf, n, 0);
         return s->err;
     }
     for (int i = 1; i < f->size; ++i) {
-        n = mca_coll_rsag_fill_rs_block(f, f->size, i, &displ);
+        n = mca_coll_rsag_fill_rs_block(f, i, &displ);
         (void) mca_coll_rsag_sched_send(s, &f->a, mca_coll_rsag_elem(res, displ, extent), n, i);
     }
-    n = mca_coll_rsag_fill_rs_block(f, f->size, 0, &displ);
+    n = mca_coll_rsag_fill_rs_block(f, 0, &displ);
     (void) mca_coll_rsag_sched_copy(s, res, f->recv.buf, n);
     return s->err;
 }
