@@ -18,7 +18,7 @@
 #   tuned_default  --mca coll ^rsag (5.0: ^rsag,han): coll/tuned's own decision;
 #   tuned_<N>_<name>  the same with coll_tuned_<coll>_algorithm N forced, for
 #                  every N ompi_info lists (or --tuned-algs N,N,...);
-#   han            (only when ompi_info lists coll han, i.e. Open MPI 5.0)
+#   han            (only on Open MPI 5, where ompi_info lists coll han)
 #                  --mca coll ^rsag --mca coll_han_priority 100, with
 #                  coll_han_verbose: the job's log must show han's modules
 #                  enabled (han has no MPI_Reduce_scatter_block: there its
@@ -138,6 +138,7 @@ else
         lo=$(bytes "$MIN") && hi=$(bytes "$MAX") && [[ "$STEP" =~ ^[2-9][0-9]*$ ]] && [ "$lo" -ge 1 ] ||
             die "--min-bytes/--max-bytes/--step: sizes such as 8, 64K, 4M and a step >= 2"
         for ((s = lo; s <= hi; s *= STEP)); do SIZES="$SIZES${SIZES:+,}$s"; done
+        [ "$((s / STEP))" -eq "$hi" ] || SIZES="$SIZES,$hi"     # the largest size too
     else
         for s in ${SIZES//,/ }; do bytes "$s" >/dev/null || die "--sizes: bad size $s"; done
     fi
@@ -172,7 +173,8 @@ else
                 exit }'
     }
     HAN=0
-    "${IN[@]}" ompi_info | grep -q 'MCA coll: han' && HAN=1
+    # han on Open MPI 5 only (4.1's han, at priority 0, printed no trace here)
+    "${IN[@]}" ompi_info --version | grep -q 'v[5-9]\.' && "${IN[@]}" ompi_info | grep -q 'MCA coll: han' && HAN=1
     "${IN[@]}" ompi_info | grep -q 'MCA coll: rsag' || die "ompi_info${ROOT:+ in $ROOT} does not list coll rsag (--component-dir?)"
     NOT_TUNED="^rsag"; [ "$HAN" = 1 ] && NOT_TUNED="^rsag,han"
 
