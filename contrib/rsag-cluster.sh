@@ -5,13 +5,14 @@
 # rsag-cluster.sh: an emulated cluster on one Linux machine, for the
 # multi-node tests and benchmarks of mca_coll_rsag (doc/cluster.md).
 #
-#   rsag-cluster.sh up N [--rate RATE]   hosts rsag-h1..rsag-hN (N <= 64)
+#   rsag-cluster.sh up N [--rate RATE] [--root DIR]
+#                                        hosts rsag-h1..rsag-hN (N <= 64)
 #   rsag-cluster.sh rate RATE|off        change the link cap of a running cluster
 #   rsag-cluster.sh status               what is up (exit 1 when nothing is)
 #   rsag-cluster.sh down                 remove everything (also after a failed up)
 #   rsag-cluster.sh agent                print the plm_rsh_agent path for mpirun
 #   rsag-cluster.sh mpirun-args          print the mpirun options that use the cluster
-#   rsag-cluster.sh with N [--rate RATE] -- CMD...
+#   rsag-cluster.sh with N [--rate RATE] [--root DIR] -- CMD...
 #                                        up, run CMD, always down; exit status of CMD
 #   rsag-cluster.sh exec HOST CMD...     run CMD on HOST (what the agent does)
 #
@@ -35,6 +36,14 @@
 # bridge.  The subnet and names can be changed with RSAG_CLUSTER_NET
 # (first three octets, default 10.219.47) before "up" and then for every
 # command; "with" serializes concurrent users through flock.
+#
+# --root DIR (or RSAG_CLUSTER_ROOT=DIR): the hosts run another root file
+# system, e.g. contrib/rsag-debian13.sh's Debian 13 with Open MPI 5.0.  "up"
+# mounts /proc, /sys, /dev, a private /dev/shm and /run/rsag-cluster in DIR
+# and adds the host lines to DIR/etc/hosts; the agent (a copy of this script
+# in /run/rsag-cluster) runs inside DIR, so mpirun must too: "with" runs CMD
+# there (chroot, cwd /root), where the script is /run/rsag-cluster/rsag-cluster.sh.
+# "down" unmounts all of it.
 set -u
 
 net=${RSAG_CLUSTER_NET:-10.219.47}
@@ -45,6 +54,7 @@ bridge=rsag-br0
 state=/run/rsag-cluster     # net/ and uts/ namespace files, agent, settings
 marker="# rsag-cluster"
 maxhosts=64
+root_dir=${RSAG_CLUSTER_ROOT:-}   # --root: the hosts' root file system (chroot)
 self=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
 
 die() { echo "rsag-cluster: $*" >&2; exit 1; }
@@ -78,12 +88,19 @@ host_indexes() {
 # set_rate DEV RATE|off, in the current namespace: an htb root with one class
 # that all traffic falls into; htb sizes its buckets from the rate itself (the
 # quantum only matters between sibling classes: fixed, so tc does not warn).
+# Under the class an explicit, deep leaf queue (pfifo of 1000 packets) that a
+# job's TCP flows never overflow: a short leaf (pfifo 4 or 16) or tbf drops
+# packets under two-way load, among them small ones (rendezvous handshakes,
+# ACKs), and each such drop costs a TCP retransmission timeout of >= 200 ms
+# (doc/cluster.md, contrib/results/2026-11-26-link-queue).  Explicit, so it
+# does not depend on the veth's txqueuelen (htb's default leaf takes it).
 set_rate() {
     local dev="$1" rate="$2"
     tc qdisc del dev "$dev" root >/dev/null 2>&1
     [ "$rate" = off ] && return 0
     tc qdisc add dev "$dev" root handle 1: htb default 1 &&
-        tc class add dev "$dev" parent 1: classid 1:1 htb rate "$rate" ceil "$rate" quantum 60000
+        tc class add dev "$dev" parent 1: classid 1:1 htb rate "$rate" ceil "$rate" quantum 60000 &&
+        tc qdisc add dev "$dev" parent 1:1 handle 10: pfifo limit 1000
 }
 
 apply_rate() {   # apply_rate RATE|off: both ends of every host's link
@@ -121,10 +138,12 @@ make_host() {    # make_host I: namespace files, veth, address; idempotent
 }
 
 write_agent() {
+    local script="$self"
+    [ -z "$root_dir" ] || script="$state/rsag-cluster.sh"   # seen in and out of the root
     cat >"$state/agent" <<EOF || return 1
 #!/bin/sh
 # plm_rsh_agent for the emulated cluster: $self
-exec "$self" exec "\$@"
+exec "$script" exec "\$@"
 EOF
     chmod 755 "$state/agent"
 }
@@ -138,6 +157,43 @@ write_hosts() {  # marked /etc/hosts lines for hosts 1..N (edited in place)
     done
     cat "$tmp" >/etc/hosts
     rm -f "$tmp"
+    if [ -n "$root_dir" ]; then      # the same lines in the root's /etc/hosts
+        grep -F "$marker" /etc/hosts | { grep -vF "$marker" "$root_dir/etc/hosts"; cat; } >"$state/hosts.root" &&
+            cat "$state/hosts.root" >"$root_dir/etc/hosts" && rm -f "$state/hosts.root"
+    fi
+}
+
+# ---- another root file system (--root) -------------------------------------
+# The mounts in it, in mounting order; recorded in $state/root.mounts.
+root_mount() {   # root_mount TARGET-IN-ROOT MOUNT-ARGS...
+    local t="$root_dir$1"; shift
+    mkdir -p "$t" && mount "$@" "$t" && echo "$t" >>"$state/root.mounts"
+}
+root_umount() {  # undo root_mount's mounts, last first
+    local t
+    [ -f "$state/root.mounts" ] || return 0
+    tac "$state/root.mounts" | while read -r t; do
+        umount -R "$t" 2>/dev/null || umount -R -l "$t" 2>/dev/null ||
+            echo "rsag-cluster: cannot unmount $t" >&2
+    done
+    rm -f "$state/root.mounts"
+}
+# (Re)mount DIR's file systems: /run/rsag-cluster is bound recursively, a
+# copy of its mounts at this time (it is private), hence again at every up.
+setup_root() {
+    local d
+    [ -x "$root_dir/bin/sh" ] || { echo "rsag-cluster: --root $root_dir: no /bin/sh there" >&2; return 1; }
+    command -v tac >/dev/null || return 1
+    root_umount
+    for d in /proc /sys /dev /dev/shm /run/rsag-cluster; do
+        mountpoint -q "$root_dir$d" && { echo "rsag-cluster: $root_dir$d is mounted already (another user of $root_dir?)" >&2; return 1; }
+    done
+    root_mount /proc -t proc proc && root_mount /sys --bind /sys &&
+        root_mount /dev --bind /dev &&
+        root_mount /dev/shm -t tmpfs -o mode=1777,size=50% tmpfs &&
+        root_mount "$state" --rbind "$state" || return 1
+    echo "$root_dir" >"$state/root"
+    cp "$self" "$state/rsag-cluster.sh" && chmod 755 "$state/rsag-cluster.sh"
 }
 
 cmd_up() {
@@ -146,11 +202,20 @@ cmd_up() {
         case "$1" in
             --rate) [ $# -ge 2 ] || die "--rate needs a value"; rate="$2"; shift 2 ;;
             --rate=*) rate="${1#--rate=}"; shift ;;
+            --root) [ $# -ge 2 ] || die "--root needs a directory"; root_dir="$2"; shift 2 ;;
+            --root=*) root_dir="${1#--root=}"; shift ;;
             *) [ -z "$n" ] || die "up: unexpected $1"; n="$1"; shift ;;
         esac
     done
     [[ "$n" =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] && [ "$n" -le $maxhosts ] || die "up N: N from 1 to $maxhosts"
     need_tools; valid_net
+    if [ -n "$root_dir" ]; then
+        [ -d "$root_dir" ] || die "--root $root_dir: no such directory"
+        root_dir=$(cd "$root_dir" && pwd -P)
+    fi
+    if [ -e "$state/root" ] && [ "$(cat "$state/root")" != "$root_dir" ]; then
+        die "up: the cluster is up with root $(cat "$state/root") (asked: ${root_dir:-none}); run down first"
+    fi
     if [ -e "$state/net.conf" ] && [ "$(cat "$state/net.conf")" != "$net" ]; then
         die "up: the cluster is up on $(cat "$state/net.conf").0/24; run down first"
     fi
@@ -179,6 +244,7 @@ cmd_up() {
     done
     echo "$n" >"$state/hosts"
     apply_rate "$rate" || fail_up "cannot set the rate $rate (tc htb)"
+    if [ -n "$root_dir" ]; then setup_root || fail_up "cannot mount /proc, /sys, /dev, /dev/shm, $state in $root_dir"; fi
     write_hosts "$n" || fail_up "cannot edit /etc/hosts"
     write_agent || fail_up "cannot write the agent"
     for i in $(seq 1 "$n"); do       # every host reaches the bridge address
@@ -186,7 +252,7 @@ cmd_up() {
         in_host "$i" ip neigh show "$net.254" dev eth0 | grep -q lladdr ||
             fail_up "host $prefix$i does not reach $net.254"
     done
-    say "up: $n hosts $prefix""1..$prefix$n on $net.0/24 (bridge $bridge, $net.254 here), rate $rate"
+    say "up: $n hosts $prefix""1..$prefix$n on $net.0/24 (bridge $bridge, $net.254 here), rate $rate${root_dir:+, root $root_dir}"
 }
 
 fail_up() { echo "rsag-cluster: up failed: $*; removing what was made" >&2; cmd_down >&2; exit 1; }
@@ -220,6 +286,14 @@ cmd_down() {
     need_tools
     local i l
     if [ -d "$state" ]; then
+        if [ -f "$state/root" ]; then
+            root_dir=$(cat "$state/root")
+            root_umount     # first: its copies of the namespace files keep them busy
+            if grep -qF "$marker" "$root_dir/etc/hosts" 2>/dev/null; then
+                grep -vF "$marker" "$root_dir/etc/hosts" >"$state/hosts.root"; cat "$state/hosts.root" >"$root_dir/etc/hosts"
+            fi
+            rm -f "$state/root" "$state/hosts.root" "$state/rsag-cluster.sh"
+        fi
         for i in $(host_indexes); do remove_host "$i"; done
         for l in "$state"/uts/*; do [ -e "$l" ] && { umount "$l" >/dev/null 2>&1; rm -f "$l"; }; done
         rm -rf "$state/net" "$state/uts" "$state/agent" "$state/hosts" "$state/rate" "$state/net.conf"
@@ -250,6 +324,7 @@ cmd_status() {
     local i
     echo "rsag-cluster: up, $(cat "$state/hosts") hosts, subnet $(cat "$state/net.conf").0/24, rate $(cat "$state/rate" 2>/dev/null)"
     echo "  agent: $state/agent"
+    [ -f "$state/root" ] && echo "  root: $(cat "$state/root") (mpirun runs there; this script: $state/rsag-cluster.sh)"
     for i in $(host_indexes); do
         printf '  %s  %s  hostname=%s  %s\n' "$prefix$i" \
             "$(in_host "$i" ip -4 -o addr show dev eth0 | awk '{print $4}')" \
@@ -306,7 +381,13 @@ cmd_with() {
     local rc
     trap 'cmd_down >/dev/null 2>&1; exit 130' INT TERM HUP
     ( cmd_up "${upargs[@]}" ) || { cmd_down >/dev/null 2>&1; return 1; }
-    "$@"
+    if [ -f "$state/root" ]; then     # CMD in the hosts' root, as mpirun must be
+        chroot "$(cat "$state/root")" /usr/bin/env -u LD_LIBRARY_PATH \
+            PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+            /bin/sh -c 'cd /root 2>/dev/null || cd /; exec "$@"' sh "$@"
+    else
+        "$@"
+    fi
     rc=$?
     cmd_down >/dev/null || rc=1
     trap - INT TERM HUP
@@ -322,6 +403,6 @@ case "${1:-}" in
     mpirun-args) cmd_mpirun_args ;;
     exec) shift; cmd_exec "$@" ;;
     with) shift; cmd_with "$@" ;;
-    -h|--help|help) sed -n '5,17p' "$0" ;;
-    *) sed -n '5,17p' "$0" >&2; exit 2 ;;
+    -h|--help|help) sed -n '5,18p' "$0" ;;
+    *) sed -n '5,18p' "$0" >&2; exit 2 ;;
 esac

@@ -294,3 +294,23 @@ expect_in_log '== direct, allreduce, np 2 \(one node\)'
 expect_in_log '^ +65536 +[0-9.]+ +[0-9.]+ +[0-9.]+  (ok|OFF)$'
 expect_in_log 'direct np 2 reduce_scatter_block: [0-2] of 2 sizes within \+-20 %'
 expect_not_in_log 'not direct'
+
+# rsag-cluster-bench.sh's bookkeeping, on a synthetic raw.csv (2x2 Allreduce,
+# 3 repetitions; no cluster, no MPI): medians with min-max, the best tuned job
+# and the ratios (tuned_1 wins at 1024 B: 55/100), the plot's columns; then
+# the same file with rsag not run in a rsag_auto call and loaded in a tuned
+# job: exit status 1, both named.
+cluster_bench_merge() {
+    local d="$bench_out/cluster-merge"
+    rm -rf "$d" && mkdir -p "$d" && cp "$bench_data/cluster-raw.csv" "$d/raw.csv" || return 1
+    "$contribdir/rsag-cluster-bench.sh" --merge-only -o "$d" || return 1
+    [ "$(sed -n 2p "$d/plot-2x2-allreduce.csv")" = 8,11,22,41,31 ] || { echo "plot columns"; return 1; }
+    grep -qx '2x2,allreduce,1024,tuned_1_basic_linear,3,55.000,50.000,60.000' "$d/results.csv" || { echo "results.csv"; return 1; }
+    sed -i 's/^\(2x2,2,rsag_auto,rsag_auto,allreduce,4,8,12\),recursive_doubling,/\1,-,/; s/^\(2x2,3,tuned_default,tuned_default,allreduce,4,1024,80\),-,/\1,ring,/' "$d/raw.csv"
+    ! "$contribdir/rsag-cluster-bench.sh" --merge-only -o "$d"
+}
+run_test bench-cluster-merge cluster_bench_merge
+expect_in_log '^ +8  11.0 \[10.0-12.0\] +22.0 \[20.0-24.0\] +tuned_default 22.0 \[20.0-24.0\] +41.0 \[40.0-44.0\] +2.00 +2.00 +3.73  recursive_doubling$'
+expect_in_log '^ +1024  100.0 \[100.0-100.0\] .* tuned_1_basic_linear 55.0 \[50.0-60.0\] .* 0.55 +0.90 +2.00  ring$'
+expect_in_log 'rsag did not run in rsag_auto \(ran -\)'
+expect_in_log 'tuned_default 1024 B rep 3: rsag was loaded \(ran ring\)'
