@@ -16,8 +16,10 @@
 #                                 up, run CMD, always down; exit status of CMD
 #
 # Everything lives in /run/rsag-slurm: the munge key, socket and log, the
-# generated slurm.conf, slurmctld's state and log, and one spool directory
-# per node (its slurmd's pid file, log and the steps' files).  One munged
+# generated slurm.conf, slurmctld's state and log, and one directory per
+# node (its slurmd's spool, pid file and log, its copy of slurm.conf and an
+# mpi.conf that keeps Slurm's PMIx client directories apart: the hosts
+# share /tmp).  One munged
 # runs in the calling namespace (its socket is a file, which every host
 # reaches: they share the file system), slurmctld runs on rsag-h1 (port
 # 6817 of that namespace), and each host rsag-hI runs a slurmd (NodeName and
