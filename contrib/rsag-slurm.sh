@@ -59,13 +59,24 @@ need_tools() {
     [ "$(id -u)" = 0 ] || die "needs root (the emulated hosts, daemons in their namespaces)"
 }
 
+# no_fds CMD...: CMD without the caller's descriptors above 2: a daemon
+# must not keep a lock on /run (of "with", of a test suite) open.
+no_fds() {
+    (
+        local fd
+        for fd in $(ls /proc/$BASHPID/fd); do
+            [ "$fd" -gt 2 ] && eval "exec $fd>&-"
+        done
+        exec "$@"
+    )
+}
+
 # on_host NAME CONF CMD...: CMD in host NAME's network and UTS namespaces,
-# with a daemon's plain environment and SLURM_CONF=CONF, without the lock of
-# "with" (descriptor 9: it must not outlive "with" in a daemon).
+# with a daemon's plain environment and SLURM_CONF=CONF.
 on_host() {
     local h="$1" c="$2"; shift 2
-    nsenter --net="$hostns/net/$h" --uts="$hostns/uts/$h" -- \
-        env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin SLURM_CONF="$c" "$@" 9<&-
+    no_fds nsenter --net="$hostns/net/$h" --uts="$hostns/uts/$h" -- \
+        env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin SLURM_CONF="$c" "$@"
 }
 
 # node_conf NAME: host NAME's slurmd reads slurm.conf (a copy of the one
@@ -148,7 +159,7 @@ cmd_up() {
     if [ -e "$state/hosts" ] && nodes_idle "$n"; then
         say "up: already up on $n hosts"; return 0
     fi
-    "$cluster" up "$n" 9<&- || die "up: the emulated hosts did not come up (rsag-cluster.sh up $n)"
+    "$cluster" up "$n" || die "up: the emulated hosts did not come up (rsag-cluster.sh up $n)"
     mkdir -p "$state/munge" "$state/ctld" || fail_up "cannot create $state"
     chmod 700 "$state/munge"
     local i
@@ -161,9 +172,9 @@ cmd_up() {
     if [ ! -s "$state/munge/munged.pid" ] || ! kill -0 "$(cat "$state/munge/munged.pid")" 2>/dev/null; then
         dd if=/dev/urandom of="$state/munge/munge.key" bs=1024 count=1 status=none &&
             chmod 400 "$state/munge/munge.key" || fail_up "cannot write the munge key"
-        munged --force --key-file="$state/munge/munge.key" --socket="$state/munge/munge.socket" \
+        no_fds munged --force --key-file="$state/munge/munge.key" --socket="$state/munge/munge.socket" \
             --pid-file="$state/munge/munged.pid" --log-file="$state/munge/munged.log" \
-            --seed-file="$state/munge/munged.seed" 9<&- >"$state/munge/munged.out" 2>&1 ||
+            --seed-file="$state/munge/munged.seed" >"$state/munge/munged.out" 2>&1 ||
             fail_up "munged did not start: $(cat "$state/munge/munged.out" "$state/munge/munged.log" 2>/dev/null)"
     fi
 
@@ -219,7 +230,7 @@ cmd_down() {
         rm -rf "$state" || echo "rsag-slurm: cannot remove $state" >&2
     fi
     # the hosts, and what is still running in them (job steps, tasks)
-    "$cluster" down 9<&- >/dev/null || echo "rsag-slurm: rsag-cluster.sh down failed" >&2
+    "$cluster" down >/dev/null || echo "rsag-slurm: rsag-cluster.sh down failed" >&2
     say "down: nothing left"
 }
 
