@@ -22,6 +22,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 # (contrib/rsag-cluster.sh: ip, tc; the multinode suite: pgrep).
 # python3-mpi4py, python3-numpy: test/mpi/rsag_mpi4py.py; curl: MPICH's tests
 # (contrib/rsag-mpich-tests.sh; both for test/suites/external.sh).
+# slurmctld, slurmd, slurm-client, munge: the Slurm cluster on the emulated
+# hosts (contrib/rsag-slurm.sh, test/suites/slurm.sh); Open MPI's ranks use
+# the PMIx plugin of slurm-wlm-basic-plugins, which they depend on.  Without
+# recommends (which would add every Slurm plugin and its -dev package).  Not
+# in a chroot (the Debian 13 run, which does not test Slurm): installing
+# munge there could start its daemon inside the chroot.
 packages=(libopenmpi-dev openmpi-bin libucx-dev autoconf automake libtool make gcc pkg-config
           valgrind dpkg-dev xz-utils git debootstrap iproute2 procps
           python3-mpi4py python3-numpy curl)
@@ -35,6 +41,10 @@ fi
 # gnuplot for contrib/rsag-bench.sh's PNG plot; without recommends it is 4 small
 # packages (with them, ImageMagick and Ghostscript).
 "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends gnuplot-nox
+if ! ischroot; then
+    "${as_root[@]}" DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+        slurmctld slurmd slurm-client munge
+fi
 
 # ---- Open MPI's internal headers ---------------------------------------------
 # The first ompi/ or opal/ header the component's includes need that is not

@@ -305,7 +305,8 @@ cmd_down() {
     done
     ip link del "$bridge" >/dev/null 2>&1
     if grep -qF "$marker" /etc/hosts; then
-        local tmp; tmp=$(mktemp) && grep -vF "$marker" /etc/hosts >"$tmp" && cat "$tmp" >/etc/hosts; rm -f "$tmp"
+        # (grep exits 1 where /etc/hosts has no line but ours: still rewrite it)
+        local tmp; tmp=$(mktemp) && { grep -vF "$marker" /etc/hosts >"$tmp"; [ $? -le 1 ] && cat "$tmp" >/etc/hosts; }; rm -f "$tmp"
     fi
     # What Open MPI leaves when a job on the hosts is killed: files named
     # after the host names (vader segments, session directories).
