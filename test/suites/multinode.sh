@@ -41,8 +41,7 @@
 #                         the trace says 1 cross-node communicator of 3 made,
 #                         its counters moved), results right; non-commutative
 #                         ops fall back, saying why
-#   multinode-matrix-uneven-np8  3+2+3 ranks (S = 2): the matrix as above,
-#                         one case in 2
+#   multinode-matrix-uneven-np8  3+2+3 ranks (S = 2): the matrix as above
 #   multinode-hier-samebits-np8  3+2+3: MPI_Allreduce of non-integer doubles
 #                         (rsag_nodes --samebits) with hierarchical forced,
 #                         leaders forced, and auto (leaders at 8 KB,
@@ -318,8 +317,8 @@ elif [ "$mn_wanted" = 1 ]; then
         expect_in_log '\(hierarchical forced but it needs commutative op\)'
 
         # 3+2+3 ranks (S = 2; local index 2 has no cross communicator):
-        # the matrix, one case in 2, every algorithm forced.
-        mn_matrix multinode-matrix-uneven-np8 8 rsag-h1:3,rsag-h2:2,rsag-h3:3 --every 2
+        # the matrix, every algorithm forced.
+        mn_matrix multinode-matrix-uneven-np8 8 rsag-h1:3,rsag-h2:2,rsag-h3:3
 
         # Non-integer doubles on 3+2+3: every rank gets the same bits from
         # hierarchical and leaders forced, and from auto (leaders below
