@@ -42,6 +42,8 @@
 #                         its counters moved), results right; non-commutative
 #                         ops fall back, saying why
 #   multinode-matrix-uneven-np8  3+2+3 ranks (S = 2): the matrix as above
+#                         (but for the transport check: rsag's patterns leave
+#                         some cross-node pairs silent at np 8)
 #   multinode-hier-samebits-np8  3+2+3: MPI_Allreduce of non-integer doubles
 #                         (rsag_nodes --samebits) with hierarchical forced,
 #                         leaders forced, and auto (leaders at 8 KB,
@@ -244,7 +246,10 @@ elif [ "$mn_wanted" = 1 ]; then
                 expect_in_log "ran under coll_rsag_${coll}_hierarchical_calls: [1-9][0-9]* cases"
                 expect_in_log "ran under coll_rsag_${coll}_leaders_calls: [1-9][0-9]* cases"
             done
-            [ -n "$last_name" ] && { mn_note mn_assert_pairs "$last_log" "$np" || reopen_failed; }
+            # mn_pairs=0: not every rank pair talks in the matrix (np 8:
+            # rsag's patterns leave some cross-node pairs silent)
+            [ -n "$last_name" ] && [ "${mn_pairs:-1}" = 1 ] &&
+                { mn_note mn_assert_pairs "$last_log" "$np" || reopen_failed; }
         }
 
         for mn_layout in "4 2 2,2 rsag-h1:2,rsag-h2:2 rsag-h1,rsag-h2" \
@@ -318,7 +323,7 @@ elif [ "$mn_wanted" = 1 ]; then
 
         # 3+2+3 ranks (S = 2; local index 2 has no cross communicator):
         # the matrix, every algorithm forced.
-        mn_matrix multinode-matrix-uneven-np8 8 rsag-h1:3,rsag-h2:2,rsag-h3:3
+        mn_pairs=0 mn_matrix multinode-matrix-uneven-np8 8 rsag-h1:3,rsag-h2:2,rsag-h3:3
 
         # Non-integer doubles on 3+2+3: every rank gets the same bits from
         # hierarchical and leaders forced, and from auto (leaders below
