@@ -705,7 +705,7 @@ static formula_t find(mca_coll_rsag_coll_t coll, const char *alg)
 int mca_coll_rsag_model_has(mca_coll_rsag_coll_t coll, const char *alg)
 {
     return (unsigned) coll < MCA_COLL_RSAG_NUM_COLLS && alg
-        && (find(coll, alg) != NULL || !strcmp(alg, "hierarchical"));
+        && (find(coll, alg) != NULL || !strcmp(alg, "hierarchical") || !strcmp(alg, "leaders"));
 }
 
 void mca_coll_rsag_model_call_init(mca_coll_rsag_model_call_t *call, int p, int ppn, size_t bytes)
@@ -867,11 +867,60 @@ static double hier_best(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_cal
     double best = MCA_COLL_RSAG_MODEL_NA;
     for (int i = 0; i < cd->nalgs; i++) {
         const char *a = cd->algs[i].name;
-        if (!strcmp(a, "direct") || !strcmp(a, "hierarchical")) continue;
+        if (!strcmp(a, "direct") || !strcmp(a, "hierarchical") || !strcmp(a, "leaders")) continue;
         double t = hier(coll, intra, a, call, prof);
         if (t < best) best = t;
     }
     return best;
+}
+
+/* ---- leaders ------------------------------------------------------------- *
+ * The small-message node-aware path (coll_rsag_<coll>_leaders.c): reduce
+ * of the whole vector to the node leader (`direct` where it applies, else
+ * binomial), the collective among the N leaders (the best flat algorithm
+ * of one rank per node), then the release inside the node: a binomial
+ * broadcast (allreduce), nothing (reduce, root a leader), or q - 1 blocks
+ * of n/p (the reduce-scatters).  Even nodes only (ppn), as the whole
+ * model; uneven nodes are not modelled. */
+static double leaders(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_call_t *call,
+                      const mca_coll_rsag_model_profile_t *prof)
+{
+    const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
+    ctx_t whole;
+    ctx_init(&whole, call, prof, 1);
+    int q = whole.ppn, N = whole.nodes;
+    if (N < 2 || q < 2) return MCA_COLL_RSAG_MODEL_NA;
+
+    mca_coll_rsag_model_call_t node = *call;
+    node.p = q;
+    node.ppn = q;
+    ctx_t xn;
+    ctx_init(&xn, &node, prof, 1);
+    double t = time_ctx(MCA_COLL_RSAG_REDUCE, "direct", &xn);
+    if (t == MCA_COLL_RSAG_MODEL_NA) t = time_ctx(MCA_COLL_RSAG_REDUCE, "binomial", &xn);
+
+    mca_coll_rsag_model_call_t cross = *call;
+    cross.p = N;
+    cross.ppn = 1;
+    ctx_t xc;
+    ctx_init(&xc, &cross, prof, 1);
+    double best = MCA_COLL_RSAG_MODEL_NA;
+    for (int i = 0; i < cd->nalgs; i++) {
+        const char *a = cd->algs[i].name;
+        if (!strcmp(a, "direct") || !strcmp(a, "hierarchical") || !strcmp(a, "leaders")) continue;
+        double ti = time_ctx(coll == MCA_COLL_RSAG_REDUCE_SCATTER
+                             ? MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK : coll, a, &xc);
+        if (ti < best) best = ti;
+    }
+    if (best == MCA_COLL_RSAG_MODEL_NA) return best;
+    t += best;
+
+    if (coll == MCA_COLL_RSAG_ALLREDUCE) {
+        t += ceil_log2(q) * msg_k(&xn, whole.n, 0, q);
+    } else if (coll != MCA_COLL_RSAG_REDUCE) {
+        t += (q - 1) * msg_k(&xn, whole.n / whole.p, 0, q);
+    }
+    return t;
 }
 
 double mca_coll_rsag_model_time(mca_coll_rsag_coll_t coll, const char *alg,
@@ -881,6 +930,7 @@ double mca_coll_rsag_model_time(mca_coll_rsag_coll_t coll, const char *alg,
     if ((unsigned) coll >= MCA_COLL_RSAG_NUM_COLLS || !alg || !call || !prof)
         return MCA_COLL_RSAG_MODEL_NA;
     if (!strcmp(alg, "hierarchical")) return hier_best(coll, call, prof);
+    if (!strcmp(alg, "leaders")) return leaders(coll, call, prof);
     ctx_t x;
     ctx_init(&x, call, prof, 1);
     return time_ctx(coll, alg, &x);

@@ -47,8 +47,8 @@
  * ranks must agree on it; when the forced algorithm applies (an algorithm
  * named *rabenseifner* needs a commutative op and count >= p', *ring* and
  * *priority* a commutative op, *direct* a contiguous datatype and one node,
- * *hierarchical* a commutative op and several nodes with the same number,
- * >= 2, of ranks on each) it must be its
+ * *hierarchical* and *leaders* a commutative op and several nodes, one of
+ * them with >= 2 ranks) it must be its
  * counter (or "delegated", for a non-commutative op); "delegated" is a failure
  * for a commutative op.  No counter at all: rsag is not loaded, every case
  * fails.
@@ -298,8 +298,8 @@ typedef struct {
     int root;
     int inplace;
     int single_node;       /* every rank of comm on one node (direct needs it) */
-    int multi_node;        /* >= 2 nodes, the same number >= 2 of ranks on
-                              each (hierarchical needs it) */
+    int multi_node;        /* >= 2 nodes, one with >= 2 ranks (hierarchical
+                              and leaders need it) */
     int nullrecv;          /* reduce: non-roots pass recvbuf = NULL */
     int rspat;             /* reduce_scatter: recvcounts pattern */
     uint64_t salt;
@@ -950,7 +950,7 @@ typedef struct {
     const char *name;
     int p, me, pp;
     int single_node;               /* every rank on one node */
-    int multi_node;                /* hierarchical applies */
+    int multi_node;                /* hierarchical and leaders apply */
     int counts[32], ncounts;       /* the full count list */
     int qroots[4], nqroots;
 } commctx;
@@ -1168,7 +1168,7 @@ static int comm_setup(commctx *cx, MPI_Comm comm, const char *name)
     MPI_Comm_size(comm, &cx->p);
     MPI_Comm_rank(comm, &cx->me);
     cx->single_node = rt_single_node(comm);
-    cx->multi_node = rt_multi_node_even(comm);
+    cx->multi_node = rt_multi_node(comm);
     int p = cx->p, pp = 1;
     while (pp * 2 <= p)
         pp *= 2;

@@ -472,7 +472,7 @@ static int needs_commutative(const char *alg)
 {
     return NULL != strstr(alg, "rabenseifner") || NULL != strstr(alg, "ring")
            || NULL != strstr(alg, "priority") || NULL != strstr(alg, "halving")
-           || NULL != strstr(alg, "hierarchical");
+           || NULL != strstr(alg, "hierarchical") || NULL != strstr(alg, "leaders");
 }
 
 rt_placement_t rt_placement(MPI_Comm comm)
@@ -480,7 +480,7 @@ rt_placement_t rt_placement(MPI_Comm comm)
     rt_placement_t where;
 
     where.single_node = rt_single_node(comm);
-    where.multi_node_even = rt_multi_node_even(comm);
+    where.multi_node = rt_multi_node(comm);
     return where;
 }
 
@@ -502,7 +502,8 @@ int rt_applies(const char *alg, long count, int pof2, int commutative, int conti
            && (NULL == strstr(alg, "rabenseifner") || count >= pof2)
            && (NULL == strstr(alg, "direct")
                || (contiguous && where.single_node && RT_FORM_BLOCKING == form))
-           && (NULL == strstr(alg, "hierarchical") || where.multi_node_even);
+           && ((NULL == strstr(alg, "hierarchical") && NULL == strstr(alg, "leaders"))
+               || where.multi_node);
 }
 
 int rt_check_ran(int coll, int k, long count, int pof2, int commutative, int contiguous,
@@ -618,10 +619,10 @@ long rt_rss_kb(void)
     return resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
-int rt_multi_node_even(MPI_Comm comm)
+int rt_multi_node(MPI_Comm comm)
 {
     MPI_Comm node;
-    int size, node_size = 0, local = 0, nodes = 0, min_size = 0, max_size = 0;
+    int size, node_size = 0, local = 0, nodes = 0, min_size = 0;
 
     MPI_Comm_size(comm, &size);
     if (MPI_SUCCESS != MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) {
@@ -633,8 +634,7 @@ int rt_multi_node_even(MPI_Comm comm)
     local = (0 == local);   /* one leader per node */
     MPI_Allreduce(&local, &nodes, 1, MPI_INT, MPI_SUM, comm);
     MPI_Allreduce(&node_size, &min_size, 1, MPI_INT, MPI_MIN, comm);
-    MPI_Allreduce(&node_size, &max_size, 1, MPI_INT, MPI_MAX, comm);
-    return nodes >= 2 && min_size == max_size && min_size >= 2;
+    return nodes >= 2 && min_size >= 1 && size > nodes;
 }
 
 int rt_single_node(MPI_Comm comm)

@@ -106,22 +106,22 @@ int rt_form(void);
 
 /* Where a communicator's ranks are, for rt_check_ran: all on one node
  * (rt_single_node), or on several with the same number >= 2 on each
- * (rt_multi_node_even).  rt_placement is collective over comm. */
+ * (rt_multi_node).  rt_placement is collective over comm. */
 typedef struct {
     int single_node;
-    int multi_node_even;
+    int multi_node;
 } rt_placement_t;
 rt_placement_t rt_placement(MPI_Comm comm);
 
 /* Whether rsag's algorithm `alg`, forced, runs a call of `count`
  * elements (whole vector) on a communicator whose p' is pof2 and whose
  * ranks are placed as `where`: rabenseifner needs count >= p';
- * rabenseifner, ring, priority, recursive_halving and hierarchical a
+ * rabenseifner, ring, priority, recursive_halving, hierarchical and leaders a
  * commutative op; direct a contiguous datatype (rt_contiguous), one
  * node and the blocking form (rt_form: in the nonblocking and persistent
  * forms forced direct runs only once a blocking call has made the node's
  * segment, which the caller does not know: either is accepted); hierarchical
- * where.multi_node_even.  Else it falls back. */
+ * and leaders where.multi_node.  Else it falls back. */
 int rt_applies(const char *alg, long count, int pof2, int commutative, int contiguous,
                rt_placement_t where);
 
@@ -153,9 +153,10 @@ void rt_pvar_free(MPI_T_pvar_handle *h);
 /* Whether every rank of `comm` is on one node (MPI_COMM_TYPE_SHARED);
  * collective over comm. */
 int rt_single_node(MPI_Comm comm);
-/* Whether rsag's hierarchical applies to comm: its ranks on >= 2 nodes,
- * the same number (>= 2) on each (the same answer on every rank). */
-int rt_multi_node_even(MPI_Comm comm);
+/* Whether rsag's node-aware algorithms (hierarchical, leaders) apply to
+ * comm: its ranks on >= 2 nodes, any number on each, one node with >= 2
+ * (the same answer on every rank). */
+int rt_multi_node(MPI_Comm comm);
 
 /* Resident set size of this process in KiB (/proc/self/statm; 0 if unreadable). */
 long rt_rss_kb(void);

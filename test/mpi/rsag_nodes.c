@@ -24,8 +24,18 @@
  *                its own node, if any), K times after 2 warm-up trips:
  *     rsag_nodes: pingpong 0<->R other-node BYTES bytes: X MB/s, Y us/round trip
  *   MB/s counts the bytes moved in both directions (2·BYTES per trip) / time.
- * Only point-to-point, MPI_Bcast and MPI_Gather are used: no reduction.
+ *   --samebits N1,N2,...  also MPI_Allreduce (MPI_SUM) of N non-integer
+ *                doubles for each N (each rank's input from its rank: no sum
+ *                is exact, so the order of the additions shows in the bits):
+ *                every rank must get the same bits as rank 0 (MPI_Bcast of
+ *                rank 0's result), within 1e-12 (relative) of the sum in rank
+ *                order, and rank 0 prints
+ *     rsag_nodes: samebits N doubles: same bits on all P ranks
+ *                (the algorithm is whatever rsag chooses or is forced to)
+ * Only point-to-point, MPI_Bcast and MPI_Gather are used (and the
+ * MPI_Allreduce --samebits tests): no other reduction.
  */
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,11 +63,59 @@ static double pingpong(int me, int peer, char *buf, long bytes, int iters)
     return MPI_Wtime() - t0;
 }
 
+/* --samebits: one MPI_Allreduce of n doubles; 0 when right on this rank. */
+static int samebits(int rank, int np, long n)
+{
+    double *in = malloc((size_t) n * sizeof(double)), *out = malloc((size_t) n * sizeof(double));
+    double *root = malloc((size_t) n * sizeof(double));
+    int bad = 0, any = 0;
+
+    if (NULL == in || NULL == out || NULL == root) {
+        printf("rsag_nodes: samebits: out of memory\n");
+        return 1;
+    }
+    for (long i = 0; i < n; i++) {
+        in[i] = sin(1.0 + (double) i * 0.37 + (double) rank * 1.91) * (1.0 + rank % 3) / 3.0;
+    }
+    MPI_Allreduce(in, out, (int) n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    memcpy(root, out, (size_t) n * sizeof(double));
+    MPI_Bcast(root, (int) n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (long i = 0; i < n && !bad; i++) {
+        double want = 0.0;
+        for (int r = 0; r < np; r++) {
+            want += sin(1.0 + (double) i * 0.37 + (double) r * 1.91) * (1.0 + r % 3) / 3.0;
+        }
+        if (0 != memcmp(&out[i], &root[i], sizeof(double))) {
+            printf("rsag_nodes: samebits %ld: rank %d element %ld is %.17g, rank 0 has %.17g\n",
+                   n, rank, i, out[i], root[i]);
+            bad = 1;
+        } else if (fabs(out[i] - want) > 1e-12 * (1.0 + fabs(want))) {
+            printf("rsag_nodes: samebits %ld: rank %d element %ld is %.17g, expected %.17g\n",
+                   n, rank, i, out[i], want);
+            bad = 1;
+        }
+    }
+    if (0 == rank) {
+        int *all = malloc((size_t) np * sizeof(int));
+        MPI_Gather(&bad, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        for (int r = 0; r < np; r++) any |= all[r];
+        free(all);
+        printf("rsag_nodes: samebits %ld doubles: %s\n", n,
+               any ? "FAILED" : "same bits on all ranks");
+    } else {
+        MPI_Gather(&bad, 1, MPI_INT, NULL, 0, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    free(in);
+    free(out);
+    free(root);
+    return bad | any;
+}
+
 int main(int argc, char **argv)
 {
     int rank, np, expect_nodes = -1, iters = 20, bad = 0;
     long pp_bytes = 0;
-    const char *expect_sizes = NULL;
+    const char *expect_sizes = NULL, *same = NULL;
 
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -68,10 +126,11 @@ int main(int argc, char **argv)
         else if (v && !strcmp(a, "--expect-sizes")) { expect_sizes = v; i++; }
         else if (v && !strcmp(a, "--pingpong")) { pp_bytes = atol(v); i++; }
         else if (v && !strcmp(a, "--iters")) { iters = atoi(v); i++; }
+        else if (v && !strcmp(a, "--samebits")) { same = v; i++; }
         else {
             if (rank == 0)
                 fprintf(stderr, "usage: rsag_nodes [--expect-nodes N] [--expect-sizes S1,S2,...]"
-                                " [--pingpong BYTES] [--iters K]\n");
+                                " [--pingpong BYTES] [--iters K] [--samebits N,...]\n");
             MPI_Finalize();
             return 2;
         }
@@ -158,6 +217,13 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD);
         }
         free(buf);
+    }
+
+    for (const char *n = same; NULL != n && *n; n = strchr(n, ',') ? strchr(n, ',') + 1 : "") {
+        long count = atol(n);
+        if (count > 0 && count <= (1L << 24)) {
+            bad |= samebits(rank, np, count);
+        }
     }
 
     int bad_root = bad;

@@ -16,8 +16,9 @@
 #                         1 Gbit/s): rsag_check --quick, every algorithm of
 #                         every collective forced in turn through MPI_T, and
 #                         auto; each must report 0 failed, and rsag's counters
-#                         prove it ran the forced algorithm (at np 4,
-#                         hierarchical's counters moved for each collective)
+#                         prove it ran the forced algorithm (hierarchical's
+#                         and leaders' counters moved for each collective:
+#                         they apply to any placement with a node of >= 2)
 # In all of them every rank pair on one node must use vader and every pair
 # across nodes tcp (btl_base_verbose).  And:
 #   multinode-hier-auto-np4  2 hosts x 2 ranks: with the default thresholds
@@ -36,8 +37,24 @@
 #                         --form): the trace says "hierarchical (forced)" and
 #                         hierarchical's counters moved for each collective
 #                         (on one node these forms only show its fallback)
-#   multinode-hier-uneven-np5  2+1+2 ranks: forced hierarchical falls back
-#                         to a flat algorithm, saying why, results right
+#   multinode-hier-uneven-np5  2+1+2 ranks: forced hierarchical runs (S = 1:
+#                         the trace says 1 cross-node communicator of 3 made,
+#                         its counters moved), results right; non-commutative
+#                         ops fall back, saying why
+#   multinode-matrix-uneven-np8  3+2+3 ranks (S = 2): the matrix as above
+#                         (but for the transport check: rsag's patterns leave
+#                         some cross-node pairs silent at np 8)
+#   multinode-hier-samebits-np8  3+2+3: MPI_Allreduce of non-integer doubles
+#                         (rsag_nodes --samebits) with hierarchical forced,
+#                         leaders forced, and auto (leaders at 8 KB,
+#                         hierarchical at 1.1 MB, the trace says so): every
+#                         rank gets the same bits, close to the sum
+#   multinode-hier-onethree-np4  1+3 ranks: rsag_check --quick (one case in 2)
+#                         with hierarchical, then leaders, forced for the four
+#                         collectives; both ran (counters), 0 failed
+#   multinode-leaders-auto-np5  2+1+2: auto chooses leaders for 1 KiB of each
+#                         collective (below coll_rsag_<coll>_leaders_max_bytes,
+#                         the trace says so), rsag_bench's results right
 #   multinode-checks-reject-wrong-job-np4  a job over tcp alone, expected on
 #                         3 nodes, fails both checks
 #   multinode-link-cap-np2  a ping-pong between 2 hosts, links capped at
@@ -51,7 +68,7 @@
 # another suite holds the cluster's lock too long, each selected test is a
 # SKIP, counted in the summary (.ci/run fails on it); RSAG_REQUIRE_MULTINODE=1
 # makes each a failure instead.  Where they can, a cluster that does not come
-# up fails each selected test.  About 4 minutes on
+# up fails each selected test.  About 5 minutes on
 # 2 cores.
 # RSAG_MULTINODE_TIMEOUT (seconds, default 300) bounds every mpirun.
 
@@ -63,6 +80,8 @@ mn_names=()
 mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4
           multinode-hier-auto-np4 multinode-hier-roundrobin-np4
           multinode-hier-forced-nonblocking-np4 multinode-hier-uneven-np5
+          multinode-matrix-uneven-np8 multinode-hier-samebits-np8
+          multinode-hier-onethree-np4 multinode-leaders-auto-np5
           multinode-checks-reject-wrong-job-np4 multinode-link-cap-np2
           multinode-matrix-capped-np5 multinode-down-leaves-nothing)
 
@@ -208,21 +227,29 @@ elif [ "$mn_wanted" = 1 ]; then
                    $("$mn_cluster" mpirun-args))
         mn_verbose=(--mca btl_base_verbose 30)
 
-        # mn_matrix NAME NP HOSTS: rsag_check's quick matrix with every
-        # algorithm forced in turn (MPI_T) and auto, over vader and tcp.
+        # mn_matrix NAME NP HOSTS [ARGS...]: rsag_check's quick matrix with
+        # every algorithm forced in turn (MPI_T) and auto, over vader and
+        # tcp (ARGS: more rsag_check options).
         mn_matrix() {
-            run_test "$1" "${mn_mpirun[@]}" "${mn_verbose[@]}" --host "$3" -np "$2" "$check" --quick
-            expect_in_log "rsag_check: np=$2 cases=[0-9]+ passed=[0-9]+ failed=0"
+            local name=$1 np=$2 hosts=$3
+            shift 3
+            run_test "$name" "${mn_mpirun[@]}" "${mn_verbose[@]}" --oversubscribe --host "$hosts" \
+                -np "$np" "$check" --quick "$@"
+            expect_in_log "rsag_check: np=$np cases=[0-9]+ passed=[0-9]+ failed=0"
             local coll alg
             for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
                 for alg in $(enum_values "$coll"); do
                     expect_in_log "forced $coll=$alg: [1-9][0-9]* cases, 0 failed"
                 done
-                # 2 x 2 ranks: forced hierarchical applies and ran
-                [ "$2" = 4 ] &&
-                    expect_in_log "ran under coll_rsag_${coll}_hierarchical_calls: [1-9][0-9]* cases"
+                # every layout here has a node of >= 2 ranks: forced
+                # hierarchical and leaders apply (any placement) and ran
+                expect_in_log "ran under coll_rsag_${coll}_hierarchical_calls: [1-9][0-9]* cases"
+                expect_in_log "ran under coll_rsag_${coll}_leaders_calls: [1-9][0-9]* cases"
             done
-            [ -n "$last_name" ] && { mn_note mn_assert_pairs "$last_log" "$2" || reopen_failed; }
+            # mn_pairs=0: not every rank pair talks in the matrix (np 8:
+            # rsag's patterns leave some cross-node pairs silent)
+            [ -n "$last_name" ] && [ "${mn_pairs:-1}" = 1 ] &&
+                { mn_note mn_assert_pairs "$last_log" "$np" || reopen_failed; }
         }
 
         for mn_layout in "4 2 2,2 rsag-h1:2,rsag-h2:2 rsag-h1,rsag-h2" \
@@ -283,13 +310,79 @@ elif [ "$mn_wanted" = 1 ]; then
             expect_in_log "ran under coll_rsag_${mn_coll}_hierarchical_calls: [1-9][0-9]* cases"
         done
 
-        # 2+1+2 ranks: hierarchical does not apply; forced, it falls back.
+        # 2+1+2 ranks: hierarchical runs with S = 1 (the node leaders carry
+        # the whole vector across); non-commutative ops fall back.
         run_test multinode-hier-uneven-np5 "${mn_mpirun[@]}" "${mn_forced_hier[@]}" \
             --mca coll_rsag_verbose 1 --host rsag-h1:2,rsag-h2:1,rsag-h3:2 -np 5 \
             "$check" --quick --algorithms current --coll allreduce,reduce_scatter
         expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0'
-        expect_in_log '\(hierarchical forced but it needs several nodes with the same number \(>= 2\) of ranks on each\)'
-        expect_in_log 'ran under coll_rsag_allreduce_hierarchical_calls: 0 cases'
+        expect_in_log 'coll:rsag: hierarchical on MPI_COMM_WORLD \(cid 0, size 5\): 3 nodes of 1 ranks or more \(uneven\): .* 1 cross-node communicators of 3 ranks made'
+        expect_in_log 'ran under coll_rsag_allreduce_hierarchical_calls: [1-9][0-9]* cases'
+        expect_in_log 'ran under coll_rsag_reduce_scatter_hierarchical_calls: [1-9][0-9]* cases'
+        expect_in_log '\(hierarchical forced but it needs commutative op\)'
+
+        # 3+2+3 ranks (S = 2; local index 2 has no cross communicator):
+        # the matrix, every algorithm forced.
+        mn_pairs=0 mn_matrix multinode-matrix-uneven-np8 8 rsag-h1:3,rsag-h2:2,rsag-h3:3
+
+        # Non-integer doubles on 3+2+3: every rank gets the same bits from
+        # hierarchical and leaders forced, and from auto (leaders below
+        # 64 KiB, hierarchical from 1 MiB).
+        mn_samebits() {
+            local alg rc=0
+            for alg in hierarchical leaders auto; do
+                echo "== allreduce $alg"
+                "${mn_mpirun[@]}" --oversubscribe --mca coll_rsag_allreduce_algorithm "$alg" \
+                    --mca coll_rsag_verbose 1 --host rsag-h1:3,rsag-h2:2,rsag-h3:3 -np 8 \
+                    "$mn_nodes" --samebits 3,1000,140000 || rc=1
+            done
+            return "$rc"
+        }
+        run_test multinode-hier-samebits-np8 mn_samebits
+        expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 8000 bytes .* -> hierarchical \(forced\)'
+        expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 8000 bytes .* -> leaders \(forced\)'
+        expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 8000 bytes .* -> leaders \(auto\)'
+        expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 1120000 bytes .* -> hierarchical \(auto\)'
+        expect_count 9 'samebits [0-9]+ doubles: same bits on all ranks'
+        expect_not_in_log 'samebits .*FAILED'
+
+        # 1+3 ranks: hierarchical and leaders forced for the four
+        # collectives (one case in 2), both run.
+        mn_onethree() {
+            local alg coll rc=0 forced
+            for alg in hierarchical leaders; do
+                forced=()
+                for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+                    forced+=(--mca "coll_rsag_${coll}_algorithm" "$alg")
+                done
+                "${mn_mpirun[@]}" --oversubscribe "${forced[@]}" --host rsag-h1:1,rsag-h2:3 \
+                    -np 4 "$check" --quick --every 2 --algorithms current || rc=1
+            done
+            return "$rc"
+        }
+        run_test multinode-hier-onethree-np4 mn_onethree
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+            expect_in_log "ran under coll_rsag_${mn_coll}_hierarchical_calls: [1-9][0-9]* cases"
+            expect_in_log "ran under coll_rsag_${mn_coll}_leaders_calls: [1-9][0-9]* cases"
+        done
+        expect_count 2 'rsag_check: np=4 cases=[0-9]+ passed=[0-9]+ failed=0'
+
+        # Small messages on 2+1+2 under auto: leaders for the four
+        # collectives (below coll_rsag_<coll>_leaders_max_bytes), results right.
+        mn_leaders_auto() {
+            local coll rc=0
+            for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+                "${mn_mpirun[@]}" --oversubscribe --mca coll_rsag_verbose 1 \
+                    --host rsag-h1:2,rsag-h2:1,rsag-h3:2 -np 5 "$mn_bench" --coll "$coll" \
+                    --rsag-algorithms current --sizes 1K --iters 2 --warmup 1 || rc=1
+            done
+            return "$rc"
+        }
+        run_test multinode-leaders-auto-np5 mn_leaders_auto
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+            expect_in_log "coll:rsag: $mn_coll on MPI_COMM_WORLD \(cid 0, size 5\): [0-9]+ bytes .* -> leaders \(auto\); bytes < coll_rsag_${mn_coll}_leaders_max_bytes 65536 \(several nodes\)"
+        done
+        expect_not_in_log 'VERIFY FAILED'
 
         # The checks reject what they must: a job over tcp alone (no vader
         # between ranks of one host) on 2 nodes, expected on 3.

@@ -575,6 +575,141 @@ static void test_ring_segcount(void)
     }
 }
 
+
+/* Node-aware layouts: node sizes 1..4 on 1..4 nodes (every combination),
+ * ranks placed by slot, round-robin by node, and shuffled.  The order is a
+ * permutation sorted by (local mod S, node, local); the identity flag is
+ * right; S = 1 by slot is the identity; the sums partition the vector; the
+ * node step's slices are even over S and empty from S on. */
+static void test_hier_layouts(void)
+{
+    enum { MAXN = 4, MAXL = 4, MAXQ = MAXN * MAXL };
+    int count[MAXN], node_of[MAXQ], local_of[MAXQ], qof[MAXQ], work[MAXN + 1 + MAXQ];
+    size_t displ[MAXQ + 1], slice[MAXL + 1], part[MAXN + 1], sl[MAXL + 1];
+    unsigned seed = 12345;
+
+    for (int N = 1; N <= MAXN; ++N) {
+        int combos = 1;
+        for (int j = 0; j < N; ++j) {
+            combos *= MAXL;
+        }
+        for (int m = 0; m < combos; ++m) {
+            int p = 0, S, x = m;
+            for (int j = 0; j < N; ++j, x /= MAXL) {
+                count[j] = 1 + x % MAXL;
+                p += count[j];
+            }
+            S = mca_coll_rsag_hier_min_ranks(count, N);
+            for (int placement = 0; placement < 3; ++placement) {
+                int filled[MAXN] = { 0 }, q = 0, nodes = 0;
+                int seen[MAXQ] = { 0 };
+                bool identity, ident_ref = true, sorted = true;
+
+                /* rank -> node: by slot, round-robin, or shuffled */
+                for (int round = 0; q < p; ++round) {
+                    for (int j = 0; j < N && q < p; ++j) {
+                        int jj = (0 == placement) ? nodes : j;
+                        if (0 == placement) {
+                            while (filled[nodes] == count[nodes]) {
+                                ++nodes;
+                            }
+                            jj = nodes;
+                        }
+                        if (filled[jj] < count[jj]) {
+                            node_of[q++] = jj;
+                            ++filled[jj];
+                        }
+                    }
+                }
+                if (2 == placement) {
+                    for (int i = p - 1; i > 0; --i) {
+                        int r = (int) ((seed = seed * 1103515245u + 12345u) >> 16) % (i + 1);
+                        int t = node_of[i];
+                        node_of[i] = node_of[r];
+                        node_of[r] = t;
+                    }
+                }
+                /* nodes numbered by their lowest rank, local by rank order */
+                {
+                    int renum[MAXN], next = 0, cnt[MAXN] = { 0 };
+                    for (int j = 0; j < N; ++j) {
+                        renum[j] = -1;
+                    }
+                    for (int r = 0; r < p; ++r) {
+                        if (renum[node_of[r]] < 0) {
+                            renum[node_of[r]] = next++;
+                        }
+                    }
+                    for (int r = 0; r < p; ++r) {
+                        node_of[r] = renum[node_of[r]];
+                        local_of[r] = cnt[node_of[r]]++;
+                    }
+                    CHECK(next == N, "all nodes used");
+                }
+                identity = mca_coll_rsag_hier_rs_order(p, N, S, node_of, local_of, qof, work);
+                for (int k = 0; k < p; ++k) {
+                    CHECK(qof[k] >= 0 && qof[k] < p && !seen[qof[k]], "qof permutation");
+                    if (qof[k] >= 0 && qof[k] < p) {
+                        seen[qof[k]] = 1;
+                    }
+                    ident_ref &= (qof[k] == k);
+                    if (k > 0) {
+                        int a = qof[k - 1], b = qof[k];
+                        long ka = ((long) (local_of[a] % S) * MAXN + node_of[a]) * MAXL + local_of[a];
+                        long kb = ((long) (local_of[b] % S) * MAXN + node_of[b]) * MAXL + local_of[b];
+                        sorted &= (ka < kb);
+                    }
+                }
+                CHECK(sorted, "order by (local mod S, node, local)");
+                CHECK(identity == ident_ref, "identity flag");
+                if (0 == placement) {
+                    bool id1 = mca_coll_rsag_hier_rs_order(p, N, 1, node_of, local_of, qof, work);
+                    CHECK(id1, "S = 1 by slot is rank order");
+                }
+                /* blocks of 0..3 elements */
+                displ[0] = 0;
+                for (int r = 0; r < p; ++r) {
+                    displ[r + 1] = displ[r] + (size_t) ((r * 7 + m) % 4);
+                }
+                for (int c = 0; c < S; ++c) {
+                    size_t want = 0;
+                    mca_coll_rsag_hier_rs_sums(p, N, S, node_of, local_of, qof, displ, c, slice,
+                                               part);
+                    CHECK(slice[0] == 0 && slice[S] == displ[p], "slices cover the vector");
+                    CHECK(part[0] == 0 && part[N] == slice[c + 1] - slice[c], "parts fill slice");
+                    for (int j = 0; j < N; ++j) {
+                        size_t n = 0;
+                        for (int r = 0; r < p; ++r) {
+                            if (node_of[r] == j && local_of[r] % S == c) {
+                                n += displ[r + 1] - displ[r];
+                            }
+                        }
+                        CHECK(part[j + 1] - part[j] == n, "part of node %d", j);
+                    }
+                    for (int r = 0; r < p; ++r) {
+                        if (local_of[r] % S == c) {
+                            want += displ[r + 1] - displ[r];
+                        }
+                    }
+                    CHECK(slice[c + 1] - slice[c] == want, "slice %d", c);
+                }
+            }
+            /* the node step's slices on each node of this structure */
+            for (int j = 0; j < N; ++j) {
+                static const size_t counts[] = { 0, 1, 2, 5, 17, 1000 };
+                for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
+                    size_t even[MAXL + 1];
+                    mca_coll_rsag_hier_slices(counts[i], S, count[j], sl);
+                    mca_coll_rsag_displs_even(counts[i], S, even);
+                    for (int l = 0; l <= count[j]; ++l) {
+                        CHECK(sl[l] == (l <= S ? even[l] : counts[i]), "slice bound %d", l);
+                    }
+                }
+            }
+        }
+    }
+}
+
 int main(void)
 {
     static const size_t counts[] = { 0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64,
@@ -596,6 +731,7 @@ int main(void)
     test_vpattern();
     test_priority_order();
     test_ring_segcount();
+    test_hier_layouts();
     for (int p = 1; p <= 33; ++p) {
         static const size_t segs[] = { 1, 2, 3, 7, 64 };
         int irregular[33];

@@ -24,7 +24,7 @@ static mca_coll_rsag_call_t call_of(int p, size_t count, size_t type_size, bool 
     mca_coll_rsag_call_t c = { .comm_size = p, .count = count, .bytes = count * type_size,
                                .commutative = commutative, .dtype_supported = true,
                                .single_node = true, .contiguous = true, .nodes = 1,
-                               .ranks_per_node = p };
+                               .min_ranks_per_node = p };
     return c;
 }
 
@@ -323,6 +323,13 @@ static int reference_auto(mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t 
     int k = mca_coll_rsag_call_class(t->class_bounds, c), best = 0;
     size_t best_min = 0;
 
+    for (int i = 0; i < desc->nalgs; ++i) {
+        const mca_coll_rsag_alg_desc_t *a = &desc->algs[i];
+        if (t->max_bytes[a->id] >= 0 && c->bytes < (size_t) t->max_bytes[a->id]
+            && 0 == mca_coll_rsag_unmet(a, c)) {
+            return a->id;
+        }
+    }
     for (int i = 0; i < desc->nalgs; ++i) {
         const mca_coll_rsag_alg_desc_t *a = &desc->algs[i];
         size_t min = t->min_bytes[a->id] >= 0 ? (size_t) t->min_bytes[a->id]
@@ -638,16 +645,19 @@ static void test_hierarchical(mca_coll_rsag_coll_t coll)
     CHECK(hier->default_min_bytes[MCA_COLL_RSAG_CLASS_NODES] < (size_t) MCA_COLL_RSAG_OFF,
           "%s hierarchical has a threshold for several nodes", desc->name);
 
-    /* applicable: N >= 2 nodes of the same L >= 2 ranks, commutative */
+    /* applicable: N >= 2 nodes, S >= 1 ranks on the smallest, one node
+     * with >= 2 (p > N), commutative; even and uneven nodes */
     for (int nodes = 0; nodes <= 5; ++nodes) {
         for (int rpn = 0; rpn <= 4; ++rpn) {
-            int p = nodes * rpn > 0 ? nodes * rpn : 5;
-            c = call_of(p, 1 << 20, 8, true);
-            c.single_node = nodes <= 1;
-            c.nodes = nodes;
-            c.ranks_per_node = rpn;
-            CHECK((0 == mca_coll_rsag_unmet(hier, &c)) == (nodes >= 2 && rpn >= 2),
-                  "%s nodes=%d ranks per node=%d", desc->name, nodes, rpn);
+            for (int more = 0; more <= 2; ++more) {
+                int p = nodes * rpn > 0 ? nodes * rpn + more : 5;
+                c = call_of(p, 1 << 20, 8, true);
+                c.single_node = nodes <= 1;
+                c.nodes = nodes;
+                c.min_ranks_per_node = rpn;
+                CHECK((0 == mca_coll_rsag_unmet(hier, &c)) == (nodes >= 2 && rpn >= 1 && p > nodes),
+                      "%s nodes=%d smallest node=%d p=%d", desc->name, nodes, rpn, p);
+            }
         }
     }
 
@@ -655,7 +665,7 @@ static void test_hierarchical(mca_coll_rsag_coll_t coll)
     c = call_of(4, 1, 8, true);
     c.single_node = false;
     c.nodes = 2;
-    c.ranks_per_node = 2;
+    c.min_ranks_per_node = 2;
     for (size_t bytes = 8; bytes <= ((size_t) 1 << 30); bytes *= 2) {
         c.count = bytes / 8;
         c.bytes = bytes;
@@ -683,20 +693,30 @@ static void test_hierarchical(mca_coll_rsag_coll_t coll)
               && d.unmet == MCA_COLL_RSAG_NEEDS_MULTI_NODE, "%s forced on one node -> %d",
           desc->name, d.alg);
     CHECK(0 == strcmp(mca_coll_rsag_restriction_text(d.unmet),
-                      "several nodes with the same number (>= 2) of ranks on each"),
+                      "several nodes, one of them with >= 2 ranks"),
           "multi-node text");
-    c.single_node = false;                  /* 2+1+2 */
+    c.single_node = false;                  /* 2+1+2: runs */
     c.nodes = 3;
-    c.ranks_per_node = 0;
+    c.min_ranks_per_node = 1;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == hier->id && d.reason == MCA_COLL_RSAG_REASON_FORCED
+              && d.comm_class == MCA_COLL_RSAG_CLASS_NODES, "%s forced on 2+1+2", desc->name);
+    c.min_ranks_per_node = 0;               /* sub-communicators failed */
     d = mca_coll_rsag_select(coll, &c, &t);
     CHECK(d.alg != hier->id && d.alg != MCA_COLL_RSAG_DELEGATE
               && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
-              && d.unmet == MCA_COLL_RSAG_NEEDS_MULTI_NODE
-              && d.comm_class == MCA_COLL_RSAG_CLASS_NODES, "%s forced on 2+1+2", desc->name);
+              && d.unmet == MCA_COLL_RSAG_NEEDS_MULTI_NODE, "%s forced, unavailable", desc->name);
+    c = call_of(4, 1 << 20, 8, true);       /* one rank on each of 4 nodes */
+    c.single_node = false;
+    c.nodes = 4;
+    c.min_ranks_per_node = 1;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg != hier->id && d.reason == MCA_COLL_RSAG_REASON_FALLBACK
+              && d.unmet == MCA_COLL_RSAG_NEEDS_MULTI_NODE, "%s forced, 1 per node", desc->name);
     c = call_of(4, 1 << 20, 8, false);      /* 2 x 2, non-commutative */
     c.single_node = false;
     c.nodes = 2;
-    c.ranks_per_node = 2;
+    c.min_ranks_per_node = 2;
     d = mca_coll_rsag_select(coll, &c, &t);
     CHECK(d.alg != hier->id && d.reason != MCA_COLL_RSAG_REASON_FORCED
               && (d.unmet & MCA_COLL_RSAG_NEEDS_COMMUTATIVE), "%s forced, non-commutative",
@@ -712,6 +732,71 @@ static void test_hierarchical(mca_coll_rsag_coll_t coll)
     }
     CHECK(mca_coll_rsag_uncovered_below(coll, &t, MCA_COLL_RSAG_CLASS_NODES) == 1000,
           "%s hierarchical does not cover", desc->name);
+}
+
+/* `leaders`: the row, its restrictions, and auto's "below" rule: taken
+ * below coll_rsag_<coll>_leaders_max_bytes on several nodes (even and
+ * uneven), ahead of every threshold; never on one node nor one rank per
+ * node; 0 turns the rule off; forced, at any size. */
+static void test_leaders(mca_coll_rsag_coll_t coll)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    const mca_coll_rsag_alg_desc_t *lead = row_named(coll, "leaders");
+    mca_coll_rsag_tuning_t t;
+    mca_coll_rsag_decision_t d;
+    mca_coll_rsag_call_t c;
+    long max;
+
+    CHECK(NULL != lead, "%s has a leaders row", desc->name);
+    if (NULL == lead) {
+        return;
+    }
+    CHECK(lead->restrictions == (MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE),
+          "%s leaders restrictions", desc->name);
+    mca_coll_rsag_tuning_defaults(coll, &t);
+    max = t.max_bytes[lead->id];
+    CHECK(max == 65536, "%s leaders below 64 KiB by default", desc->name);
+    for (int id = 1; id <= desc->nalgs; ++id) {
+        CHECK(id == lead->id || t.max_bytes[id] < 0, "%s only leaders has a bound", desc->name);
+    }
+    for (int shape = 0; shape < 4; ++shape) {
+        /* 2 x 2, 2+1+2, one node of 5, 4 nodes x 1 */
+        static const int P[] = { 4, 5, 5, 4 }, NODES[] = { 2, 3, 1, 4 }, S[] = { 2, 1, 5, 1 };
+        bool takes = shape < 2;
+        c = call_of(P[shape], 1, 8, true);
+        c.single_node = (1 == NODES[shape]);
+        c.nodes = NODES[shape];
+        c.min_ranks_per_node = S[shape];
+        for (size_t bytes = 8; bytes <= ((size_t) 1 << 24); bytes *= 2) {
+            c.count = bytes / 8;
+            c.bytes = bytes;
+            d = mca_coll_rsag_select(coll, &c, &t);
+            CHECK((d.alg == lead->id) == (takes && bytes < (size_t) max),
+                  "%s shape %d bytes %zu -> %d", desc->name, shape, bytes, d.alg);
+            CHECK(d.alg == reference_auto(coll, &c, &t), "%s reference", desc->name);
+            if (d.alg == lead->id) {
+                CHECK(d.below && d.threshold == (size_t) max
+                          && d.reason == MCA_COLL_RSAG_REASON_AUTO, "%s below", desc->name);
+            }
+        }
+        c.commutative = false;
+        c.count = 1;
+        c.bytes = 8;
+        CHECK(mca_coll_rsag_select(coll, &c, &t).alg != lead->id, "%s non-commutative",
+              desc->name);
+    }
+    c = call_of(4, 1, 8, true);
+    c.single_node = false;
+    c.nodes = 2;
+    c.min_ranks_per_node = 2;
+    t.max_bytes[lead->id] = 0;
+    CHECK(mca_coll_rsag_select(coll, &c, &t).alg != lead->id, "%s max 0: off", desc->name);
+    t.forced = lead->id;
+    c.count = (size_t) 1 << 24;
+    c.bytes = c.count * 8;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == lead->id && d.reason == MCA_COLL_RSAG_REASON_FORCED, "%s forced large",
+          desc->name);
 }
 
 /* Every combination of restriction bits has its own text. */
@@ -732,6 +817,7 @@ int main(void)
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         test_direct((mca_coll_rsag_coll_t) coll);
         test_hierarchical((mca_coll_rsag_coll_t) coll);
+        test_leaders((mca_coll_rsag_coll_t) coll);
     }
     test_classes();
     test_validation();

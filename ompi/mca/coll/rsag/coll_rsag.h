@@ -162,12 +162,12 @@ typedef struct mca_coll_rsag_module_t {
     mca_coll_rsag_node_state_t node_state;
     mca_coll_rsag_segment_t *segment;
     /* The node structure (coll_rsag_hier.c): nodes the ranks are on (-1:
-     * not known yet) and ranks per node (0 when nodes differ), the same on
-     * every rank; hier: its details and the sub-communicators of
+     * not known yet) and S, the smallest number of ranks on a node, the
+     * same on every rank; hier: its details and the sub-communicators of
      * hierarchical (NULL on one node); in_setup: making them, every call
      * on this communicator goes to the previous module. */
     int nodes;
-    int ranks_per_node;
+    int min_ranks_per_node;
     struct mca_coll_rsag_hier_t *hier;
     bool in_setup;
     /* The schedule of the blocking calls, reset and reused by each. */

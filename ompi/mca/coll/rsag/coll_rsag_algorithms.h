@@ -41,8 +41,13 @@
                                                    segment made (coll_rsag_segment.c) */
 #define MCA_COLL_RSAG_NEEDS_CONTIGUOUS    0x8u  /* datatype size == extent == true
                                                    extent (any lower bound) */
-#define MCA_COLL_RSAG_NEEDS_MULTI_NODE    0x10u /* ranks on >= 2 nodes, the same number
-                                                   (>= 2) on every node (coll_rsag_hier.c) */
+#define MCA_COLL_RSAG_NEEDS_MULTI_NODE    0x10u /* ranks on >= 2 nodes, any number (>= 1)
+                                                   on each, at least one node with >= 2
+                                                   (one rank per node: the node-aware
+                                                   algorithms would be the flat one on a
+                                                   copy of the communicator), and the
+                                                   node and cross-node communicators
+                                                   usable (coll_rsag_hier.c) */
 #define MCA_COLL_RSAG_NEEDS_ORDERED_START 0x20u /* started in the communicator's order of
                                                    collectives: blocking, MPI_I*, or a
                                                    persistent request whose starts are
@@ -137,8 +142,8 @@
  *   1 MB, its cross-node step taking these thresholds, 1.0-1.6x the best
  *   flat algorithm up to 16 MB, 0.93x at 64 MB).  Hierarchical shares the
  *   ring's 1 MB: on equal thresholds the later row wins, so it takes over
- *   where it applies (>= 2 ranks on every node) and the ring serves one
- *   rank per node.  The reduce-scatters follow the allreduce (its first
+ *   where it applies (several nodes, any placement, one of them with
+ *   >= 2 ranks) and the ring serves one rank per node.  The reduce-scatters follow the allreduce (its first
  *   half); hierarchical MPI_Reduce was not measured (from 64 KB). */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
@@ -147,17 +152,36 @@
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,      4096)
 #define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
+#define MCA_COLL_RSAG_DEF_REDUCE_LEADERS                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
 #define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,   1048576)
 #define MCA_COLL_RSAG_DEF_RS_PRIORITY_AWARE               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    131072)
 #define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(         1,         8,         8, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
+#define MCA_COLL_RSAG_DEF_RS_LEADERS                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* ---- end of the threshold table ------------------------------------------ */
+
+/* ---- Below these sizes, auto takes `leaders` -------------------------------
+ *
+ * The node-aware small-message path (`leaders`: node reduce to local rank
+ * 0, the leaders across nodes, release in the node) is taken by auto for
+ * every message smaller than coll_rsag_<coll>_leaders_max_bytes wherever
+ * it applies (several nodes, one of them with >= 2 ranks; commutative op),
+ * ahead of the *_min_bytes thresholds above (which cannot say "below":
+ * auto takes the largest threshold <= bytes).  Its *_min_bytes stay OFF:
+ * from the bound on, the table decides as before.  PROVISIONAL: 64 KiB for
+ * allreduce and reduce, and for the reduce-scatters (whose whole vector is
+ * what crosses the leaders' network link), not measured yet; to be set
+ * from runs on the emulated cluster (doc/cluster.md). */
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS_MAX_BYTES     65536
+#define MCA_COLL_RSAG_DEF_REDUCE_LEADERS_MAX_BYTES        65536
+#define MCA_COLL_RSAG_DEF_RS_LEADERS_MAX_BYTES            65536
 
 /* "Never by auto": the largest value of the long threshold parameters, so
  * a tuner file's "= 9223372036854775807" means the same. */
@@ -207,11 +231,17 @@
     X(ALLREDUCE, HIERARCHICAL, 6, "hierarchical",                                  \
       "node-aware: reduce-scatter inside each node, allreduce of each slice "      \
       "across nodes by the ranks of the same local index, allgather inside each "  \
-      "node; commutative ops, several nodes with the same number (>= 2) of ranks " \
-      "on each",                                                                   \
+      "node; commutative ops, several nodes, any number of ranks on each",        \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
       MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL,         \
-      mca_coll_rsag_allreduce_hierarchical)
+      mca_coll_rsag_allreduce_hierarchical)                                        \
+    X(ALLREDUCE, LEADERS, 7, "leaders",                                            \
+      "node-aware, small messages: reduce to local rank 0 inside each node, "      \
+      "allreduce among the node leaders, broadcast inside each node; "             \
+      "commutative ops, several nodes",                                            \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
+      MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS,              \
+      mca_coll_rsag_allreduce_leaders)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
@@ -237,11 +267,17 @@
     X(REDUCE, HIERARCHICAL, 4, "hierarchical",                                     \
       "node-aware: reduce-scatter inside each node, reduce of each slice to the "  \
       "root's node by the ranks of the same local index, gather to the root; "     \
-      "commutative ops, several nodes with the same number (>= 2) of ranks on "    \
-      "each",                                                                      \
+      "commutative ops, several nodes, any number of ranks on each",              \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
       MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL,            \
-      mca_coll_rsag_reduce_hierarchical)
+      mca_coll_rsag_reduce_hierarchical)                                           \
+    X(REDUCE, LEADERS, 5, "leaders",                                               \
+      "node-aware, small messages: reduce to local rank 0 inside each node, "      \
+      "reduce among the node leaders to the root's node, then to the root; "       \
+      "commutative ops, several nodes",                                            \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
+      MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_REDUCE_LEADERS,                 \
+      mca_coll_rsag_reduce_leaders)
 
 /* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
  * (one implementation over a block layout, coll_rsag_reduce_scatter_*.c),
@@ -281,10 +317,18 @@
       "node-aware: reduce-scatter inside each node into one slice per local "      \
       "index (the blocks of the ranks of that index), then reduce-scatter of "     \
       "each slice across nodes; any rank placement; commutative ops, several "     \
-      "nodes with the same number (>= 2) of ranks on each",                        \
+      "nodes, any number of ranks on each",                                        \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_HIERARCHICAL,               \
-      mca_coll_rsag_reduce_scatter_hierarchical)
+      mca_coll_rsag_reduce_scatter_hierarchical)                                   \
+    X(COLL, LEADERS, 6, "leaders",                                                 \
+      "node-aware, small messages: reduce to local rank 0 inside each node, "      \
+      "reduce-scatter of the per-node totals among the node leaders (each gets "   \
+      "its node's blocks), scatter inside each node; commutative ops, several "    \
+      "nodes",                                                                     \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
+      MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_LEADERS,                    \
+      mca_coll_rsag_reduce_scatter_leaders)
 
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \
     MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER_BLOCK)

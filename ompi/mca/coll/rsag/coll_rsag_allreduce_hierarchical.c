@@ -6,17 +6,25 @@
 /*
  * MPI_Allreduce, node-aware ("hierarchical"; doc/hierarchical.md).
  *
- * Idea: only 1/L of the vector crosses the network from each rank: (1)
- * reduce-scatter inside each node, local rank l keeping slice l of the
- * node's sum; (2) the ranks of local index l, one per node, allreduce
- * slice l across the nodes, all L slices at once; (3) allgather of the
- * slices inside each node.
+ * Idea: only 1/S of the vector crosses the network from each carrying
+ * rank, S the smallest number of ranks on any node (any placement, any
+ * node sizes >= 1): (1) reduce-scatter inside each node, local rank l < S
+ * keeping slice l of the node's sum (ranks l >= S contribute and keep an
+ * empty block); (2) the ranks of local index l < S, one per node, allreduce
+ * slice l across the nodes, all S slices at once; (3) allgather of the
+ * slices inside each node (the same layout, empty blocks included).
  *
  *   N = 2 nodes x L = 2 ranks, vector [s0 | s1] (x_r: rank r's input)
  *            node 0: ranks 0 1            node 1: ranks 2 3
  *   (1) rs   0: x0.s0+x1.s0  1: ..s1      2: x2.s0+x3.s0  3: ..s1
  *   (2) ar   cross comm {0,2}: slice s0, {1,3}: slice s1, concurrently
  *   (3) ag   0, 1: [s0 | s1]              2, 3: [s0 | s1]
+ *
+ *   2+1+2 ranks: S = 1, one slice (the whole vector)
+ *            node 0: 0 1     node 1: 2     node 2: 3 4
+ *   (1) rs   0: x0+x1  1: -  2: x2         3: x3+x4  4: -
+ *   (2) ar   cross comm {0,2,3} (the node leaders): the whole vector
+ *   (3) ag   0 -> 1                        3 -> 4
  *
  * Each step is rsag's own: (1) rsag's reduce-scatter selection on the node
  * communicator, `direct` first (the node path: CMA or the shared segment),
@@ -26,18 +34,23 @@
  * allgather (coll_rsag_ring.c) on the node communicator, in place.  All
  * three go into the call's one schedule (blocking, nonblocking or
  * persistent alike; a nonblocking call's node step is never `direct`).
- * Cost (n bytes, N nodes of L ranks, intra-node link alpha_s beta_s,
- *       network alpha_n beta_n; Rabenseifner across nodes):
- *       intra: 2 (L-1)/L n beta_s + (L-1)/L n gamma + O(log L) alpha_s;
- *       inter: 2 log2 N alpha_n + 2 (N-1)/N (n/L) beta_n + (N-1)/N (n/L) gamma,
- *       the L cross communicators sharing each node's link: 2 (N-1)/N n
- *       bytes per node link and direction, as flat Rabenseifner at best, but
- *       whatever the rank placement, and the intra-node part at memory speed.
- * Restrictions: commutative op (slices are reduced node first); several
- *       nodes with the same number L >= 2 of ranks on each (the selector's
- *       MCA_COLL_RSAG_NEEDS_MULTI_NODE; 2+1+2 goes to a flat algorithm).
- * Memory: one temporary of my slice (ceil(count / L) elements), plus what
- *       the sub-steps take.
+ * Cost (n bytes, N nodes, S the smallest node, L ranks on mine,
+ *       intra-node link alpha_s beta_s, network alpha_n beta_n;
+ *       Rabenseifner across nodes):
+ *       intra: 2 (L-1)/L n beta_s + (L-1)/L n gamma + O(log L) alpha_s
+ *       (the slices are n/S, so the S ranks that carry them move more
+ *       when L > S);
+ *       inter: 2 log2 N alpha_n + 2 (N-1)/N (n/S) beta_n + (N-1)/N (n/S) gamma,
+ *       the S cross communicators sharing each node's link: 2 (N-1)/N n
+ *       bytes per node link and direction whatever S, as flat Rabenseifner
+ *       at best, but whatever the rank placement, and the intra-node part
+ *       at memory speed.  S = 1: the node leaders carry the whole vector,
+ *       which is still the least a node link can carry.
+ * Restrictions: commutative op (slices are reduced node first); ranks on
+ *       several nodes, any number on each, one node with >= 2 (the
+ *       selector's MCA_COLL_RSAG_NEEDS_MULTI_NODE).
+ * Memory: one temporary of my slice (ceil(count / S) elements; one element
+ *       for l >= S), plus what the sub-steps take.
  */
 #include "ompi_config.h"
 

@@ -170,7 +170,9 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
     /* the thresholds, and how direct reduces a box (flat or the tree's
      * fan-in: ranks that differ would wait for each other's boxes forever) */
     shape[0] = mca_coll_rsag_check_hash(
-        tuning->min_bytes, sizeof(tuning->min_bytes) / sizeof(tuning->min_bytes[0]));
+        tuning->min_bytes, sizeof(tuning->min_bytes) / sizeof(tuning->min_bytes[0]))
+        ^ mca_coll_rsag_check_hash(tuning->max_bytes,
+                                   sizeof(tuning->max_bytes) / sizeof(tuning->max_bytes[0]));
     shape[1] = mca_coll_rsag_node_params.fanin;
     v[MCA_COLL_RSAG_CHK_THRESHOLDS] = mca_coll_rsag_check_hash(shape, 2);
     for (int i = 0; i < MCA_COLL_RSAG_CHK_N; ++i) {

@@ -378,6 +378,40 @@ static int mca_coll_rsag_register_threshold(mca_coll_rsag_coll_t coll,
     return OPAL_SUCCESS;
 }
 
+/* coll_rsag_<coll>_leaders_max_bytes: below it auto takes `leaders`
+ * where it applies (coll_rsag_algorithms.h, "Below these sizes"). */
+static void mca_coll_rsag_register_max_bytes(mca_coll_rsag_coll_t coll)
+{
+    const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
+    char name[128], help[640];
+
+    for (int i = 0; i < desc->nalgs; ++i) {
+        long def = tuning->max_bytes[desc->algs[i].id];
+
+        if (def < 0) {
+            continue;           /* only rows with a compiled-in bound have one */
+        }
+        snprintf(name, sizeof(name), "%s_%s_max_bytes", desc->name, desc->algs[i].name);
+        snprintf(help, sizeof(help),
+                 "auto uses %s for %s messages of fewer than this many bytes (count * type "
+                 "size) wherever its restrictions (%s) are met, ahead of the *_min_bytes "
+                 "thresholds; 0: never by this rule (default %ld, provisional)",
+                 desc->algs[i].name, desc->mpi_name,
+                 mca_coll_rsag_restriction_text(desc->algs[i].restrictions), def);
+        (void) mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_LONG, NULL, 0,
+                                               MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                               MCA_BASE_VAR_SCOPE_ALL_EQ,
+                                               &tuning->max_bytes[desc->algs[i].id]);
+        if (tuning->max_bytes[desc->algs[i].id] < 0) {
+            MCA_COLL_RSAG_WARN("coll_rsag_%s = %ld is invalid (valid: a byte count >= 0); "
+                               "using %ld", name, tuning->max_bytes[desc->algs[i].id], def);
+            tuning->max_bytes[desc->algs[i].id] = def;
+        }
+    }
+}
+
 /* Register coll_rsag_<coll>_algorithm (enum built from the table) and one
  * threshold and one MPI_T counter per algorithm, plus the delegation
  * counter. */
@@ -426,6 +460,7 @@ static int mca_coll_rsag_register_collective(mca_coll_rsag_coll_t coll)
              "Number of %s calls rsag handed to the previous coll module", desc->mpi_name);
     mca_coll_rsag_register_counter(name, help, &mca_coll_rsag_component.calls[coll][0]);
 
+    mca_coll_rsag_register_max_bytes(coll);
     mca_coll_rsag_warn_uncovered(coll);
     return mca_coll_rsag_register_hier_inter(coll);
 }

@@ -66,7 +66,7 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->node_state = MCA_COLL_RSAG_NODE_UNKNOWN;
     m->segment = NULL;
     m->nodes = -1;
-    m->ranks_per_node = 0;
+    m->min_ranks_per_node = 0;
     m->hier = NULL;
     m->in_setup = false;
     mca_coll_rsag_sched_init(&m->sched, NULL, NULL);
@@ -156,6 +156,12 @@ static const char *mca_coll_rsag_threshold_text(const mca_coll_rsag_decision_t *
     }
     mca_coll_rsag_class_text(mca_coll_rsag_component.class_bounds, d->comm_class, range,
                              sizeof(range));
+    if (d->below) {
+        snprintf(buf, len, "; bytes < coll_rsag_%s_%s_max_bytes %zu (%s)",
+                 mca_coll_rsag_colls[coll].name, mca_coll_rsag_alg_name(coll, d->alg),
+                 d->threshold, range);
+        return buf;
+    }
     snprintf(buf, len, "; coll_rsag_%s_%s_min_bytes %zu <= bytes (%s %s)",
              mca_coll_rsag_colls[coll].name, mca_coll_rsag_alg_name(coll, d->alg), d->threshold,
              d->by_class ? "default for" : "set for every size, here", range);
@@ -247,19 +253,20 @@ static void mca_coll_rsag_nodes(mca_coll_rsag_module_t *m, const mca_coll_rsag_a
     if (m->nodes < 0) {
         if (1 == m->all_local) {
             m->nodes = 1;
-            m->ranks_per_node = a->size;
+            m->min_ranks_per_node = a->size;
         } else if (NULL != (m->hier = mca_coll_rsag_hier_structure(a->comm))) {
             m->hier->build = mca_coll_rsag_sub_build;
             m->nodes = m->hier->nodes;
-            m->ranks_per_node = m->hier->ranks_per_node;
+            m->min_ranks_per_node = m->hier->min_ranks;
         } else {
             m->nodes = 0;           /* unknown: size classes, no hierarchical */
-            m->ranks_per_node = 0;
+            m->min_ranks_per_node = 0;
         }
     }
     call->nodes = m->nodes;
-    call->ranks_per_node = (NULL != m->hier && MCA_COLL_RSAG_HIER_UNAVAILABLE == m->hier->state)
-                               ? 0 : m->ranks_per_node;
+    call->min_ranks_per_node =
+        (NULL != m->hier && MCA_COLL_RSAG_HIER_UNAVAILABLE == m->hier->state)
+            ? 0 : m->min_ranks_per_node;
 }
 
 /* What the selector needs to know about the call `a` (`nonblocking`: an
@@ -298,7 +305,7 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
          * blocking call has found it, the structure is "not known" (the
          * same on every rank: the calls on a communicator are ordered). */
         call->nodes = 0;
-        call->ranks_per_node = 0;
+        call->min_ranks_per_node = 0;
         return;
     }
     mca_coll_rsag_nodes(m, a, call);
@@ -314,7 +321,7 @@ static mca_coll_rsag_module_t *mca_coll_rsag_private_module(int nodes, int ranks
     if (NULL != s) {
         s->all_local = (1 == nodes) ? 1 : 0;
         s->nodes = nodes;
-        s->ranks_per_node = ranks_per_node;
+        s->min_ranks_per_node = ranks_per_node;
     }
     return s;
 }
@@ -369,7 +376,7 @@ static mca_coll_rsag_decision_t mca_coll_rsag_select_and_prepare(
             mca_coll_rsag_hier_make(m, a);
         }
         if (MCA_COLL_RSAG_HIER_READY != m->hier->state) {
-            call->ranks_per_node = 0;
+            call->min_ranks_per_node = 0;
             d = mca_coll_rsag_select(coll, call, tuning);
         }
     }

@@ -22,6 +22,7 @@
 #include "ompi/proc/proc.h"
 
 #include "coll_rsag_hier.h"
+#include "coll_rsag_index.h"
 
 void mca_coll_rsag_hier_free(mca_coll_rsag_hier_t *h)
 {
@@ -108,6 +109,8 @@ mca_coll_rsag_hier_t *mca_coll_rsag_hier_structure(struct ompi_communicator_t *c
             h->ranks_per_node = 0;
         }
     }
+    /* from the same array on every rank: the same S everywhere */
+    h->min_ranks = mca_coll_rsag_hier_min_ranks(count, h->nodes);
     /* node_of lives in the block of `leaders`: keep it, free it as one */
     memmove(leaders, h->node_of, 2 * (size_t) p * sizeof(int));
     h->node_of = leaders;
@@ -131,8 +134,15 @@ void mca_coll_rsag_hier_setup(mca_coll_rsag_hier_t *h, struct ompi_communicator_
     /* Creating communicators runs collectives on comm (the context id
      * agreement, the split's allgather): the caller sends those that come
      * back into rsag's slots to the previous module meanwhile. */
+    bool crosses = h->local_of[me] < h->min_ranks;
+
     rc1 = ompi_comm_split(comm, h->node_of[me], me, &h->node_comm, false);
-    rc2 = ompi_comm_split(comm, h->local_of[me], h->node_of[me], &h->cross_comm, false);
+    /* cross communicators only for the local indices every node has */
+    rc2 = ompi_comm_split(comm, crosses ? h->local_of[me] : MPI_UNDEFINED, h->node_of[me],
+                          &h->cross_comm, false);
+    if (MPI_COMM_NULL == h->cross_comm) {
+        h->cross_comm = NULL;
+    }
 
     /* names for the verbose trace (ompi_comm_set_name: 4.1 and 5.0) */
     if (OMPI_SUCCESS == rc1 && NULL != h->node_comm) {
@@ -147,18 +157,31 @@ void mca_coll_rsag_hier_setup(mca_coll_rsag_hier_t *h, struct ompi_communicator_
     }
     if (OMPI_SUCCESS == rc1 && OMPI_SUCCESS == rc2) {
         h->node_m = new_module(1, ompi_comm_size(h->node_comm));
-        h->cross_m = new_module(h->nodes, 1);
+        h->cross_m = (NULL != h->cross_comm) ? new_module(h->nodes, 1) : NULL;
     }
-    if (OMPI_SUCCESS != rc1 || OMPI_SUCCESS != rc2 || NULL == h->node_m || NULL == h->cross_m) {
+    /* Every rank must take the same view: a failure on one rank only
+     * (memory) would leave the others in steps it never joins.  The
+     * sub-communicators exist or not on all (the splits are collective);
+     * the private modules are small: not agreed on, as before. */
+    if (OMPI_SUCCESS != rc1 || OMPI_SUCCESS != rc2 || NULL == h->node_m
+        || (NULL != h->cross_comm && NULL == h->cross_m)) {
         snprintf(why, why_len, "could not make the node and cross-node communicators (%d, %d)",
                  rc1, rc2);
         h->state = MCA_COLL_RSAG_HIER_UNAVAILABLE;
         return;
     }
-    snprintf(why, why_len, "%d nodes x %d ranks: node communicators of %d ranks, %d "
-             "cross-node communicators of %d ranks made",
-             h->nodes, h->ranks_per_node, ompi_comm_size(h->node_comm), h->ranks_per_node,
-             ompi_comm_size(h->cross_comm));
+    if (h->ranks_per_node > 0) {
+        snprintf(why, why_len, "%d nodes x %d ranks: node communicators of %d ranks, %d "
+                 "cross-node communicators of %d ranks made",
+                 h->nodes, h->ranks_per_node, ompi_comm_size(h->node_comm), h->ranks_per_node,
+                 h->nodes);
+    } else {
+        snprintf(why, why_len, "%d nodes of %d ranks or more (uneven): node communicators "
+                 "(this one %d ranks), %d cross-node communicators of %d ranks made "
+                 "(local indices < %d)",
+                 h->nodes, h->min_ranks, ompi_comm_size(h->node_comm), h->min_ranks, h->nodes,
+                 h->min_ranks);
+    }
     h->state = MCA_COLL_RSAG_HIER_READY;
 }
 
@@ -186,15 +209,16 @@ int mca_coll_rsag_hier_node_reduce_scatter(mca_coll_rsag_sched_t *s,
 {
     mca_coll_rsag_hier_t *h = a->hier;
     int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
+    int S = h->min_ranks;
     mca_coll_rsag_args_t sa;
 
     memset(sl, 0, sizeof(*sl));
     sl->displ = malloc(((size_t) L + 1) * sizeof(size_t));
-    sl->slice = mca_coll_rsag_sched_tmp(s, a->count / (size_t) L + 1);
-    if (NULL == sl->displ || NULL == sl->slice) {
+    sl->slice = mca_coll_rsag_sched_tmp(s, (l < S) ? a->count / (size_t) S + 1 : 1);
+    if (NULL == sl->displ || OMPI_SUCCESS != s->err) {
         return (OMPI_SUCCESS != s->err) ? s->err : OMPI_ERR_OUT_OF_RESOURCE;
     }
-    mca_coll_rsag_displs_even(a->count, L, sl->displ);
+    mca_coll_rsag_hier_slices(a->count, S, L, sl->displ);
     sl->mine = sl->displ[l + 1] - sl->displ[l];
 
     mca_coll_rsag_hier_args(&sa, a, h->node_comm, a->input, sl->slice, a->count, -1);
@@ -206,4 +230,30 @@ void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl)
 {
     free(sl->displ);
     sl->displ = NULL;
+}
+
+int mca_coll_rsag_hier_bcast(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a, char *buf,
+                             size_t count, int root)
+{
+    int p = a->size, vr = (a->rank - root + p) % p, mask = 1;
+
+    mca_coll_rsag_sched_fence(s);
+    if (p < 2 || 0 == count) {
+        return s->err;
+    }
+    /* receive from the parent (vr without its lowest set bit), then send
+     * to the children vr + 2^k below that bit, the farthest first */
+    while (mask < p && 0 == (vr & mask)) {
+        mask <<= 1;
+    }
+    if (vr > 0) {
+        (void) mca_coll_rsag_sched_recv(s, a, buf, count, (vr - mask + root) % p);
+        mca_coll_rsag_sched_fence(s);
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+        if (vr + mask < p) {
+            (void) mca_coll_rsag_sched_send(s, a, buf, count, (vr + mask + root) % p);
+        }
+    }
+    return s->err;
 }

@@ -15,8 +15,14 @@
  *                    call on a communicator whose ranks are not all on this
  *                    node; every rank gets the same answer, so the selector
  *                    takes the same decision everywhere
+ *   S                the smallest number of ranks on any node (>= 1): the
+ *                    node-aware algorithms cut their vector into S slices
+ *                    (doc/hierarchical.md, "Any placement")
  *   node comm        the ranks of my node, in rank order (local index)
- *   cross comm       the ranks of my local index, one per node, in node order
+ *   cross comm       the ranks of my local index l, one per node, in node
+ *                    order: made only for l < S (every node has a rank of
+ *                    that index); none for l >= S.  Cross comm 0 is the
+ *                    node leaders' communicator (`leaders`).
  *
  * The two sub-communicators are made by the first call that selects
  * `hierarchical` and freed with the communicator (module destructor).
@@ -69,11 +75,14 @@ typedef mca_coll_rsag_module_t *(*mca_coll_rsag_new_module_fn_t)(int nodes, int 
 typedef struct mca_coll_rsag_hier_t {
     int nodes;                  /* nodes the communicator spans */
     int ranks_per_node;         /* the same on every node, else 0 */
+    int min_ranks;              /* S: the smallest number of ranks on a node */
     int *node_of;               /* [p]: node index of each rank */
     int *local_of;              /* [p]: its index on its node */
     mca_coll_rsag_hier_state_t state;
-    struct ompi_communicator_t *node_comm, *cross_comm;
-    mca_coll_rsag_module_t *node_m, *cross_m;   /* private, not installed */
+    struct ompi_communicator_t *node_comm;
+    struct ompi_communicator_t *cross_comm;     /* NULL for local index >= S */
+    mca_coll_rsag_module_t *node_m, *cross_m;   /* private, not installed (cross_m:
+                                                   NULL where cross_comm is) */
     mca_coll_rsag_sub_build_fn_t build;         /* set by the dispatcher */
 } mca_coll_rsag_hier_t;
 
@@ -100,10 +109,12 @@ void mca_coll_rsag_hier_args(mca_coll_rsag_args_t *s, const mca_coll_rsag_args_t
 
 /* Step (1) of hierarchical MPI_Allreduce and MPI_Reduce (a->hier ready),
  * appended to s:
- * the vector cut into L even slices, one per rank of the node (displ: L + 1
- * element offsets, only while building), and the reduce-scatter of the
- * input inside the node, `direct` first (blocking calls), leaving my slice
- * of the node's sum (`mine` elements) in `slice` (a temporary of s).
+ * the vector cut into S even slices, slice l for local rank l < S, empty
+ * blocks for the node's other ranks (displ: L + 1 element offsets, L the
+ * node's size, only while building; mca_coll_rsag_hier_slices), and the
+ * reduce-scatter of the input inside the node, `direct` first (blocking
+ * calls), leaving my slice of the node's sum (`mine` elements, 0 for l >=
+ * S) in `slice` (a temporary of s).
  * Free with mca_coll_rsag_hier_slices_free, whatever the return. */
 typedef struct mca_coll_rsag_hier_slices_t {
     size_t *displ;
@@ -115,6 +126,12 @@ int mca_coll_rsag_hier_node_reduce_scatter(mca_coll_rsag_sched_t *s,
                                            const mca_coll_rsag_args_t *a,
                                            mca_coll_rsag_hier_slices_t *sl);
 void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl);
+
+/* A binomial broadcast of `count` elements of buf from rank `root` of the
+ * communicator of `a` (a sub-communicator's arguments, mca_coll_rsag_hier_args),
+ * appended to s after a fence: the release inside the node of `leaders`. */
+int mca_coll_rsag_hier_bcast(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a, char *buf,
+                             size_t count, int root);
 
 END_C_DECLS
 

@@ -375,3 +375,82 @@ int mca_coll_rsag_direct_fanin_auto(int p, size_t bytes, bool reduce_scatter)
     }
     return ((bytes > 512 && k2 > 8) || (bytes > 256 && k2 > 16)) ? k3 : k2;
 }
+
+/* ---- node-aware layouts --------------------------------------------------- */
+
+int mca_coll_rsag_hier_min_ranks(const int *count, int N)
+{
+    int S = (N > 0) ? count[0] : 0;
+
+    for (int j = 1; j < N; ++j) {
+        S = (count[j] < S) ? count[j] : S;
+    }
+    return S;
+}
+
+void mca_coll_rsag_hier_slices(size_t count, int S, int L, size_t *displ)
+{
+    mca_coll_rsag_displs_even(count, S, displ);
+    for (int l = S + 1; l <= L; ++l) {
+        displ[l] = count;
+    }
+}
+
+bool mca_coll_rsag_hier_rs_order(int p, int N, int S, const int *node_of,
+                                 const int *local_of, int *qof, int *work)
+{
+    int *start = work, *rank_at = work + N + 1;
+    bool identity = true;
+    int k = 0;
+
+    /* the ranks of node j by local index: rank_at[start[j] + l] */
+    for (int j = 0; j <= N; ++j) {
+        start[j] = 0;
+    }
+    for (int q = 0; q < p; ++q) {
+        ++start[node_of[q] + 1];
+    }
+    for (int j = 0; j < N; ++j) {
+        start[j + 1] += start[j];
+    }
+    for (int q = 0; q < p; ++q) {
+        rank_at[start[node_of[q]] + local_of[q]] = q;
+    }
+    for (int c = 0; c < S; ++c) {
+        for (int j = 0; j < N; ++j) {
+            for (int l = c; l < start[j + 1] - start[j]; l += S) {
+                qof[k] = rank_at[start[j] + l];
+                identity &= (qof[k] == k);
+                ++k;
+            }
+        }
+    }
+    return identity;
+}
+
+void mca_coll_rsag_hier_rs_sums(int p, int N, int S, const int *node_of, const int *local_of,
+                                const int *qof, const size_t *displ, int c, size_t *slice,
+                                size_t *part)
+{
+    for (int i = 0; i <= S; ++i) {
+        slice[i] = 0;
+    }
+    for (int j = 0; j <= N; ++j) {
+        part[j] = 0;
+    }
+    for (int k = 0; k < p; ++k) {
+        int q = qof[k], cq = local_of[q] % S;
+        size_t n = displ[q + 1] - displ[q];
+
+        slice[cq + 1] += n;
+        if (cq == c) {
+            part[node_of[q] + 1] += n;
+        }
+    }
+    for (int i = 0; i < S; ++i) {
+        slice[i + 1] += slice[i];
+    }
+    for (int j = 0; j < N; ++j) {
+        part[j + 1] += part[j];
+    }
+}

@@ -248,4 +248,37 @@ int mca_coll_rsag_tree_levels(int p, int k);
  * block of each box, from p = 1024 up to 64 bytes. */
 int mca_coll_rsag_direct_fanin_auto(int p, size_t bytes, bool reduce_scatter);
 
+/*
+ * Node-aware layouts (`hierarchical` and `leaders`, coll_rsag_hier.c).  A
+ * communicator of p ranks on N nodes: node_of[q] (0..N-1, nodes numbered
+ * by their lowest rank) and local_of[q] (q's index on its node, rank
+ * order); S >= 1 is the smallest number of ranks on any node.
+ */
+
+/* S = the smallest of the N node sizes count[0..N-1] (0 when N < 1). */
+int mca_coll_rsag_hier_min_ranks(const int *count, int N);
+
+/* The node step's layout on a node of L >= 1 ranks: the vector of `count`
+ * elements cut as evenly as possible into S <= L slices, slice l < S for
+ * local rank l, empty blocks for local ranks S..L-1: displ[0..L]. */
+void mca_coll_rsag_hier_slices(size_t count, int S, int L, size_t *displ);
+
+/* The order of MPI's rank blocks of a node-aware reduce-scatter: by
+ * (local index mod S, node, local index), so that "slice c" (the blocks
+ * of the ranks whose local index is c mod S) is contiguous, and within it
+ * the part of node j (the blocks local rank c of node j brings home) too.
+ * qof[k] = the rank whose block comes k-th; work: N + 1 + p ints.  S = 1
+ * gives node order (node, local index).  Returns whether the order is the
+ * identity (qof[k] == k: no copy needed). */
+bool mca_coll_rsag_hier_rs_order(int p, int N, int S, const int *node_of,
+                                 const int *local_of, int *qof, int *work);
+
+/* From that order and MPI's block layout displ[0..p] (in rank order):
+ * slice[0..S], the offsets of the S slices in the reordered vector, and
+ * for slice c: part[0..N], the offsets of each node's part inside it
+ * (relative to the slice's start). */
+void mca_coll_rsag_hier_rs_sums(int p, int N, int S, const int *node_of, const int *local_of,
+                                const int *qof, const size_t *displ, int c, size_t *slice,
+                                size_t *part);
+
 #endif /* MCA_COLL_RSAG_INDEX_H */

@@ -6,10 +6,13 @@
 /*
  * MPI_Reduce, node-aware ("hierarchical"; doc/hierarchical.md).
  *
- * Idea: (1) reduce-scatter inside each node, local rank l keeping slice l
- * of the node's sum; (2) the ranks of local index l, one per node, reduce
- * slice l to the node of the root, all L slices at once; (3) on the root's
- * node, the root gathers the L slices.  Other nodes are done after (2).
+ * Idea: (1) reduce-scatter inside each node, local rank l < S keeping
+ * slice l of the node's sum (S: the smallest number of ranks on a node;
+ * the node's other ranks contribute and keep nothing); (2) the ranks of
+ * local index l < S, one per node, reduce slice l to the node of the root,
+ * all S slices at once; (3) on the root's node, the root gathers the S
+ * slices (it may itself hold none: local index >= S).  Other nodes are
+ * done after (2).
  *
  *   N = 2 nodes x L = 2 ranks, root 3 (node 1, local index 1)
  *            node 0: ranks 0 1            node 1: ranks 2 3
@@ -17,20 +20,28 @@
  *   (2) red  {0,2} -> 2: slice s0         {1,3} -> 3: slice s1 (in rbuf)
  *   (3) gat                               2 -> 3: s0 into rbuf
  *
+ *   3+1 ranks, root 2: S = 1, one slice (the whole vector)
+ *            node 0: ranks 0 1 2          node 1: rank 3
+ *   (1) rs   0: x0+x1+x2  1, 2: -         3: x3
+ *   (2) red  {0,3} -> 0: the whole sum
+ *   (3) gat  0 -> 2
+ *
  * Each step is rsag's own: (1) rsag's reduce-scatter selection on the node
  * communicator, `direct` first, else auto; (2) rsag's reduce selection on
  * the cross communicator (class "several nodes"), or the algorithm
  * coll_rsag_reduce_hierarchical_inter_algorithm forces, rooted at the
- * root's node; (3) each rank of the root's node sends its slice to the
- * root (a linear gather: L - 1 messages into their places in rbuf).  All
- * three go into the call's one schedule.
- * Cost (n bytes, N nodes of L ranks; Rabenseifner's reduce across nodes):
+ * root's node; (3) each rank of the root's node that holds a slice sends
+ * it to the root (a linear gather: up to S messages into their places in
+ * rbuf).  All three go into the call's one schedule.
+ * Cost (n bytes, N nodes, S the smallest node, L ranks on mine;
+ *       Rabenseifner's reduce across nodes):
  *       intra: (L-1)/L n beta_s + (L-1)/L n gamma (+ the gather on the
- *       root's node, (L-1)/L n beta_s); inter: 2 log2 N alpha_n +
- *       2 (N-1)/N (n/L) beta_n + (N-1)/N (n/L) gamma per cross communicator.
- * Restrictions: commutative op; several nodes with the same number L >= 2
- *       of ranks on each.
- * Memory: two temporaries of my slice (ceil(count / L) elements each).
+ *       root's node, up to n beta_s); inter: 2 log2 N alpha_n +
+ *       2 (N-1)/N (n/S) beta_n + (N-1)/N (n/S) gamma per cross communicator.
+ * Restrictions: commutative op; ranks on several nodes, any number on
+ *       each, one node with >= 2.
+ * Memory: two temporaries of my slice (ceil(count / S) elements each; one
+ *       element for l >= S).
  */
 #include "ompi_config.h"
 
@@ -53,7 +64,8 @@ int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_r
 
     /* all memory before the first message: a rank that lacks it fails
      * before any peer waits for it */
-    sum = me ? NULL : mca_coll_rsag_sched_tmp(s, a->count / (size_t) L + 1);
+    sum = me ? NULL : mca_coll_rsag_sched_tmp(s, l < h->min_ranks
+                                                  ? a->count / (size_t) h->min_ranks + 1 : 1);
     if (OMPI_SUCCESS != s->err) {
         return s->err;
     }
@@ -74,8 +86,8 @@ int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_r
             goto cleanup;
         }
     }
-    /* (3) on the root's node, the root gathers the slices (empty ones are
-     * not sent) */
+    /* (3) on the root's node, the root gathers the slices (empty ones, and
+     * the blocks of local ranks >= S, are not sent) */
     if (h->node_of[a->rank] == root_node) {
         mca_coll_rsag_hier_args(&sa, a, h->node_comm, NULL, NULL, 0, root_local);
         mca_coll_rsag_sched_fence(s);

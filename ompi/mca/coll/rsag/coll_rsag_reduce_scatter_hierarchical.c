@@ -7,15 +7,19 @@
  * MPI_Reduce_scatter_block and MPI_Reduce_scatter, node-aware
  * ("hierarchical"; doc/hierarchical.md).
  *
- * Idea: the ranks of local index l (one per node) own, together, the MPI
- * blocks of those ranks: call that slice l.  (1) reduce-scatter inside
- * each node, local rank l keeping slice l of the node's sum; (2) the ranks
- * of local index l reduce-scatter slice l across the nodes, each keeping
- * its own MPI block, straight into rbuf.  When the ranks of one local
- * index are not contiguous in rank order (placement by slot: node 0 holds
- * ranks 0..L-1), the input is first copied with the blocks reordered by
- * (local index, node), so that every slice is contiguous; placement
- * round-robin by node needs no copy.
+ * Idea: S = the smallest number of ranks on any node (any placement, any
+ * node sizes >= 1).  Slice c < S = the MPI blocks of the ranks whose local
+ * index is c mod S; within it, the part of node j = those of node j's such
+ * ranks.  (1) reduce-scatter inside each node, local rank c < S keeping
+ * slice c of the node's sum (ranks >= S keep an empty block); (2) the
+ * ranks of local index c < S (one per node) reduce-scatter slice c across
+ * the nodes, each keeping its node's part: its own MPI block, straight
+ * into rbuf, followed by those of its node's ranks c + S, c + 2S, ...;
+ * (3) inside each node, local rank c hands those blocks to their owners.
+ * When the blocks are not already in that order in rank order (placement
+ * round-robin by node, or S > 1 placed by slot), the input is first copied
+ * with its blocks reordered (mca_coll_rsag_hier_rs_order); S = 1 placed
+ * by slot, and equal nodes placed round-robin, need no copy.
  *
  *   N = 2 nodes x L = 2 ranks by slot, blocks b0..b3 (b_r: rank r's block)
  *            node 0: ranks 0 1            node 1: ranks 2 3
@@ -23,20 +27,29 @@
  *   (1) rs   0: slice 0   1: slice 1      2: slice 0   3: slice 1   (node sums)
  *   (2) rs   cross {0,2}: 0 gets b0, 2 gets b2;  {1,3}: 1 gets b1, 3 gets b3
  *
- * Both steps, and the reordering copies, go into the call's one schedule.
- * Each step is rsag's own reduce-scatter selection: (1) on the node
- * communicator, `direct` first, else auto; (2) on the cross communicator
- * (class "several nodes"), or the algorithm
+ *   2+1+2 ranks by slot: S = 1, slice 0 = the whole vector, rank order
+ *            node 0: 0 1     node 1: 2     node 2: 3 4
+ *   (1) rs   0: node sum  1: -             3: node sum  4: -
+ *   (2) rs   cross {0,2,3}: 0 gets b0 b1, 2 gets b2, 3 gets b3 b4
+ *   (3)      0 -> 1: b1                    3 -> 4: b4
+ *
+ * The steps, and the reordering copies, go into the call's one schedule.
+ * Steps (1) and (2) are rsag's own reduce-scatter selection: (1) on the
+ * node communicator, `direct` first, else auto; (2) on the cross
+ * communicator (class "several nodes"), or the algorithm
  * coll_rsag_reduce_scatter_hierarchical_inter_algorithm forces (it
- * serves both reduce-scatters, as do MPI_Reduce_scatter's thresholds).
- * Cost (n bytes, N nodes of L ranks, even blocks; recursive halving
- *       across nodes): intra: (L-1)/L n beta_s + (L-1)/L n gamma (+ n c,
- *       one local copy, for placement by slot); inter: log2 N alpha_n +
- *       (N-1)/N (n/L) beta_n + (N-1)/N (n/L) gamma per cross communicator.
- * Restrictions: commutative op; several nodes with the same number L >= 2
- *       of ranks on each; any block sizes (zero too), any placement.
- * Memory: slice l (its blocks' elements), plus a copy of the input when
- *       the slices are not contiguous.
+ * serves both reduce-scatters, as do MPI_Reduce_scatter's thresholds);
+ * (3) point-to-point messages in the node.
+ * Cost (n bytes, N nodes, S the smallest node, L ranks on mine, even
+ *       blocks; recursive halving across nodes): intra: (L-1)/L n beta_s +
+ *       (L-1)/L n gamma (+ n c, one local copy, when reordered; + the
+ *       blocks of ranks >= S, (L-S)/p n beta_s); inter: log2 N alpha_n +
+ *       (N-1)/N (n/S) beta_n + (N-1)/N (n/S) gamma per cross communicator.
+ * Restrictions: commutative op; ranks on several nodes, any number on
+ *       each, one node with >= 2; any block sizes (zero too), any placement.
+ * Memory: slice c (its blocks' elements; one element for ranks >= S), a
+ *       copy of the input when reordered, and my node's part of slice c
+ *       when that holds more than my own block.
  */
 #include "ompi_config.h"
 
@@ -45,41 +58,7 @@
 #include "ompi/constants.h"
 
 #include "coll_rsag_hier.h"
-
-/* The layouts of the two steps, from MPI's blocks (a->displ) and the node
- * structure: qof[k], the rank whose block comes k-th in (local index,
- * node) order; nd[0..L], slice li = the blocks of qof[li*N .. li*N+N-1];
- * cd[0..N], my slice's blocks (its N ranks, in node order).  Returns
- * whether the blocks are already in that order (no copy needed). */
-static bool mca_coll_rsag_rs_hier_layouts(const mca_coll_rsag_args_t *a,
-                                          const mca_coll_rsag_hier_t *h, int L, int l,
-                                          int *qof, size_t *nd, size_t *cd)
-{
-    int N = h->nodes, p = a->size;
-    bool identity = true;
-    size_t pos = 0;
-
-    for (int q = 0; q < p; ++q) {
-        qof[h->local_of[q] * N + h->node_of[q]] = q;
-    }
-    for (int k = 0; k < p; ++k) {
-        identity &= (qof[k] == k);
-    }
-    for (int li = 0; li < L; ++li) {
-        nd[li] = pos;
-        for (int j = 0; j < N; ++j) {
-            int q = qof[li * N + j];
-            pos += a->displ[q + 1] - a->displ[q];
-        }
-    }
-    nd[L] = pos;
-    cd[0] = 0;
-    for (int j = 0; j < N; ++j) {
-        int q = qof[l * N + j];
-        cd[j + 1] = cd[j] + (a->displ[q + 1] - a->displ[q]);
-    }
-    return identity;
-}
+#include "coll_rsag_index.h"
 
 int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
                                               const mca_coll_rsag_args_t *a)
@@ -89,54 +68,103 @@ int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
      * MPI_Reduce_scatter's tuning (its thresholds, its inter parameter) */
     const mca_coll_rsag_coll_t coll = MCA_COLL_RSAG_REDUCE_SCATTER;
     mca_coll_rsag_args_t sa;
-    int N = h->nodes, L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
-    int p = a->size;
-    size_t *nd = NULL, *cd, pos;
-    int *qof = NULL;
-    bool identity;
+    int N = h->nodes, S = h->min_ranks, p = a->size;
+    int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm), me_node;
+    int c = l % S;              /* my slice; I carry it when l < S */
+    size_t *nd = NULL, *slice, *part, pos, mine;
+    int *qof = NULL, *work, *rank_at;
+    bool identity, extras;
     const char *input = a->input;
-    char *slice, *packed;
+    char *sl, *packed, *out;
     int err = OMPI_SUCCESS;
 
-    nd = malloc(((size_t) L + 1 + (size_t) N + 1) * sizeof(size_t));
-    qof = malloc((size_t) p * sizeof(int));
+    nd = malloc(((size_t) L + 1 + (size_t) S + 1 + (size_t) N + 1) * sizeof(size_t));
+    qof = malloc(((size_t) 3 * p + N + 1) * sizeof(int));
     if (NULL == nd || NULL == qof) {
         err = OMPI_ERR_OUT_OF_RESOURCE;
         goto cleanup;
     }
-    cd = nd + L + 1;
-    identity = mca_coll_rsag_rs_hier_layouts(a, h, L, l, qof, nd, cd);
+    slice = nd + L + 1;
+    part = slice + S + 1;
+    work = qof + p;
+    rank_at = work + p + N + 1;         /* [L]: the ranks of my node by local index */
+    me_node = h->node_of[a->rank];
+    for (int q = 0; q < p; ++q) {
+        if (h->node_of[q] == me_node) {
+            rank_at[h->local_of[q]] = q;
+        }
+    }
+    identity = mca_coll_rsag_hier_rs_order(p, N, S, h->node_of, h->local_of, qof, work);
+    mca_coll_rsag_hier_rs_sums(p, N, S, h->node_of, h->local_of, qof, a->displ, c, slice, part);
+    for (int i = 0; i <= L; ++i) {
+        nd[i] = slice[i < S ? i : S];   /* local rank i >= S: an empty block */
+    }
+    mine = a->displ[a->rank + 1] - a->displ[a->rank];
+    /* do other ranks of my node (c + S, c + 2S, ...) get their blocks from me? */
+    extras = (l < S && l + S < L);
 
-    slice = mca_coll_rsag_sched_tmp(s, nd[l + 1] - nd[l]);
+    sl = mca_coll_rsag_sched_tmp(s, l < S ? slice[l + 1] - slice[l] : 1);
     packed = mca_coll_rsag_sched_tmp(s, identity ? 0 : a->count);
+    out = extras ? mca_coll_rsag_sched_tmp(s, part[me_node + 1] - part[me_node]) : a->rbuf;
     if (OMPI_SUCCESS != s->err) {
         err = s->err;
         goto cleanup;
     }
+
+    /* (0) reorder the blocks so that every slice, and every node's part
+     * of it, is contiguous */
     if (!identity) {
-        /* reorder the blocks so that every slice is contiguous */
         pos = 0;
         for (int k = 0; k < p; ++k) {
             int q = qof[k];
-            size_t c = a->displ[q + 1] - a->displ[q];
+            size_t n = a->displ[q + 1] - a->displ[q];
             (void) mca_coll_rsag_sched_copy(s, mca_coll_rsag_elem(a->input, a->displ[q],
                                                                   a->extent),
-                                            mca_coll_rsag_elem(packed, pos, a->extent), c);
-            pos += c;
+                                            mca_coll_rsag_elem(packed, pos, a->extent), n);
+            pos += n;
         }
         input = packed;
     }
 
-    /* (1) reduce-scatter inside the node: slice l of the node's sum */
-    mca_coll_rsag_hier_args(&sa, a, h->node_comm, input, slice, a->count, -1);
+    /* (1) reduce-scatter inside the node: slice l of the node's sum (l < S) */
+    mca_coll_rsag_hier_args(&sa, a, h->node_comm, input, sl, a->count, -1);
     err = h->build(s, h->node_m, coll, MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &sa, nd);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
-    /* (2) reduce-scatter of slice l across the nodes: my block into rbuf */
-    if (cd[N] > 0) {
-        mca_coll_rsag_hier_args(&sa, a, h->cross_comm, slice, a->rbuf, cd[N], -1);
-        err = h->build(s, h->cross_m, coll, mca_coll_rsag_component.hier_inter[coll], &sa, cd);
+
+    /* (2) reduce-scatter of slice l across the nodes: my node's part */
+    if (l < S && part[N] > 0) {
+        mca_coll_rsag_hier_args(&sa, a, h->cross_comm, sl, out, part[N], -1);
+        err = h->build(s, h->cross_m, coll, mca_coll_rsag_component.hier_inter[coll], &sa, part);
+        if (OMPI_SUCCESS != err) {
+            goto cleanup;
+        }
+    }
+
+    /* (3) inside the node: local rank c hands ranks c + S, c + 2S, ...
+     * their blocks (its part holds its own block, then theirs in order) */
+    if (extras || l >= S) {
+        mca_coll_rsag_hier_args(&sa, a, h->node_comm, NULL, NULL, 0, -1);
+        mca_coll_rsag_sched_fence(s);
+        if (l >= S) {
+            if (mine > 0) {
+                (void) mca_coll_rsag_sched_recv(s, &sa, a->rbuf, mine, c);
+            }
+        } else {
+            (void) mca_coll_rsag_sched_copy(s, out, a->rbuf, mine);
+            pos = mine;
+            for (int k = l + S; k < L; k += S) {
+                int q = rank_at[k];
+                size_t n = a->displ[q + 1] - a->displ[q];
+                if (n > 0) {
+                    (void) mca_coll_rsag_sched_send(s, &sa, mca_coll_rsag_elem(out, pos, a->extent),
+                                                    n, k);
+                }
+                pos += n;
+            }
+        }
+        err = s->err;
     }
 
 cleanup:

@@ -9,7 +9,9 @@
  * Rules, in order:
  *  1. A forced algorithm (coll_rsag_<coll>_algorithm != auto) is used when
  *     the call meets its restrictions.
- *  2. Otherwise `auto`: among the applicable algorithms, the one with the
+ *  2. Otherwise `auto`: an applicable algorithm with a max_bytes bound
+ *     above the message size (`leaders`: small messages on several nodes)
+ *     is taken first.  Else, among the applicable algorithms, the one with the
  *     largest threshold that is <= the message size (later table rows win
  *     ties).  An algorithm's threshold is coll_rsag_<coll>_<alg>_min_bytes
  *     when that is >= 0, else the table's default for the communicator's
@@ -83,8 +85,8 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
         unmet |= MCA_COLL_RSAG_NEEDS_CONTIGUOUS;
     }
     if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_MULTI_NODE)
-        && (call->nodes < 2 || call->ranks_per_node < 2
-            || (long) call->nodes * call->ranks_per_node != call->comm_size)) {
+        && (call->nodes < 2 || call->min_ranks_per_node < 1
+            || call->comm_size <= call->nodes)) {
         unmet |= MCA_COLL_RSAG_NEEDS_MULTI_NODE;
     }
     if ((alg->restrictions & MCA_COLL_RSAG_NEEDS_ORDERED_START) && call->unordered_start) {
@@ -99,7 +101,7 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
     mca_coll_rsag_decision_t d = { MCA_COLL_RSAG_DELEGATE, MCA_COLL_RSAG_REASON_AUTO, 0,
-                                   0, 0, false };
+                                   0, 0, false, false };
     const mca_coll_rsag_alg_desc_t *forced = mca_coll_rsag_alg(coll, tuning->forced);
     unsigned unmet_any = 0;
     bool applicable = false;
@@ -120,6 +122,17 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
         d.reason = MCA_COLL_RSAG_REASON_FALLBACK;
     }
 
+    for (int i = 0; i < desc->nalgs; ++i) {
+        const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
+        long max = tuning->max_bytes[alg->id];
+
+        if (max >= 0 && call->bytes < (size_t) max && 0 == mca_coll_rsag_unmet(alg, call)) {
+            d.alg = alg->id;
+            d.threshold = (size_t) max;
+            d.below = true;
+            return d;
+        }
+    }
     for (int i = 0; i < desc->nalgs; ++i) {
         const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
         bool by_class;
@@ -152,7 +165,7 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
 #define MCA_COLL_RSAG_T_POF2 "count >= p'"
 #define MCA_COLL_RSAG_T_NODE "one node with its shared segment"
 #define MCA_COLL_RSAG_T_CONT "contiguous datatype"
-#define MCA_COLL_RSAG_T_MULTI "several nodes with the same number (>= 2) of ranks on each"
+#define MCA_COLL_RSAG_T_MULTI "several nodes, one of them with >= 2 ranks"
 #define MCA_COLL_RSAG_T_BLOCK "starts in the communicator's order (persistent: " \
     "mpi_assert_strict_persistent_collective_ordering)"
 /* The 16 combinations of the first four bits, each followed by `tail`
@@ -190,12 +203,32 @@ const char *mca_coll_rsag_restriction_text(unsigned bits)
 
 void mca_coll_rsag_tuning_defaults(mca_coll_rsag_coll_t coll, mca_coll_rsag_tuning_t *tuning)
 {
-    (void) coll;    /* every collective starts alike; kept for future per-collective defaults */
     tuning->forced = MCA_COLL_RSAG_AUTO;
     for (int id = 0; id <= MCA_COLL_RSAG_MAX_ALGS; ++id) {
         tuning->min_bytes[id] = MCA_COLL_RSAG_MIN_BYTES_BY_CLASS;
     }
     tuning->class_bounds = NULL;
+    for (int id = 0; id <= MCA_COLL_RSAG_MAX_ALGS; ++id) {
+        tuning->max_bytes[id] = -1;
+    }
+    switch (coll) {
+    case MCA_COLL_RSAG_ALLREDUCE:
+        tuning->max_bytes[MCA_COLL_RSAG_ALLREDUCE_LEADERS] =
+            MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS_MAX_BYTES;
+        break;
+    case MCA_COLL_RSAG_REDUCE:
+        tuning->max_bytes[MCA_COLL_RSAG_REDUCE_LEADERS] = MCA_COLL_RSAG_DEF_REDUCE_LEADERS_MAX_BYTES;
+        break;
+    case MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK:
+        tuning->max_bytes[MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_LEADERS] =
+            MCA_COLL_RSAG_DEF_RS_LEADERS_MAX_BYTES;
+        break;
+    case MCA_COLL_RSAG_REDUCE_SCATTER:
+        tuning->max_bytes[MCA_COLL_RSAG_REDUCE_SCATTER_LEADERS] = MCA_COLL_RSAG_DEF_RS_LEADERS_MAX_BYTES;
+        break;
+    default:
+        break;
+    }
 }
 
 int mca_coll_rsag_comm_class(const int *bounds, int p)

@@ -70,10 +70,12 @@ typedef struct mca_coll_rsag_call_t {
                                order on other ranks (MPI-4.0, 6.13: its matching is
                                done at init), unless the program asserts otherwise */
     /* Node structure (the same on every rank; coll_rsag_hier.c): nodes the
-     * ranks are on (0: not known, taken as one), and the number of ranks on
-     * each node when it is the same on all of them, else 0. */
+     * ranks are on (0: not known, taken as one), and S, the smallest number
+     * of ranks on any of them (>= 1), or 0 when not known or when the
+     * node-aware algorithms cannot run on this communicator (making their
+     * sub-communicators failed). */
     int nodes;
-    int ranks_per_node;
+    int min_ranks_per_node;
 } mca_coll_rsag_call_t;
 
 /* coll_rsag_<coll>_<alg>_min_bytes: any negative value (default -1) means
@@ -85,6 +87,11 @@ typedef struct mca_coll_rsag_call_t {
 typedef struct mca_coll_rsag_tuning_t {
     int forced;                                       /* 0 = auto */
     long min_bytes[MCA_COLL_RSAG_MAX_ALGS + 1];       /* by id; < 0: by class */
+    /* By id: auto takes the algorithm, where it applies, for every message
+     * smaller than this, ahead of the min_bytes thresholds (the first such
+     * row in table order); < 0: no such bound.  Only `leaders` has one
+     * (coll_rsag_<coll>_leaders_max_bytes; coll_rsag_algorithms.h). */
+    long max_bytes[MCA_COLL_RSAG_MAX_ALGS + 1];
     /* Upper bounds of the size classes but the last
      * (coll_rsag_comm_class_<k>_max_size; MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1
      * of them); NULL: the compiled-in ones. */
@@ -111,6 +118,8 @@ typedef struct mca_coll_rsag_decision_t {
     int comm_class;                     /* class of the communicator: a size
                                            class, or MCA_COLL_RSAG_CLASS_NODES */
     bool by_class;                      /* threshold is the class default */
+    bool below;                         /* AUTO: chosen by max_bytes (threshold is
+                                           that bound, > bytes) */
 } mca_coll_rsag_decision_t;
 
 /* Restriction bits of `alg` that `call` does not meet (0: applicable). */
