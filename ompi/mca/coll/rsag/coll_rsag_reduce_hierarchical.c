@@ -23,14 +23,20 @@
  * coll_rsag_reduce_hierarchical_inter_algorithm forces, rooted at the
  * root's node; (3) each rank of the root's node sends its slice to the
  * root (a linear gather: L - 1 messages into their places in rbuf).  All
- * three go into the call's one schedule.
+ * three go into the call's one schedule.  Pipelined as hierarchical
+ * MPI_Allreduce (coll_rsag_hierarchical_chunk_size, coll_rsag_hier.h):
+ * (1)(2)(3) of each chunk a lane, the steps (1) of successive chunks one
+ * after the other, (2) and (3) of a chunk overlapping the others.
  * Cost (n bytes, N nodes of L ranks; Rabenseifner's reduce across nodes):
  *       intra: (L-1)/L n beta_s + (L-1)/L n gamma (+ the gather on the
  *       root's node, (L-1)/L n beta_s); inter: 2 log2 N alpha_n +
  *       2 (N-1)/N (n/L) beta_n + (N-1)/N (n/L) gamma per cross communicator.
+ *       Pipelined in C chunks: C times the latency terms, the phases
+ *       overlapping.
  * Restrictions: commutative op; several nodes with the same number L >= 2
  *       of ranks on each.
- * Memory: two temporaries of my slice (ceil(count / L) elements each).
+ * Memory: two temporaries of my slice (ceil(count / L) elements each;
+ *       pipelined, two per chunk).
  */
 #include "ompi_config.h"
 
@@ -40,7 +46,10 @@
 
 #include "coll_rsag_hier.h"
 
-int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+/* (1), (2), (3) on `a`: the whole call, or one chunk of the pipeline. */
+static int mca_coll_rsag_reduce_hier_body(mca_coll_rsag_sched_t *s,
+                                          const mca_coll_rsag_args_t *a,
+                                          mca_coll_rsag_hier_pipe_t *pipe, void *ctx)
 {
     mca_coll_rsag_hier_t *h = a->hier;
     mca_coll_rsag_hier_slices_t sl = { 0 };
@@ -51,6 +60,7 @@ int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_r
     char *sum, *out;
     int err;
 
+    (void) ctx;
     /* all memory before the first message: a rank that lacks it fails
      * before any peer waits for it */
     sum = me ? NULL : mca_coll_rsag_sched_tmp(s, a->count / (size_t) L + 1);
@@ -62,6 +72,7 @@ int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_r
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
+    mca_coll_rsag_hier_node_done(s, pipe);
     /* (2) reduce of my slice to the root's node: the root's own slice
      * straight into its place in rbuf, the others' into `sum` */
     out = me ? mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent) : sum;
@@ -96,4 +107,9 @@ int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_r
 cleanup:
     mca_coll_rsag_hier_slices_free(&sl);
     return err;
+}
+
+int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    return mca_coll_rsag_hier_pipeline(s, a, mca_coll_rsag_reduce_hier_body, NULL);
 }
