@@ -147,7 +147,8 @@ static int mca_coll_rsag_sched_append(mca_coll_rsag_sched_t *s, mca_coll_rsag_st
     }
     st = &s->steps[s->nsteps];
     *st = (mca_coll_rsag_step_t) { .kind = (uint8_t) kind, .comm = (uint8_t) comm,
-                                   .lane = (uint16_t) s->lane, .peer = peer, .fence = s->fence, .after = { -1, -1, -1 },
+                                   .lane = (uint16_t) s->lane, .peer = peer, .fence = s->fence,
+                                   .after = { -1, -1, -1 },
                                    .count = count, .a = a, .b = b, .dst = dst };
     return s->nsteps++;
 }
