@@ -37,7 +37,7 @@
 #                         hierarchical's counters moved for each collective
 #                         (on one node these forms only show its fallback)
 #   multinode-hier-pipelined-np4  2 hosts x 2 ranks, hierarchical forced for
-#                         MPI_Allreduce and MPI_Reduce with small chunks
+#                         the four collectives with small chunks
 #                         (coll_rsag_hierarchical_chunk_size): a 1 MiB call
 #                         of each in 16 chunks of 64 KiB, blocking,
 #                         nonblocking and persistent (rsag_bench --forms),
@@ -300,23 +300,21 @@ elif [ "$mn_wanted" = 1 ]; then
         # three forms; the trace names the chunks of each call.
         mn_hier_pipelined() {
             local coll rc=0
-            for coll in allreduce reduce; do
+            for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
                 "${mn_mpirun[@]}" --mca "coll_rsag_${coll}_algorithm" hierarchical \
                     --mca coll_rsag_hierarchical_chunk_size 65536 --mca coll_rsag_verbose 1 \
                     --host rsag-h1:2,rsag-h2:2 -np 4 "$mn_bench" --coll "$coll" \
                     --forms blocking,nonblocking,persistent --sizes 1M --iters 2 \
                     --warmup 1 || rc=1
             done
-            "${mn_mpirun[@]}" --mca coll_rsag_allreduce_algorithm hierarchical \
-                --mca coll_rsag_reduce_algorithm hierarchical \
+            "${mn_mpirun[@]}" "${mn_forced_hier[@]}" \
                 --mca coll_rsag_hierarchical_chunk_size 64 --mca coll_rsag_verbose 1 \
                 --host rsag-h1:2,rsag-h2:2 -np 4 "$check" --quick --every 2 \
-                --algorithms current --coll allreduce,reduce \
-                --form blocking,nonblocking,persistent || rc=1
+                --algorithms current --form blocking,nonblocking,persistent || rc=1
             return "$rc"
         }
         run_test multinode-hier-pipelined-np4 mn_hier_pipelined
-        for mn_coll in allreduce reduce; do
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
             expect_in_log "coll:rsag: hierarchical $mn_coll on MPI_COMM_WORLD \(cid 0, size 4\): 1048576 bytes pipelined in 16 chunks \(coll_rsag_hierarchical_chunk_size 65536\)"
             expect_in_log "coll:rsag: hierarchical $mn_coll \(nonblocking or persistent\) on MPI_COMM_WORLD \(cid 0, size 4\): 1048576 bytes pipelined in 16 chunks"
             for mn_form in blocking nonblocking persistent; do

@@ -615,10 +615,10 @@ static void mca_coll_rsag_register_hier_chunk(const mca_base_component_t *c)
     *storage = MCA_COLL_RSAG_DEFAULT_HIER_CHUNK;
     (void) mca_base_component_var_register(
         c, "hierarchical_chunk_size",
-        "Chunk size in bytes of the pipelined hierarchical MPI_Allreduce and MPI_Reduce: the "
-        "vector is cut into chunks of about this size (at most 256 of them), and the node "
-        "phases of one chunk overlap the cross-node phase of another (doc/hierarchical.md); "
-        "0 runs the three phases one after the other on the whole vector",
+        "Chunk size in bytes of the pipelined hierarchical collectives: the vector is cut "
+        "into chunks of about this size (at most 256 of them), and the node phases of one "
+        "chunk overlap the cross-node phase of another (doc/hierarchical.md); 0 runs the "
+        "phases one after the other on the whole vector (so do in-place reduce-scatters)",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_ALL_EQ, storage);
     asked = *storage;

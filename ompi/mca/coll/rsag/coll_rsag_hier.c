@@ -243,7 +243,8 @@ static void mca_coll_rsag_hier_pipe_trace(const mca_coll_rsag_sched_t *s,
 int mca_coll_rsag_hier_pipeline(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
                                 mca_coll_rsag_hier_body_fn_t body, void *ctx)
 {
-    mca_coll_rsag_hier_pipe_t pipe = { .lanes = false, .node_done = -1, .offset = 0 };
+    mca_coll_rsag_hier_pipe_t pipe = { .lanes = false, .node_done = -1, .offset = 0,
+                                       .chunk = 0, .chunks = 1 };
     size_t chunk = mca_coll_rsag_component.hier_chunk_size, type_size, bytes, n, base, extra;
     size_t L = (size_t) ompi_comm_size(a->hier->node_comm);
     int prev = -1, err = OMPI_SUCCESS;
@@ -263,6 +264,7 @@ int mca_coll_rsag_hier_pipeline(mca_coll_rsag_sched_t *s, const mca_coll_rsag_ar
     base = a->count / n;
     extra = a->count % n;
     pipe.lanes = true;
+    pipe.chunks = n;
     mca_coll_rsag_sched_lanes_begin(s);
     for (size_t k = 0; k < n && OMPI_SUCCESS == err; ++k) {
         mca_coll_rsag_args_t ca = *a;
@@ -278,6 +280,7 @@ int mca_coll_rsag_hier_pipeline(mca_coll_rsag_sched_t *s, const mca_coll_rsag_ar
             (void) mca_coll_rsag_sched_gate(s, prev);   /* after the last chunk's node phase */
         }
         pipe.node_done = -1;
+        pipe.chunk = k;
         err = body(s, &ca, &pipe, ctx);
         if (pipe.node_done < 0) {
             /* a body without a node phase mark: its whole lane counts */

@@ -119,7 +119,7 @@ int mca_coll_rsag_hier_node_reduce_scatter(mca_coll_rsag_sched_t *s,
 void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl);
 
 /* ---- the pipeline (coll_rsag_hierarchical_chunk_size) ---------------------
- * The vector of a hierarchical MPI_Allreduce or MPI_Reduce cut into
+ * The vector of a hierarchical collective cut into
  * chunks, each chunk's phases a lane of the schedule (coll_rsag_sched.h):
  * while chunk k crosses the network, chunk k + 1 is reduced in the node.
  * The algorithm hands its body, the phases of one chunk, to
@@ -127,6 +127,9 @@ void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl);
  * chunk's arguments (input, rbuf and count of the chunk; the rest the
  * call's), each time in a lane of its own; or once, on the whole call and
  * without lanes, when the call is not cut (chunk size 0, or one chunk).
+ * A body whose chunk is not a contiguous piece of the vector (the
+ * reduce-scatters: a piece of every MPI block) cuts the call itself from
+ * pipe->chunk and pipe->chunks.
  *
  * The node phases of successive chunks are serialized, in chunk order on
  * every rank: the body ends its node reduce-scatter (the `direct` step:
@@ -141,6 +144,7 @@ typedef struct mca_coll_rsag_hier_pipe_t {
     bool lanes;             /* the call is cut: the body runs in a lane */
     int node_done;          /* the gate that ends this chunk's node phase (-1: not yet) */
     size_t offset;          /* the chunk's first element in the call's vector */
+    size_t chunk, chunks;   /* this chunk's number, of how many (not cut: 0 of 1) */
 } mca_coll_rsag_hier_pipe_t;
 
 /* The phases of one chunk (`ca`: its arguments; `ctx`: the algorithm's). */

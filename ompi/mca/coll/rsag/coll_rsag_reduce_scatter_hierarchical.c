@@ -24,6 +24,12 @@
  *   (2) rs   cross {0,2}: 0 gets b0, 2 gets b2;  {1,3}: 1 gets b1, 3 gets b3
  *
  * Both steps, and the reordering copies, go into the call's one schedule.
+ * Pipelined (coll_rsag_hierarchical_chunk_size, coll_rsag_hier.h; not in
+ * place): chunk k is piece k of every MPI block, copied in (local index,
+ * node) order (any placement: the copy is what makes a chunk contiguous),
+ * and (1)(2) of each chunk are a lane of the schedule; the steps (1) of
+ * successive chunks one after the other, (2) of a chunk overlapping the
+ * others.
  * Each step is rsag's own reduce-scatter selection: (1) on the node
  * communicator, `direct` first, else auto; (2) on the cross communicator
  * (class "several nodes"), or the algorithm
@@ -33,10 +39,12 @@
  *       across nodes): intra: (L-1)/L n beta_s + (L-1)/L n gamma (+ n c,
  *       one local copy, for placement by slot); inter: log2 N alpha_n +
  *       (N-1)/N (n/L) beta_n + (N-1)/N (n/L) gamma per cross communicator.
+ *       Pipelined in C chunks: the copy n c whatever the placement, C times
+ *       the latency terms, the phases overlapping.
  * Restrictions: commutative op; several nodes with the same number L >= 2
  *       of ranks on each; any block sizes (zero too), any placement.
  * Memory: slice l (its blocks' elements), plus a copy of the input when
- *       the slices are not contiguous.
+ *       the slices are not contiguous (pipelined: always, chunk by chunk).
  */
 #include "ompi_config.h"
 
@@ -81,8 +89,8 @@ static bool mca_coll_rsag_rs_hier_layouts(const mca_coll_rsag_args_t *a,
     return identity;
 }
 
-int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
-                                              const mca_coll_rsag_args_t *a)
+/* The whole call, not pipelined. */
+static int mca_coll_rsag_rs_hier_whole(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
     mca_coll_rsag_hier_t *h = a->hier;
     /* both reduce-scatters share this function: the sub-steps take
@@ -143,4 +151,100 @@ cleanup:
     free(qof);
     free(nd);
     return err;
+}
+
+/* Where piece k of n of a block of b elements starts (the first b % n
+ * pieces one longer). */
+static size_t mca_coll_rsag_rs_hier_cut(size_t b, size_t k, size_t n)
+{
+    return k * (b / n) + (k < b % n ? k : b % n);
+}
+
+/* Chunk pipe->chunk of the pipeline (coll_rsag_hier.h; `ctx`: the whole
+ * call): that piece of every MPI block, copied in (local index, node)
+ * order, then (1) and (2) on the pieces, my piece into its place in rbuf.
+ * Not cut: the whole call as above. */
+static int mca_coll_rsag_rs_hier_chunk(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *ca,
+                                       mca_coll_rsag_hier_pipe_t *pipe, void *ctx)
+{
+    const mca_coll_rsag_args_t *a = ctx;
+    mca_coll_rsag_hier_t *h = a->hier;
+    const mca_coll_rsag_coll_t coll = MCA_COLL_RSAG_REDUCE_SCATTER;
+    int N = h->nodes, L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm);
+    int p = a->size, *qof = NULL;
+    size_t *pd, *off, *nd, *cd, pos = 0;
+    mca_coll_rsag_args_t pa, sa;
+    char *slice, *packed;
+    int err = OMPI_SUCCESS;
+
+    (void) ca;
+    if (!pipe->lanes) {
+        return mca_coll_rsag_rs_hier_whole(s, a);
+    }
+    /* pd: the pieces' layout (p + 1), off: each piece's first element in
+     * its block (p), nd (L + 1) and cd (N + 1) as above, in pieces */
+    pd = malloc((3 * (size_t) p + 1 + (size_t) L + 1 + (size_t) N + 1) * sizeof(size_t));
+    qof = malloc((size_t) p * sizeof(int));
+    if (NULL == pd || NULL == qof) {
+        err = OMPI_ERR_OUT_OF_RESOURCE;
+        goto cleanup;
+    }
+    off = pd + p + 1;
+    nd = off + p;
+    cd = nd + L + 1;
+    pd[0] = 0;
+    for (int q = 0; q < p; ++q) {
+        size_t b = a->displ[q + 1] - a->displ[q];
+
+        off[q] = mca_coll_rsag_rs_hier_cut(b, pipe->chunk, pipe->chunks);
+        pd[q + 1] = pd[q] + mca_coll_rsag_rs_hier_cut(b, pipe->chunk + 1, pipe->chunks) - off[q];
+    }
+    pa = *a;
+    pa.displ = pd;
+    (void) mca_coll_rsag_rs_hier_layouts(&pa, h, L, l, qof, nd, cd);
+
+    slice = mca_coll_rsag_sched_tmp(s, nd[l + 1] - nd[l]);
+    packed = mca_coll_rsag_sched_tmp(s, pd[p]);
+    if (OMPI_SUCCESS != s->err) {
+        err = s->err;
+        goto cleanup;
+    }
+    for (int k = 0; k < p; ++k) {
+        int q = qof[k];
+        size_t c = pd[q + 1] - pd[q];
+
+        (void) mca_coll_rsag_sched_copy(s, mca_coll_rsag_elem(a->input, a->displ[q] + off[q],
+                                                              a->extent),
+                                        mca_coll_rsag_elem(packed, pos, a->extent), c);
+        pos += c;
+    }
+    /* (1) reduce-scatter of the pieces inside the node */
+    mca_coll_rsag_hier_args(&sa, a, h->node_comm, packed, slice, pd[p], -1);
+    err = h->build(s, h->node_m, coll, MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &sa, nd);
+    if (OMPI_SUCCESS != err) {
+        goto cleanup;
+    }
+    mca_coll_rsag_hier_node_done(s, pipe);
+    /* (2) across the nodes: my piece into its place in my block */
+    if (cd[N] > 0) {
+        mca_coll_rsag_hier_args(&sa, a, h->cross_comm, slice,
+                                mca_coll_rsag_elem(a->rbuf, off[a->rank], a->extent), cd[N], -1);
+        err = h->build(s, h->cross_m, coll, mca_coll_rsag_component.hier_inter[coll], &sa, cd);
+    }
+
+cleanup:
+    free(qof);
+    free(pd);
+    return err;
+}
+
+int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
+                                              const mca_coll_rsag_args_t *a)
+{
+    /* In place, my block's pieces go where later chunks' pieces of the
+     * first blocks are still to be read: not pipelined. */
+    if (a->in_place) {
+        return mca_coll_rsag_rs_hier_whole(s, a);
+    }
+    return mca_coll_rsag_hier_pipeline(s, a, mca_coll_rsag_rs_hier_chunk, (void *) a);
 }
