@@ -37,9 +37,21 @@
 #                         --form): the trace says "hierarchical (forced)" and
 #                         hierarchical's counters moved for each collective
 #                         (on one node these forms only show its fallback)
+#   multinode-hier-pipelined-np4  2 hosts x 2 ranks, hierarchical forced for
+#                         the four collectives with small chunks
+#                         (coll_rsag_hierarchical_chunk_size): a 1 MiB call
+#                         of each in 16 chunks of 64 KiB, blocking,
+#                         nonblocking and persistent (rsag_bench --forms),
+#                         results right, the node step `direct` in the
+#                         blocking form; then rsag_check --quick (every
+#                         other case) in the three forms with 64-byte
+#                         chunks (up to 256 lanes a call), 0 failed.  The
+#                         verbose trace line "hierarchical <coll> ...
+#                         pipelined in N chunks" proves the pipeline ran
 #   multinode-hier-uneven-np5  2+1+2 ranks: forced hierarchical runs (S = 1:
 #                         the trace says 1 cross-node communicator of 3 made,
-#                         its counters moved), results right; non-commutative
+#                         its counters moved), pipelined in 64-byte chunks
+#                         (the trace says so), results right; non-commutative
 #                         ops fall back, saying why
 #   multinode-matrix-uneven-np8  3+2+3 ranks (S = 2): the matrix as above
 #                         (but for the transport check: rsag's patterns leave
@@ -81,7 +93,7 @@ mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4
           multinode-hier-auto-np4 multinode-hier-roundrobin-np4
           multinode-hier-forced-nonblocking-np4 multinode-hier-uneven-np5
           multinode-matrix-uneven-np8 multinode-hier-samebits-np8
-          multinode-hier-onethree-np4 multinode-leaders-auto-np5
+          multinode-hier-onethree-np4 multinode-leaders-auto-np5 multinode-hier-pipelined-np4
           multinode-checks-reject-wrong-job-np4 multinode-link-cap-np2
           multinode-matrix-capped-np5 multinode-down-leaves-nothing)
 
@@ -310,11 +322,47 @@ elif [ "$mn_wanted" = 1 ]; then
             expect_in_log "ran under coll_rsag_${mn_coll}_hierarchical_calls: [1-9][0-9]* cases"
         done
 
+        # The pipelined hierarchical (doc/hierarchical.md, "The pipeline"):
+        # MPI_Allreduce and MPI_Reduce forced, cut into small chunks, in the
+        # three forms; the trace names the chunks of each call.
+        mn_hier_pipelined() {
+            local coll rc=0
+            for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+                "${mn_mpirun[@]}" --mca "coll_rsag_${coll}_algorithm" hierarchical \
+                    --mca coll_rsag_hierarchical_chunk_size 65536 --mca coll_rsag_verbose 1 \
+                    --host rsag-h1:2,rsag-h2:2 -np 4 "$mn_bench" --coll "$coll" \
+                    --forms blocking,nonblocking,persistent --sizes 1M --iters 2 \
+                    --warmup 1 || rc=1
+            done
+            "${mn_mpirun[@]}" "${mn_forced_hier[@]}" \
+                --mca coll_rsag_hierarchical_chunk_size 64 --mca coll_rsag_verbose 1 \
+                --host rsag-h1:2,rsag-h2:2 -np 4 "$check" --quick --every 2 \
+                --algorithms current --form blocking,nonblocking,persistent || rc=1
+            return "$rc"
+        }
+        run_test multinode-hier-pipelined-np4 mn_hier_pipelined
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+            expect_in_log "coll:rsag: hierarchical $mn_coll on MPI_COMM_WORLD \(cid 0, size 4\): 1048576 bytes pipelined in 16 chunks \(coll_rsag_hierarchical_chunk_size 65536\)"
+            expect_in_log "coll:rsag: hierarchical $mn_coll \(nonblocking or persistent\) on MPI_COMM_WORLD \(cid 0, size 4\): 1048576 bytes pipelined in 16 chunks"
+            for mn_form in blocking nonblocking persistent; do
+                expect_in_log "^current_$mn_form,$mn_coll,4,1048576,[^ ]*,ok,"
+            done
+            expect_in_log "hierarchical $mn_coll( \(nonblocking or persistent\))? on .* pipelined in 256 chunks \(coll_rsag_hierarchical_chunk_size 64\)"
+            expect_in_log "rsag_check: forced $mn_coll=hierarchical: [1-9][0-9]* cases, 0 failed"
+        done
+        expect_in_log "coll:rsag: reduce_scatter on rsag node 0 of cid 0 \(cid [0-9]+, size 2\): 65536 bytes .* -> direct"
+        expect_in_log 'rsag_check: np=4 cases=[1-9][0-9]* passed=[0-9]+ failed=0'
+        expect_not_in_log 'VERIFY FAILED'
+
         # 2+1+2 ranks: hierarchical runs with S = 1 (the node leaders carry
         # the whole vector across); non-commutative ops fall back.
+        # Cut into 64-byte chunks: the pipeline on uneven nodes too.
         run_test multinode-hier-uneven-np5 "${mn_mpirun[@]}" "${mn_forced_hier[@]}" \
-            --mca coll_rsag_verbose 1 --host rsag-h1:2,rsag-h2:1,rsag-h3:2 -np 5 \
+            --mca coll_rsag_verbose 1 --mca coll_rsag_hierarchical_chunk_size 64 \
+            --host rsag-h1:2,rsag-h2:1,rsag-h3:2 -np 5 \
             "$check" --quick --algorithms current --coll allreduce,reduce_scatter
+        expect_in_log 'coll:rsag: hierarchical allreduce on MPI_COMM_WORLD \(cid 0, size 5\): [0-9]+ bytes pipelined in [0-9]+ chunks'
+        expect_in_log 'coll:rsag: hierarchical reduce_scatter on MPI_COMM_WORLD \(cid 0, size 5\): [0-9]+ bytes pipelined in [0-9]+ chunks'
         expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0'
         expect_in_log 'coll:rsag: hierarchical on MPI_COMM_WORLD \(cid 0, size 5\): 3 nodes of 1 ranks or more \(uneven\): .* 1 cross-node communicators of 3 ranks made'
         expect_in_log 'ran under coll_rsag_allreduce_hierarchical_calls: [1-9][0-9]* cases'

@@ -77,6 +77,9 @@ typedef struct mca_coll_rsag_component_t {
     /* coll_rsag_<coll>_hierarchical_inter_algorithm: the algorithm of the
      * cross-node step of hierarchical (0: auto) */
     int hier_inter[MCA_COLL_RSAG_NUM_COLLS];
+    /* coll_rsag_hierarchical_chunk_size: bytes of one chunk of the pipelined
+     * hierarchical algorithms (0: not pipelined; coll_rsag_hier.c) */
+    size_t hier_chunk_size;
 
     /* MPI_T counters coll_rsag_<coll>_<alg>_calls; [coll][0] counts calls
      * delegated to the previous module (coll_rsag_<coll>_delegated_calls).
@@ -99,6 +102,14 @@ MCA_COLL_RSAG_EXPORT extern mca_coll_rsag_component_t mca_coll_rsag_component;
 
 #define MCA_COLL_RSAG_TAG_LAST  MCA_COLL_BASE_TAG_NONBLOCKING_END
 #define MCA_COLL_RSAG_TAG_FIRST (MCA_COLL_BASE_TAG_NONBLOCKING_END + (1 << 20) - 1)
+/* The tag k places after `tag` in that sequence (downwards, FIRST after
+ * LAST): the lanes of a schedule take consecutive ones (coll_rsag_sched.h). */
+static inline int mca_coll_rsag_tag_after(int tag, int k)
+{
+    const int range = MCA_COLL_RSAG_TAG_FIRST - MCA_COLL_RSAG_TAG_LAST + 1;
+
+    return MCA_COLL_RSAG_TAG_FIRST - (MCA_COLL_RSAG_TAG_FIRST - tag + k % range) % range;
+}
 /* The tag of the node segment's set-up messages, just above that range: a
  * tag of their own, so that a peer which (in an erroneous program, or with
  * settings that differ between ranks) sends a reduction's data instead can

@@ -34,6 +34,16 @@
  * allgather (coll_rsag_ring.c) on the node communicator, in place.  All
  * three go into the call's one schedule (blocking, nonblocking or
  * persistent alike; a nonblocking call's node step is never `direct`).
+ * Pipelined (coll_rsag_hierarchical_chunk_size, coll_rsag_hier.h): the
+ * vector cut into chunks of that size, (1)(2)(3) of each chunk a lane of
+ * the schedule; the node steps (1) of successive chunks one after the
+ * other, the cross-node step (2) of one chunk overlapping (1) and (3) of
+ * the others:
+ *
+ *   chunk 0   (1)  (2)......(3)
+ *   chunk 1        (1)  (2)......(3)
+ *   chunk 2             (1)  (2)......(3)
+ *
  * Cost (n bytes, N nodes, S the smallest node, L ranks on mine,
  *       intra-node link alpha_s beta_s, network alpha_n beta_n;
  *       Rabenseifner across nodes):
@@ -46,11 +56,15 @@
  *       at best, but whatever the rank placement, and the intra-node part
  *       at memory speed.  S = 1: the node leaders carry the whole vector,
  *       which is still the least a node link can carry.
+ *       Pipelined in C chunks: the same bytes, C times the latency terms,
+ *       and about max(intra, inter) + (intra + inter) / C instead of
+ *       intra + inter.
  * Restrictions: commutative op (slices are reduced node first); ranks on
  *       several nodes, any number on each, one node with >= 2 (the
  *       selector's MCA_COLL_RSAG_NEEDS_MULTI_NODE).
  * Memory: one temporary of my slice (ceil(count / S) elements; one element
- *       for l >= S), plus what the sub-steps take.
+ *       for l >= S; pipelined, one per chunk: C more elements), plus what
+ *       the sub-steps take.
  */
 #include "ompi_config.h"
 
@@ -61,7 +75,10 @@
 #include "coll_rsag_hier.h"
 #include "coll_rsag_ring.h"
 
-int mca_coll_rsag_allreduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+/* (1), (2), (3) on `a`: the whole call, or one chunk of the pipeline. */
+static int mca_coll_rsag_allreduce_hier_body(mca_coll_rsag_sched_t *s,
+                                             const mca_coll_rsag_args_t *a,
+                                             mca_coll_rsag_hier_pipe_t *pipe, void *ctx)
 {
     mca_coll_rsag_hier_t *h = a->hier;
     mca_coll_rsag_hier_slices_t sl;
@@ -69,11 +86,13 @@ int mca_coll_rsag_allreduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_col
     int l = ompi_comm_rank(h->node_comm);
     int err;
 
+    (void) ctx;
     /* (1) reduce-scatter inside the node: my slice of the node's sum */
     err = mca_coll_rsag_hier_node_reduce_scatter(s, a, &sl);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
+    mca_coll_rsag_hier_node_done(s, pipe);
     /* (2) allreduce of my slice across the nodes, into its place in rbuf */
     if (sl.mine > 0) {
         mca_coll_rsag_hier_args(&sa, a, h->cross_comm, sl.slice,
@@ -95,4 +114,9 @@ int mca_coll_rsag_allreduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_col
 cleanup:
     mca_coll_rsag_hier_slices_free(&sl);
     return err;
+}
+
+int mca_coll_rsag_allreduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    return mca_coll_rsag_hier_pipeline(s, a, mca_coll_rsag_allreduce_hier_body, NULL);
 }

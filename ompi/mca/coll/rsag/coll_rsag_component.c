@@ -19,6 +19,7 @@
  *   coll_rsag_priority_aware_run_blocks vblocks per message of priority_aware
  *   coll_rsag_<coll>_hierarchical_inter_algorithm
  *                                       the cross-node step of hierarchical
+ *   coll_rsag_hierarchical_chunk_size   the pipeline of hierarchical (chunk bytes)
  *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_mem.c)
  *   coll_rsag_op_selftest               test the op framework at start-up (coll_rsag_op.c)
  *   coll_rsag_segment_size, coll_rsag_single_copy, coll_rsag_direct_chunk_size,
@@ -634,6 +635,35 @@ static void mca_coll_rsag_register_run_blocks(const mca_base_component_t *c)
     }
 }
 
+/* coll_rsag_hierarchical_chunk_size.  The default is provisional, not
+ * measured: a 1 MiB call (auto's threshold for several nodes) in 4 chunks,
+ * a guess at a chunk large enough that its three extra latencies stay
+ * small beside its transfer.  To be set from measurements on the emulated
+ * cluster (contrib/results/). */
+#define MCA_COLL_RSAG_DEFAULT_HIER_CHUNK ((size_t) 256 * 1024)
+
+static void mca_coll_rsag_register_hier_chunk(const mca_base_component_t *c)
+{
+    size_t *storage = &mca_coll_rsag_component.hier_chunk_size;
+    size_t asked;
+
+    *storage = MCA_COLL_RSAG_DEFAULT_HIER_CHUNK;
+    (void) mca_base_component_var_register(
+        c, "hierarchical_chunk_size",
+        "Chunk size in bytes of the pipelined hierarchical collectives: the vector is cut "
+        "into chunks of about this size (at most 256 of them), and the node phases of one "
+        "chunk overlap the cross-node phase of another (doc/hierarchical.md); 0 runs the "
+        "phases one after the other on the whole vector (so do in-place reduce-scatters)",
+        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+        MCA_BASE_VAR_SCOPE_ALL_EQ, storage);
+    asked = *storage;
+    if (mca_coll_rsag_fix_chunk_size(storage, MCA_COLL_RSAG_DEFAULT_HIER_CHUNK)) {
+        MCA_COLL_RSAG_WARN("coll_rsag_hierarchical_chunk_size = %zu is not a size (a negative "
+                           "value?); valid: 0 (not pipelined) or a byte count; using %zu",
+                           asked, MCA_COLL_RSAG_DEFAULT_HIER_CHUNK);
+    }
+}
+
 static int mca_coll_rsag_register(void)
 {
     const mca_base_component_t *c = &mca_coll_rsag_component.super.collm_version;
@@ -643,6 +673,7 @@ static int mca_coll_rsag_register(void)
     mca_coll_rsag_register_basics(c);
     mca_coll_rsag_register_ring_chunks(c);
     mca_coll_rsag_register_run_blocks(c);
+    mca_coll_rsag_register_hier_chunk(c);
     mca_coll_rsag_register_classes();
     mca_coll_rsag_mem_register(c);
     mca_coll_rsag_op_register(c);

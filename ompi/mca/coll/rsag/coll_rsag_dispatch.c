@@ -457,6 +457,17 @@ static int mca_coll_rsag_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t 
     return mca_coll_rsag_fns[coll][alg](s, a);
 }
 
+/* A schedule with lanes (pipelined hierarchical) takes a tag for each of
+ * them from the communicator's request tags, blocking or not: unique
+ * among the requests in flight, and the same on every rank (the calls on
+ * a communicator are ordered, and every rank opened the same lanes). */
+static void mca_coll_rsag_lane_tags(mca_coll_rsag_module_t *m, mca_coll_rsag_sched_t *s)
+{
+    if (s->nlanetags > 0) {
+        s->lane_tag = mca_coll_rsag_request_tags(m, s->nlanetags);
+    }
+}
+
 /* A blocking call: describe it into the module's schedule and run it. */
 static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll, int alg,
                              mca_coll_rsag_args_t *a)
@@ -465,6 +476,7 @@ static int mca_coll_rsag_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t col
 
     mca_coll_rsag_sched_reset(&m->sched, a->dtype, a->op);
     err = mca_coll_rsag_build(&m->sched, m, coll, alg, a);
+    mca_coll_rsag_lane_tags(m, &m->sched);
     if (OMPI_SUCCESS == err) {
         err = mca_coll_rsag_sched_run(&m->sched, a->tag);
     }
@@ -599,6 +611,9 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
         r->sched.nonblocking = true;
     }
     err = (NULL == r) ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_rsag_build(&r->sched, m, coll, alg, a);
+    if (NULL != r) {
+        mca_coll_rsag_lane_tags(m, &r->sched);
+    }
     err = mca_coll_rsag_call_end(err);
     if (OMPI_SUCCESS != err) {
         mca_coll_rsag_request_release(r);

@@ -257,3 +257,94 @@ int mca_coll_rsag_hier_bcast(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_
     }
     return s->err;
 }
+
+/* ---- the pipeline -------------------------------------------------------- */
+
+/* At most this many chunks (lanes, and tags) in one call: beyond, the
+ * chunks grow. */
+#define MCA_COLL_RSAG_HIER_MAX_CHUNKS 256
+
+/* The verbose trace: rank 0, once per communicator, form, collective and
+ * size class. */
+static void mca_coll_rsag_hier_pipe_trace(const mca_coll_rsag_sched_t *s,
+                                          const mca_coll_rsag_args_t *a, size_t bytes,
+                                          size_t chunks)
+{
+    uint64_t *traced = &a->hier->pipe_traced[s->nonblocking ? 1 : 0][a->coll];
+    int size_class = 0;
+
+    for (size_t b = bytes; b > 0 && size_class < 63; b >>= 1) {
+        ++size_class;
+    }
+    if (mca_coll_rsag_component.verbose < MCA_COLL_RSAG_VERBOSE_DECISIONS || 0 != a->rank
+        || 0 != (*traced & (1ULL << size_class))) {
+        return;
+    }
+    *traced |= 1ULL << size_class;
+    opal_output(mca_coll_rsag_component.output,
+                "coll:rsag: hierarchical %s%s on %s (cid %d, size %d): %zu bytes pipelined in "
+                "%zu chunks (coll_rsag_hierarchical_chunk_size %zu)",
+                mca_coll_rsag_colls[a->coll].name,
+                s->nonblocking ? " (nonblocking or persistent)" : "", a->comm->c_name,
+                MCA_COLL_RSAG_COMM_CID(a->comm), a->size, bytes, chunks,
+                mca_coll_rsag_component.hier_chunk_size);
+}
+
+int mca_coll_rsag_hier_pipeline(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                mca_coll_rsag_hier_body_fn_t body, void *ctx)
+{
+    mca_coll_rsag_hier_pipe_t pipe = { .lanes = false, .node_done = -1, .offset = 0,
+                                       .chunk = 0, .chunks = 1 };
+    size_t chunk = mca_coll_rsag_component.hier_chunk_size, type_size, bytes, n, base, extra;
+    size_t L = (size_t) ompi_comm_size(a->hier->node_comm);
+    int prev = -1, err = OMPI_SUCCESS;
+
+    ompi_datatype_type_size(a->dtype, &type_size);
+    bytes = a->count * type_size;
+    n = (0 == chunk) ? 1 : bytes / chunk + (0 != bytes % chunk);
+    /* every chunk at least one element for each rank of the node */
+    n = (n > a->count / L) ? a->count / L : n;
+    n = (n > MCA_COLL_RSAG_HIER_MAX_CHUNKS) ? MCA_COLL_RSAG_HIER_MAX_CHUNKS : n;
+    if (n <= 1) {
+        return body(s, a, &pipe, ctx);      /* not cut: the phases one after the other */
+    }
+    mca_coll_rsag_hier_pipe_trace(s, a, bytes, n);
+
+    /* chunk k: elements [k base + min(k, extra), ...), the first `extra` one longer */
+    base = a->count / n;
+    extra = a->count % n;
+    pipe.lanes = true;
+    pipe.chunks = n;
+    mca_coll_rsag_sched_lanes_begin(s);
+    for (size_t k = 0; k < n && OMPI_SUCCESS == err; ++k) {
+        mca_coll_rsag_args_t ca = *a;
+
+        pipe.offset = k * base + (k < extra ? k : extra);
+        ca.count = base + (k < extra ? 1 : 0);
+        ca.input = mca_coll_rsag_elem(a->input, pipe.offset, a->extent);
+        ca.rbuf = (NULL == a->rbuf) ? NULL : mca_coll_rsag_elem(a->rbuf, pipe.offset, a->extent);
+        ca.displ = ca.vdispl = NULL;
+
+        mca_coll_rsag_sched_lane(s);
+        if (prev >= 0) {
+            (void) mca_coll_rsag_sched_gate(s, prev);   /* after the last chunk's node phase */
+        }
+        pipe.node_done = -1;
+        pipe.chunk = k;
+        err = body(s, &ca, &pipe, ctx);
+        if (pipe.node_done < 0) {
+            /* a body without a node phase mark: its whole lane counts */
+            pipe.node_done = mca_coll_rsag_sched_gate(s, -1);
+        }
+        prev = pipe.node_done;
+    }
+    mca_coll_rsag_sched_lanes_end(s);
+    return (OMPI_SUCCESS != err) ? err : s->err;
+}
+
+void mca_coll_rsag_hier_node_done(mca_coll_rsag_sched_t *s, mca_coll_rsag_hier_pipe_t *pipe)
+{
+    if (pipe->lanes) {
+        pipe->node_done = mca_coll_rsag_sched_gate(s, -1);
+    }
+}

@@ -84,6 +84,8 @@ typedef struct mca_coll_rsag_hier_t {
     mca_coll_rsag_module_t *node_m, *cross_m;   /* private, not installed (cross_m:
                                                    NULL where cross_comm is) */
     mca_coll_rsag_sub_build_fn_t build;         /* set by the dispatcher */
+    /* size classes the pipeline's trace has named, [nonblocking][coll] */
+    uint64_t pipe_traced[2][MCA_COLL_RSAG_NUM_COLLS];
 } mca_coll_rsag_hier_t;
 
 /* The node structure of comm, computed collectively; NULL on an error
@@ -132,6 +134,48 @@ void mca_coll_rsag_hier_slices_free(mca_coll_rsag_hier_slices_t *sl);
  * appended to s after a fence: the release inside the node of `leaders`. */
 int mca_coll_rsag_hier_bcast(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a, char *buf,
                              size_t count, int root);
+
+/* ---- the pipeline (coll_rsag_hierarchical_chunk_size) ---------------------
+ * The vector of a hierarchical collective cut into
+ * chunks, each chunk's phases a lane of the schedule (coll_rsag_sched.h):
+ * while chunk k crosses the network, chunk k + 1 is reduced in the node.
+ * The algorithm hands its body, the phases of one chunk, to
+ * mca_coll_rsag_hier_pipeline, which calls it once per chunk with the
+ * chunk's arguments (input, rbuf and count of the chunk; the rest the
+ * call's), each time in a lane of its own; or once, on the whole call and
+ * without lanes, when the call is not cut (chunk size 0, or one chunk).
+ * A body whose chunk is not a contiguous piece of the vector (the
+ * reduce-scatters: a piece of every MPI block) cuts the call itself from
+ * pipe->chunk and pipe->chunks.
+ *
+ * The node phases of successive chunks are serialized, in chunk order on
+ * every rank: the body ends its node reduce-scatter (the `direct` step:
+ * one at a time on the node communicator, its ticks taken in the same
+ * order everywhere) with mca_coll_rsag_hier_node_done, and the next
+ * chunk's body starts after that point.  Every other step of a lane
+ * (the cross-node phase, the node allgather or gather: messages on the
+ * lane's tag) overlaps the other lanes.  A body must not add another
+ * `direct` step on the node communicator after node_done (nothing would
+ * keep its ticks in order). */
+typedef struct mca_coll_rsag_hier_pipe_t {
+    bool lanes;             /* the call is cut: the body runs in a lane */
+    int node_done;          /* the gate that ends this chunk's node phase (-1: not yet) */
+    size_t offset;          /* the chunk's first element in the call's vector */
+    size_t chunk, chunks;   /* this chunk's number, of how many (not cut: 0 of 1) */
+} mca_coll_rsag_hier_pipe_t;
+
+/* The phases of one chunk (`ca`: its arguments; `ctx`: the algorithm's). */
+typedef int (*mca_coll_rsag_hier_body_fn_t)(mca_coll_rsag_sched_t *s,
+                                            const mca_coll_rsag_args_t *ca,
+                                            mca_coll_rsag_hier_pipe_t *pipe, void *ctx);
+
+/* Run `body` on the call `a` (a->hier ready), cut as above; returns the
+ * first error.  With coll_rsag_verbose, rank 0 says once per size class
+ * that a call was cut, and into how many chunks. */
+int mca_coll_rsag_hier_pipeline(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                mca_coll_rsag_hier_body_fn_t body, void *ctx);
+/* The body's node phase ends here (nothing when the call is not cut). */
+void mca_coll_rsag_hier_node_done(mca_coll_rsag_sched_t *s, mca_coll_rsag_hier_pipe_t *pipe);
 
 END_C_DECLS
 

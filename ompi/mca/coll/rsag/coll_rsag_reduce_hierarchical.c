@@ -32,16 +32,22 @@
  * coll_rsag_reduce_hierarchical_inter_algorithm forces, rooted at the
  * root's node; (3) each rank of the root's node that holds a slice sends
  * it to the root (a linear gather: up to S messages into their places in
- * rbuf).  All three go into the call's one schedule.
+ * rbuf).  All three go into the call's one schedule.  Pipelined as
+ * hierarchical MPI_Allreduce (coll_rsag_hierarchical_chunk_size,
+ * coll_rsag_hier.h): (1)(2)(3) of each chunk a lane, the steps (1) of
+ * successive chunks one after the other, (2) and (3) of a chunk
+ * overlapping the others.
  * Cost (n bytes, N nodes, S the smallest node, L ranks on mine;
  *       Rabenseifner's reduce across nodes):
  *       intra: (L-1)/L n beta_s + (L-1)/L n gamma (+ the gather on the
  *       root's node, up to n beta_s); inter: 2 log2 N alpha_n +
  *       2 (N-1)/N (n/S) beta_n + (N-1)/N (n/S) gamma per cross communicator.
+ *       Pipelined in C chunks: C times the latency terms, the phases
+ *       overlapping.
  * Restrictions: commutative op; ranks on several nodes, any number on
  *       each, one node with >= 2.
  * Memory: two temporaries of my slice (ceil(count / S) elements each; one
- *       element for l >= S).
+ *       element for l >= S; pipelined, two per chunk).
  */
 #include "ompi_config.h"
 
@@ -51,7 +57,10 @@
 
 #include "coll_rsag_hier.h"
 
-int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+/* (1), (2), (3) on `a`: the whole call, or one chunk of the pipeline. */
+static int mca_coll_rsag_reduce_hier_body(mca_coll_rsag_sched_t *s,
+                                          const mca_coll_rsag_args_t *a,
+                                          mca_coll_rsag_hier_pipe_t *pipe, void *ctx)
 {
     mca_coll_rsag_hier_t *h = a->hier;
     mca_coll_rsag_hier_slices_t sl = { 0 };
@@ -62,6 +71,7 @@ int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_r
     char *sum, *out;
     int err;
 
+    (void) ctx;
     /* all memory before the first message: a rank that lacks it fails
      * before any peer waits for it */
     sum = me ? NULL : mca_coll_rsag_sched_tmp(s, l < h->min_ranks
@@ -74,6 +84,7 @@ int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_r
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
+    mca_coll_rsag_hier_node_done(s, pipe);
     /* (2) reduce of my slice to the root's node: the root's own slice
      * straight into its place in rbuf, the others' into `sum` */
     out = me ? mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent) : sum;
@@ -108,4 +119,9 @@ int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_r
 cleanup:
     mca_coll_rsag_hier_slices_free(&sl);
     return err;
+}
+
+int mca_coll_rsag_reduce_hierarchical(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
+{
+    return mca_coll_rsag_hier_pipeline(s, a, mca_coll_rsag_reduce_hier_body, NULL);
 }

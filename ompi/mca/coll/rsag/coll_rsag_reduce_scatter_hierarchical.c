@@ -40,16 +40,25 @@
  * coll_rsag_reduce_scatter_hierarchical_inter_algorithm forces (it
  * serves both reduce-scatters, as do MPI_Reduce_scatter's thresholds);
  * (3) point-to-point messages in the node.
+ * Pipelined (coll_rsag_hierarchical_chunk_size, coll_rsag_hier.h; not in
+ * place): chunk k is piece k of every MPI block, copied in the order
+ * above (the copy is what makes a chunk's slices contiguous), and
+ * (1)(2)(3) of each chunk are a lane of the schedule; the steps (1) of
+ * successive chunks one after the other, (2) and (3) of a chunk
+ * overlapping the others.
  * Cost (n bytes, N nodes, S the smallest node, L ranks on mine, even
  *       blocks; recursive halving across nodes): intra: (L-1)/L n beta_s +
  *       (L-1)/L n gamma (+ n c, one local copy, when reordered; + the
  *       blocks of ranks >= S, (L-S)/p n beta_s); inter: log2 N alpha_n +
  *       (N-1)/N (n/S) beta_n + (N-1)/N (n/S) gamma per cross communicator.
+ *       Pipelined in C chunks: the copy n c whatever the placement, C times
+ *       the latency terms, the phases overlapping.
  * Restrictions: commutative op; ranks on several nodes, any number on
  *       each, one node with >= 2; any block sizes (zero too), any placement.
  * Memory: slice c (its blocks' elements; one element for ranks >= S), a
- *       copy of the input when reordered, and my node's part of slice c
- *       when that holds more than my own block.
+ *       copy of the input when reordered (pipelined: always, chunk by
+ *       chunk), and my node's part of slice c when that holds more than my
+ *       own block.
  */
 #include "ompi_config.h"
 
@@ -60,8 +69,21 @@
 #include "coll_rsag_hier.h"
 #include "coll_rsag_index.h"
 
-int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
-                                              const mca_coll_rsag_args_t *a)
+/* Where piece k of n of a block of b elements starts (the first b % n
+ * pieces one longer). */
+static size_t mca_coll_rsag_rs_hier_cut(size_t b, size_t k, size_t n)
+{
+    return k * (b / n) + (k < b % n ? k : b % n);
+}
+
+/* (0)-(3) on one piece of every MPI block: rank q's piece is pd[q] ..
+ * pd[q + 1] of the pieces' layout and starts at element off[q] of its
+ * block (the whole call: pd = a->displ, off = NULL, and the input is
+ * copied only when its blocks are out of order; a chunk of the pipeline:
+ * always copied).  `pipe` marks the end of the node phase. */
+static int mca_coll_rsag_rs_hier_pass(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                      const size_t *pd, const size_t *off,
+                                      mca_coll_rsag_hier_pipe_t *pipe)
 {
     mca_coll_rsag_hier_t *h = a->hier;
     /* both reduce-scatters share this function: the sub-steps take
@@ -71,11 +93,11 @@ int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
     int N = h->nodes, S = h->min_ranks, p = a->size;
     int L = ompi_comm_size(h->node_comm), l = ompi_comm_rank(h->node_comm), me_node;
     int c = l % S;              /* my slice; I carry it when l < S */
-    size_t *nd = NULL, *slice, *part, pos, mine;
+    size_t *nd = NULL, *slice, *part, pos, mine, total = pd[p];
     int *qof = NULL, *work, *rank_at;
     bool identity, extras;
     const char *input = a->input;
-    char *sl, *packed, *out;
+    char *sl, *packed, *out, *mybuf;
     int err = OMPI_SUCCESS;
 
     nd = malloc(((size_t) L + 1 + (size_t) S + 1 + (size_t) N + 1) * sizeof(size_t));
@@ -94,32 +116,34 @@ int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
             rank_at[h->local_of[q]] = q;
         }
     }
-    identity = mca_coll_rsag_hier_rs_order(p, N, S, h->node_of, h->local_of, qof, work);
-    mca_coll_rsag_hier_rs_sums(p, N, S, h->node_of, h->local_of, qof, a->displ, c, slice, part);
+    identity = mca_coll_rsag_hier_rs_order(p, N, S, h->node_of, h->local_of, qof, work)
+        && NULL == off;
+    mca_coll_rsag_hier_rs_sums(p, N, S, h->node_of, h->local_of, qof, pd, c, slice, part);
     for (int i = 0; i <= L; ++i) {
         nd[i] = slice[i < S ? i : S];   /* local rank i >= S: an empty block */
     }
-    mine = a->displ[a->rank + 1] - a->displ[a->rank];
+    mine = pd[a->rank + 1] - pd[a->rank];
+    mybuf = mca_coll_rsag_elem(a->rbuf, NULL == off ? 0 : off[a->rank], a->extent);
     /* do other ranks of my node (c + S, c + 2S, ...) get their blocks from me? */
     extras = (l < S && l + S < L);
 
     sl = mca_coll_rsag_sched_tmp(s, l < S ? slice[l + 1] - slice[l] : 1);
-    packed = mca_coll_rsag_sched_tmp(s, identity ? 0 : a->count);
-    out = extras ? mca_coll_rsag_sched_tmp(s, part[me_node + 1] - part[me_node]) : a->rbuf;
+    packed = mca_coll_rsag_sched_tmp(s, identity ? 0 : total);
+    out = extras ? mca_coll_rsag_sched_tmp(s, part[me_node + 1] - part[me_node]) : mybuf;
     if (OMPI_SUCCESS != s->err) {
         err = s->err;
         goto cleanup;
     }
 
-    /* (0) reorder the blocks so that every slice, and every node's part
+    /* (0) reorder the pieces so that every slice, and every node's part
      * of it, is contiguous */
     if (!identity) {
         pos = 0;
         for (int k = 0; k < p; ++k) {
             int q = qof[k];
-            size_t n = a->displ[q + 1] - a->displ[q];
-            (void) mca_coll_rsag_sched_copy(s, mca_coll_rsag_elem(a->input, a->displ[q],
-                                                                  a->extent),
+            size_t n = pd[q + 1] - pd[q];
+            size_t from = a->displ[q] + (NULL == off ? 0 : off[q]);
+            (void) mca_coll_rsag_sched_copy(s, mca_coll_rsag_elem(a->input, from, a->extent),
                                             mca_coll_rsag_elem(packed, pos, a->extent), n);
             pos += n;
         }
@@ -127,11 +151,12 @@ int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
     }
 
     /* (1) reduce-scatter inside the node: slice l of the node's sum (l < S) */
-    mca_coll_rsag_hier_args(&sa, a, h->node_comm, input, sl, a->count, -1);
+    mca_coll_rsag_hier_args(&sa, a, h->node_comm, input, sl, total, -1);
     err = h->build(s, h->node_m, coll, MCA_COLL_RSAG_REDUCE_SCATTER_DIRECT, &sa, nd);
     if (OMPI_SUCCESS != err) {
         goto cleanup;
     }
+    mca_coll_rsag_hier_node_done(s, pipe);
 
     /* (2) reduce-scatter of slice l across the nodes: my node's part */
     if (l < S && part[N] > 0) {
@@ -149,14 +174,14 @@ int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
         mca_coll_rsag_sched_fence(s);
         if (l >= S) {
             if (mine > 0) {
-                (void) mca_coll_rsag_sched_recv(s, &sa, a->rbuf, mine, c);
+                (void) mca_coll_rsag_sched_recv(s, &sa, mybuf, mine, c);
             }
         } else {
-            (void) mca_coll_rsag_sched_copy(s, out, a->rbuf, mine);
+            (void) mca_coll_rsag_sched_copy(s, out, mybuf, mine);
             pos = mine;
             for (int k = l + S; k < L; k += S) {
                 int q = rank_at[k];
-                size_t n = a->displ[q + 1] - a->displ[q];
+                size_t n = pd[q + 1] - pd[q];
                 if (n > 0) {
                     (void) mca_coll_rsag_sched_send(s, &sa, mca_coll_rsag_elem(out, pos, a->extent),
                                                     n, k);
@@ -171,4 +196,49 @@ cleanup:
     free(qof);
     free(nd);
     return err;
+}
+
+/* One chunk of the pipeline (coll_rsag_hier.h; `ctx`: the whole call):
+ * piece pipe->chunk of pipe->chunks of every MPI block.  Not cut: the
+ * whole call. */
+static int mca_coll_rsag_rs_hier_chunk(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *ca,
+                                       mca_coll_rsag_hier_pipe_t *pipe, void *ctx)
+{
+    const mca_coll_rsag_args_t *a = ctx;
+    int p = a->size;
+    size_t *pd, *off;
+    int err;
+
+    (void) ca;
+    if (!pipe->lanes) {
+        return mca_coll_rsag_rs_hier_pass(s, a, a->displ, NULL, pipe);
+    }
+    pd = malloc((2 * (size_t) p + 1) * sizeof(size_t));
+    if (NULL == pd) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    off = pd + p + 1;
+    pd[0] = 0;
+    for (int q = 0; q < p; ++q) {
+        size_t b = a->displ[q + 1] - a->displ[q];
+
+        off[q] = mca_coll_rsag_rs_hier_cut(b, pipe->chunk, pipe->chunks);
+        pd[q + 1] = pd[q] + mca_coll_rsag_rs_hier_cut(b, pipe->chunk + 1, pipe->chunks) - off[q];
+    }
+    err = mca_coll_rsag_rs_hier_pass(s, a, pd, off, pipe);
+    free(pd);
+    return err;
+}
+
+int mca_coll_rsag_reduce_scatter_hierarchical(mca_coll_rsag_sched_t *s,
+                                              const mca_coll_rsag_args_t *a)
+{
+    mca_coll_rsag_hier_pipe_t whole = { .lanes = false, .node_done = -1, .chunks = 1 };
+
+    /* In place, my block's pieces go where later chunks' pieces of the
+     * first blocks are still to be read: not pipelined. */
+    if (a->in_place) {
+        return mca_coll_rsag_rs_hier_pass(s, a, a->displ, NULL, &whole);
+    }
+    return mca_coll_rsag_hier_pipeline(s, a, mca_coll_rsag_rs_hier_chunk, (void *) a);
 }

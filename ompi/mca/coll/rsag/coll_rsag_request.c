@@ -370,6 +370,14 @@ int mca_coll_rsag_request_tag(mca_coll_rsag_module_t *m)
     return tag;
 }
 
+int mca_coll_rsag_request_tags(mca_coll_rsag_module_t *m, int n)
+{
+    int first = m->next_tag;
+
+    m->next_tag = mca_coll_rsag_tag_after(first, n);
+    return first;
+}
+
 static void mca_coll_rsag_request_counter(const mca_base_component_t *c, const char *name,
                                           const char *help, unsigned long long *value)
 {

@@ -96,6 +96,10 @@ int mca_coll_rsag_request_start_nonblocking(mca_coll_rsag_request_t *r);
 
 /* The tag of the next request on a communicator (see MCA_COLL_RSAG_TAG_*). */
 int mca_coll_rsag_request_tag(mca_coll_rsag_module_t *m);
+/* The next n tags at once (the lanes of a schedule, s->lane_tag: every
+ * call that builds lanes takes them, blocking or not, in call order as
+ * the requests' own); returns the first. */
+int mca_coll_rsag_request_tags(mca_coll_rsag_module_t *m, int n);
 
 /* Component life cycle: the counters (register), the progress function
  * (close: unregistered if it was registered). */

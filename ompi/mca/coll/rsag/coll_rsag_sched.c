@@ -14,6 +14,13 @@
  * back (ompi_request_wait: Open MPI's progress engine spins meanwhile, and
  * with it every nonblocking schedule of this process).
  *
+ * A schedule with lanes (coll_rsag_sched.h) keeps the two cursors per
+ * lane instead, and a stage (the lanes that run side by side) at a time:
+ * a pass retires and issues in every lane of the stage, and the next
+ * stage begins when all of them are complete.  Its blocking run never
+ * waits inside one message: it makes passes, with opal_progress between
+ * them, until the schedule is done.
+ *
  * After an error nothing more is issued: receives in flight are cancelled
  * and waited for (no buffer is freed under a pending receive), sends are
  * released to complete in the background, as Open MPI's own collectives
@@ -26,6 +33,7 @@
 
 #include "mpi.h"
 #include "ompi/constants.h"
+#include "opal/runtime/opal_progress.h"
 
 #include "coll_rsag.h"
 #include "coll_rsag_op.h"
@@ -76,6 +84,8 @@ void mca_coll_rsag_sched_reset(mca_coll_rsag_sched_t *s, struct ompi_datatype_t 
         s->polls[i].release(s->polls[i].state);
     }
     s->nsteps = s->fence = s->ncomms = s->ntmps = s->npolls = 0;
+    s->nlanes = s->lane = s->nlanetags = s->lane_tag = 0;
+    s->in_group = false;
     s->next = s->oldest = 0;
     s->draining = false;
     s->dtype = dtype;
@@ -92,6 +102,7 @@ void mca_coll_rsag_sched_fini(mca_coll_rsag_sched_t *s)
     free(s->done);
     free(s->tmps);
     free(s->polls);
+    free(s->lanes);
     memset(s, 0, sizeof(*s));
 }
 
@@ -136,7 +147,8 @@ static int mca_coll_rsag_sched_append(mca_coll_rsag_sched_t *s, mca_coll_rsag_st
     }
     st = &s->steps[s->nsteps];
     *st = (mca_coll_rsag_step_t) { .kind = (uint8_t) kind, .comm = (uint8_t) comm,
-                                   .peer = peer, .fence = s->fence, .after = { -1, -1, -1 },
+                                   .lane = (uint16_t) s->lane, .peer = peer, .fence = s->fence,
+                                   .after = { -1, -1, -1 },
                                    .count = count, .a = a, .b = b, .dst = dst };
     return s->nsteps++;
 }
@@ -251,8 +263,8 @@ void mca_coll_rsag_sched_after(mca_coll_rsag_sched_t *s, int step, int dep)
         return;
     }
     st = &s->steps[step];
-    if (dep < st->fence) {
-        return;                             /* already implied */
+    if (dep < st->fence && (0 == s->nlanes || dep >= s->lanes[st->lane].first)) {
+        return;                             /* already implied (a fence is its lane's) */
     }
     for (int k = 0; k < MCA_COLL_RSAG_STEP_DEPS; ++k) {
         if (dep == st->after[k]) {
@@ -266,6 +278,99 @@ void mca_coll_rsag_sched_after(mca_coll_rsag_sched_t *s, int step, int dep)
     /* a builder asked for more than a step can hold: a bug, caught by the
      * tests of every algorithm (the call fails cleanly) */
     mca_coll_rsag_sched_fail(s, OMPI_ERR_NOT_SUPPORTED);
+}
+
+/* ---- lanes ---------------------------------------------------------------- */
+
+/* Open a new lane from the next step on, the current one; -1 on failure. */
+static int mca_coll_rsag_sched_lane_new(mca_coll_rsag_sched_t *s, int first, int stage, int tagno)
+{
+    if (s->nlanes > UINT16_MAX) {
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_NOT_SUPPORTED);     /* the step's lane is 16 bits */
+        return -1;
+    }
+    if (!mca_coll_rsag_sched_grow((void **) &s->lanes, &s->lanecap, s->nlanes,
+                                  sizeof(*s->lanes))) {
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_OUT_OF_RESOURCE);
+        return -1;
+    }
+    s->lanes[s->nlanes] = (mca_coll_rsag_lane_t) { .first = first, .end = -1, .stage = stage,
+                                                   .tagno = tagno };
+    s->lane = s->nlanes++;
+    s->fence = s->nsteps;                   /* a new lane waits for none of its own */
+    return s->lane;
+}
+
+void mca_coll_rsag_sched_lanes_begin(mca_coll_rsag_sched_t *s)
+{
+    if (OMPI_SUCCESS != s->err) {
+        return;
+    }
+    if (s->in_group) {
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_NOT_SUPPORTED);     /* groups do not nest */
+        return;
+    }
+    /* the steps so far: lane 0 of stage 0 (they were appended to lane 0) */
+    if (0 == s->nlanes && mca_coll_rsag_sched_lane_new(s, 0, 0, 0) < 0) {
+        return;
+    }
+    s->lanes[s->lane].end = s->nsteps;
+    s->in_group = true;
+}
+
+void mca_coll_rsag_sched_lane(mca_coll_rsag_sched_t *s)
+{
+    mca_coll_rsag_lane_t *cur;
+    int stage;
+
+    if (OMPI_SUCCESS != s->err) {
+        return;
+    }
+    cur = s->in_group ? &s->lanes[s->lane] : NULL;
+    if (NULL == cur || (0 == cur->tagno && cur->end != s->nsteps)) {
+        /* outside a group, or steps between lanes_begin and its first lane */
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_NOT_SUPPORTED);
+        return;
+    }
+    if (0 == cur->tagno) {
+        stage = cur->stage + 1;             /* the group's first lane */
+    } else {
+        cur->end = s->nsteps;
+        stage = cur->stage;
+    }
+    (void) mca_coll_rsag_sched_lane_new(s, s->nsteps, stage, s->nlanetags + 1);
+    if (OMPI_SUCCESS == s->err) {
+        ++s->nlanetags;
+    }
+}
+
+void mca_coll_rsag_sched_lanes_end(mca_coll_rsag_sched_t *s)
+{
+    mca_coll_rsag_lane_t *cur;
+
+    if (OMPI_SUCCESS != s->err) {
+        return;
+    }
+    if (!s->in_group) {
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_NOT_SUPPORTED);
+        return;
+    }
+    cur = &s->lanes[s->lane];
+    cur->end = s->nsteps;
+    s->in_group = false;
+    /* what follows: a lane of the next stage, open to the end of the schedule */
+    (void) mca_coll_rsag_sched_lane_new(s, s->nsteps, cur->stage + 1, 0);
+}
+
+int mca_coll_rsag_sched_gate(mca_coll_rsag_sched_t *s, int dep)
+{
+    int gate;
+
+    mca_coll_rsag_sched_fence(s);
+    gate = mca_coll_rsag_sched_append(s, MCA_COLL_RSAG_STEP_GATE, 0, 0, 0, NULL, NULL, NULL);
+    mca_coll_rsag_sched_after(s, gate, dep);
+    mca_coll_rsag_sched_fence(s);
+    return gate;
 }
 
 void mca_coll_rsag_sched_sendrecv(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
@@ -317,6 +422,18 @@ void mca_coll_rsag_sched_start(mca_coll_rsag_sched_t *s, int tag)
     if (s->nsteps > 0) {
         memset(s->done, 0, (size_t) s->nsteps * sizeof(*s->done));
     }
+    if (s->nlanes > 0) {
+        if (s->lanes[s->nlanes - 1].end < 0) {
+            s->lanes[s->nlanes - 1].end = s->nsteps;     /* the last lane, still open */
+        }
+        for (int k = 0; k < s->nlanes; ++k) {
+            mca_coll_rsag_lane_t *l = &s->lanes[k];
+
+            l->next = l->oldest = l->first;
+            l->tag = (0 == l->tagno) ? tag : mca_coll_rsag_tag_after(s->lane_tag, l->tagno - 1);
+        }
+        s->stage = s->stage_lane = 0;
+    }
 }
 
 static bool mca_coll_rsag_sched_dep_done(const mca_coll_rsag_sched_t *s, int dep)
@@ -337,7 +454,7 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
 {
     const mca_coll_rsag_step_t *st = &s->steps[i];
     struct ompi_datatype_t *dtype = (NULL != st->dtype) ? st->dtype : s->dtype;
-    int tag = (0 != st->tag) ? st->tag : s->tag;
+    int tag = (0 != st->tag) ? st->tag : (0 != s->nlanes) ? s->lanes[st->lane].tag : s->tag;
     int err = OMPI_SUCCESS;
 
     s->reqs[i] = MPI_REQUEST_NULL;
@@ -380,6 +497,8 @@ static int mca_coll_rsag_sched_issue(mca_coll_rsag_sched_t *s, int i)
         }
         break;
     }
+    case MCA_COLL_RSAG_STEP_GATE:
+        break;
     }
     s->done[i] = 1;
     return err;
@@ -418,10 +537,9 @@ static bool mca_coll_rsag_sched_poll(mca_coll_rsag_sched_t *s, int i, bool wait)
 /* After an error: cancel the receives in flight, release the sends; a
  * POLL step cannot be cancelled (its peers count on it): it is polled to
  * its end. */
-static void mca_coll_rsag_sched_drain(mca_coll_rsag_sched_t *s)
+static void mca_coll_rsag_sched_drain_range(mca_coll_rsag_sched_t *s, int from, int to)
 {
-    s->draining = true;
-    for (int i = s->oldest; i < s->next; ++i) {
+    for (int i = from; i < to; ++i) {
         if (!s->done[i] && MCA_COLL_RSAG_STEP_POLL == s->steps[i].kind) {
             continue;
         }
@@ -439,6 +557,12 @@ static void mca_coll_rsag_sched_drain(mca_coll_rsag_sched_t *s)
     }
 }
 
+static void mca_coll_rsag_sched_drain(mca_coll_rsag_sched_t *s)
+{
+    s->draining = true;
+    mca_coll_rsag_sched_drain_range(s, s->oldest, s->next);
+}
+
 static void mca_coll_rsag_sched_advance_oldest(mca_coll_rsag_sched_t *s)
 {
     while (s->oldest < s->next && s->done[s->oldest]) {
@@ -446,8 +570,93 @@ static void mca_coll_rsag_sched_advance_oldest(mca_coll_rsag_sched_t *s)
     }
 }
 
+/* Retire what completed in lane l and issue what may go, without waiting;
+ * true when something moved. */
+static bool mca_coll_rsag_sched_lane_pass(mca_coll_rsag_sched_t *s, mca_coll_rsag_lane_t *l)
+{
+    bool moved = false;
+
+    for (int i = l->oldest; i < l->next; ++i) {
+        if (s->done[i]) {
+            continue;
+        }
+        if (MCA_COLL_RSAG_STEP_POLL == s->steps[i].kind) {
+            moved |= mca_coll_rsag_sched_poll(s, i, false);
+        } else if (REQUEST_COMPLETE(s->reqs[i])) {
+            mca_coll_rsag_sched_retire(s, i);
+            moved = true;
+        }
+    }
+    for (;;) {
+        const mca_coll_rsag_step_t *st;
+
+        while (l->oldest < l->next && s->done[l->oldest]) {
+            ++l->oldest;
+        }
+        if (s->draining || OMPI_SUCCESS != s->err || l->next == l->end) {
+            return moved;
+        }
+        st = &s->steps[l->next];
+        if (st->fence > l->oldest || !mca_coll_rsag_sched_dep_done(s, st->after[0])
+            || !mca_coll_rsag_sched_dep_done(s, st->after[1])
+            || !mca_coll_rsag_sched_dep_done(s, st->after[2])) {
+            return moved;
+        }
+        {
+            int err = mca_coll_rsag_sched_issue(s, l->next++);
+            if (OMPI_SUCCESS != err) {
+                mca_coll_rsag_sched_fail(s, err);
+            }
+        }
+        moved = true;
+    }
+}
+
+/* mca_coll_rsag_sched_progress of a schedule with lanes: the lanes of the
+ * running stage, each in turn; the next stage once all are complete. */
+static bool mca_coll_rsag_sched_progress_lanes(mca_coll_rsag_sched_t *s)
+{
+    for (;;) {
+        bool moved = false, complete = true, in_flight = false;
+        int k;
+
+        for (k = s->stage_lane; k < s->nlanes && s->lanes[k].stage == s->stage; ++k) {
+            mca_coll_rsag_lane_t *l = &s->lanes[k];
+
+            moved |= mca_coll_rsag_sched_lane_pass(s, l);
+            complete &= (l->oldest == l->end);
+            in_flight |= (l->oldest < l->next);
+        }
+        if (OMPI_SUCCESS != s->err && !s->draining) {
+            s->draining = true;
+            for (k = s->stage_lane; k < s->nlanes && s->lanes[k].stage == s->stage; ++k) {
+                mca_coll_rsag_sched_drain_range(s, s->lanes[k].oldest, s->lanes[k].next);
+            }
+            continue;                       /* look again: the drain completed sends */
+        }
+        if (s->draining) {
+            if (!in_flight) {
+                return true;
+            }
+        } else if (complete) {
+            if (k == s->nlanes) {
+                return true;
+            }
+            s->stage_lane = k;
+            s->stage = s->lanes[k].stage;
+            continue;
+        }
+        if (!moved) {
+            return false;
+        }
+    }
+}
+
 bool mca_coll_rsag_sched_progress(mca_coll_rsag_sched_t *s)
 {
+    if (0 != s->nlanes) {
+        return mca_coll_rsag_sched_progress_lanes(s);
+    }
     for (;;) {
         bool moved = false;
 
@@ -512,6 +721,14 @@ int mca_coll_rsag_sched_run(mca_coll_rsag_sched_t *s, int tag)
         return s->err;
     }
     mca_coll_rsag_sched_start(s, tag);
+    if (0 != s->nlanes) {
+        /* never wait inside one message or POLL step: a peer may need
+         * another lane's step of this rank first */
+        while (!mca_coll_rsag_sched_progress_lanes(s)) {
+            opal_progress();
+        }
+        return s->err;
+    }
     s->waiting = true;
     while (!mca_coll_rsag_sched_progress(s)) {
         int b = mca_coll_rsag_sched_blocker(s);

@@ -39,6 +39,18 @@
  * nonblocking or persistent one asks it to look once and return
  * MCA_COLL_RSAG_POLL_AGAIN when nothing is ready (the progress engine
  * calls it again).
+ *
+ * Lanes.  A schedule may hold groups of lanes (mca_coll_rsag_sched_lanes_begin):
+ * independent sequences of steps, each with its own fences, cursors and
+ * tag, issued side by side: while one lane waits for a message, the ready
+ * steps of the others go.  A lane waits for another only where a step
+ * names one of the other's (mca_coll_rsag_sched_after, _gate).  A schedule
+ * without lanes (every algorithm of the tables but a pipelined
+ * hierarchical) runs as before: in list order, stopping at the first step
+ * that may not go, at the same cost.  With lanes, the blocking run never
+ * waits inside one message or POLL step (another lane may be what a peer
+ * needs first): it looks at every lane in flight once per pass, with Open
+ * MPI's progress engine between passes.
  */
 #ifndef MCA_COLL_RSAG_SCHED_H
 #define MCA_COLL_RSAG_SCHED_H
@@ -68,7 +80,8 @@ typedef enum mca_coll_rsag_step_kind_t {
     MCA_COLL_RSAG_STEP_COPY,    /* dst = a */
     MCA_COLL_RSAG_STEP_SNDRCV,  /* count of dtype at a -> count2 of dtype2 at dst (the
                                    type signatures match; the collectives rsag fills) */
-    MCA_COLL_RSAG_STEP_POLL     /* polls[poll]: started when issued, polled until complete */
+    MCA_COLL_RSAG_STEP_POLL,    /* polls[poll]: started when issued, polled until complete */
+    MCA_COLL_RSAG_STEP_GATE     /* nothing: complete when issued (mca_coll_rsag_sched_gate) */
 } mca_coll_rsag_step_kind_t;
 
 /* Up to this many communicators in one schedule (hierarchical: the
@@ -80,6 +93,7 @@ typedef enum mca_coll_rsag_step_kind_t {
 typedef struct mca_coll_rsag_step_t {
     uint8_t kind;           /* mca_coll_rsag_step_kind_t */
     uint8_t comm;           /* index into the schedule's comms */
+    uint16_t lane;          /* index into the schedule's lanes (none: 0, unused) */
     union {
         int32_t peer;       /* SEND, RECV: rank in that communicator */
         int32_t poll;       /* POLL: index into the schedule's polls */
@@ -98,6 +112,19 @@ typedef struct mca_coll_rsag_step_t {
     size_t count2;
     struct ompi_datatype_t *dtype2;
 } mca_coll_rsag_step_t;
+
+/* A lane (mca_coll_rsag_sched_lanes_begin): a contiguous run of steps
+ * with its own fences, cursors and tag.  Lanes of one stage run side by
+ * side; a stage begins when every lane of the stages before it is
+ * complete.  The steps outside a group of lanes form lanes of their own
+ * (`tagno` 0: the schedule's tag). */
+typedef struct mca_coll_rsag_lane_t {
+    int first, end;         /* steps [first, end); end -1 while open */
+    int stage;
+    int tagno;              /* 0: the schedule's tag; k >= 1: lane tag k - 1 */
+    int tag;                /* the run: its messages' tag */
+    int next, oldest;       /* the run: as the schedule's, within the lane */
+} mca_coll_rsag_lane_t;
 
 /* A POLL step's answer while it is not complete (error codes are < 0). */
 #define MCA_COLL_RSAG_POLL_AGAIN 1
@@ -127,6 +154,16 @@ typedef struct mca_coll_rsag_sched_t {
     mca_coll_rsag_poll_t *polls;
     int npolls, pollcap;
     int err;                                /* first build error, then first run error */
+    /* lanes (none in most schedules: then nlanes is 0 and none of this is
+     * looked at) */
+    mca_coll_rsag_lane_t *lanes;
+    int nlanes, lanecap;
+    int lane;                               /* lane of the steps appended next */
+    bool in_group;                          /* between lanes_begin and lanes_end */
+    int nlanetags;                          /* lanes that need a tag of their own */
+    int lane_tag;                           /* the first of them (the dispatcher's) */
+    int stage;                              /* the run: the stage running */
+    int stage_lane;                         /* the run: its first lane */
     bool nonblocking;                       /* for a nonblocking or persistent request:
                                                what is chosen inside (hierarchical's
                                                sub-steps) must not wait inside */
@@ -187,6 +224,34 @@ int mca_coll_rsag_sched_poll_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_
 void mca_coll_rsag_sched_fence(mca_coll_rsag_sched_t *s);
 /* Step `step` also waits for step `dep` (dep < step; -1: nothing). */
 void mca_coll_rsag_sched_after(mca_coll_rsag_sched_t *s, int step, int dep);
+
+/* Lanes: independent sequences of steps in one schedule (a pipeline of
+ * chunks: hierarchical's, coll_rsag_hier.c).
+ *   lanes_begin  a group of lanes starts; its lanes wait for every step
+ *                appended before it (nothing may be appended between
+ *                lanes_begin and the first lane);
+ *   lane         the group's next lane starts: the steps appended from now
+ *                on are in it, and a fence there (mca_coll_rsag_sched_fence,
+ *                a sub-builder's too) waits for this lane's earlier steps
+ *                only;
+ *   lanes_end    the group ends: the steps appended next wait for every lane.
+ * Each lane of a group sends and receives on its own tag (the dispatcher
+ * reserves s->nlanetags of the communicator's request tags and sets
+ * s->lane_tag, coll_rsag_request.c), so two ranks that issue the lanes'
+ * steps in different orders never match one lane's message with another's.
+ * Lanes depend on each other only through named dependencies
+ * (mca_coll_rsag_sched_after, mca_coll_rsag_sched_gate).  At most 65535
+ * lanes, groups do not nest. */
+void mca_coll_rsag_sched_lanes_begin(mca_coll_rsag_sched_t *s);
+void mca_coll_rsag_sched_lane(mca_coll_rsag_sched_t *s);
+void mca_coll_rsag_sched_lanes_end(mca_coll_rsag_sched_t *s);
+/* A gate in the current lane (or the schedule): a fence, a step that does
+ * nothing and also waits for step `dep` (-1: nothing), a fence.  It is
+ * complete once everything before it in its lane is (and `dep`), and what
+ * follows in its lane waits for it: another lane names it with `after` (or
+ * as the `dep` of its own gate) to wait for this lane's steps so far.
+ * Returns its index. */
+int mca_coll_rsag_sched_gate(mca_coll_rsag_sched_t *s, int dep);
 
 /* One exchange with a peer and a fence after it: the send (of scount
  * elements at sbuf to dst) and the receive (of rcount into rbuf from src)
