@@ -61,6 +61,9 @@
 #                         leaders forced, and auto (leaders at 8 KB,
 #                         hierarchical at 1.1 MB, the trace says so): every
 #                         rank gets the same bits, close to the sum
+#   multinode-hier-pipelined-uneven-np8  3+2+3, placed by slot and by node:
+#                         rsag_check (one case in 7) with hierarchical forced
+#                         in 64-byte chunks, the three forms, 0 failed
 #   multinode-hier-onethree-np4  1+3 ranks: rsag_check --quick (one case in 2)
 #                         with hierarchical, then leaders, forced for the four
 #                         collectives; both ran (counters), 0 failed
@@ -93,7 +96,8 @@ mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4
           multinode-hier-auto-np4 multinode-hier-roundrobin-np4
           multinode-hier-forced-nonblocking-np4 multinode-hier-uneven-np5
           multinode-matrix-uneven-np8 multinode-hier-samebits-np8
-          multinode-hier-onethree-np4 multinode-leaders-auto-np5 multinode-hier-pipelined-np4
+          multinode-hier-onethree-np4 multinode-leaders-auto-np5
+          multinode-hier-pipelined-uneven-np8 multinode-hier-pipelined-np4
           multinode-checks-reject-wrong-job-np4 multinode-link-cap-np2
           multinode-matrix-capped-np5 multinode-down-leaves-nothing)
 
@@ -393,6 +397,26 @@ elif [ "$mn_wanted" = 1 ]; then
         expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 1120000 bytes .* -> hierarchical \(auto\)'
         expect_count 9 'samebits [0-9]+ doubles: same bits on all ranks'
         expect_not_in_log 'samebits .*FAILED'
+
+        # 3+2+3 ranks, the pipeline in 64-byte chunks, by slot and by node,
+        # the three forms: every rank must cut a call into as many chunks,
+        # whatever the size of its node (a rank on the 2-rank node that cut
+        # by its own node size once waited forever for a lane).
+        mn_pipe_uneven() {
+            local map rc=0
+            for map in slot node; do
+                "${mn_mpirun[@]}" --oversubscribe "${mn_forced_hier[@]}" \
+                    --mca coll_rsag_hierarchical_chunk_size 64 --map-by "$map" \
+                    --host rsag-h1:3,rsag-h2:2,rsag-h3:3 -np 8 "$check" --quick --every 7 \
+                    --algorithms current --form blocking,nonblocking,persistent || rc=1
+            done
+            return "$rc"
+        }
+        run_test multinode-hier-pipelined-uneven-np8 mn_pipe_uneven
+        expect_count 2 'rsag_check: np=8 cases=[1-9][0-9]* passed=[0-9]+ failed=0'
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+            expect_count 2 "rsag_check: forced $mn_coll=hierarchical: [1-9][0-9]* cases, 0 failed"
+        done
 
         # 1+3 ranks: hierarchical and leaders forced for the four
         # collectives (one case in 2), both run.

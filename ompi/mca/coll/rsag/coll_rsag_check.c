@@ -152,7 +152,7 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
 {
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     long v[2 * MCA_COLL_RSAG_CHK_N], all[2 * MCA_COLL_RSAG_CHK_N];
-    long shape[2];
+    long shape[3];
     int p = ompi_comm_size(comm), err;
     bool in_setup;
 
@@ -167,14 +167,17 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
         mca_coll_rsag_check_arguments(v, coll, sbuf, count, rcounts, dtype, op, root, p);
     }
     v[MCA_COLL_RSAG_CHK_FORCED] = tuning->forced;
-    /* the thresholds, and how direct reduces a box (flat or the tree's
-     * fan-in: ranks that differ would wait for each other's boxes forever) */
+    /* the thresholds, how direct reduces a box (flat or the tree's fan-in:
+     * ranks that differ would wait for each other's boxes forever), and
+     * hierarchical's chunk size (ranks that cut a call into a different
+     * number of lanes would never match their messages) */
     shape[0] = mca_coll_rsag_check_hash(
         tuning->min_bytes, sizeof(tuning->min_bytes) / sizeof(tuning->min_bytes[0]))
         ^ mca_coll_rsag_check_hash(tuning->max_bytes,
                                    sizeof(tuning->max_bytes) / sizeof(tuning->max_bytes[0]));
     shape[1] = mca_coll_rsag_node_params.fanin;
-    v[MCA_COLL_RSAG_CHK_THRESHOLDS] = mca_coll_rsag_check_hash(shape, 2);
+    shape[2] = (long) mca_coll_rsag_component.hier_chunk_size;
+    v[MCA_COLL_RSAG_CHK_THRESHOLDS] = mca_coll_rsag_check_hash(shape, 3);
     for (int i = 0; i < MCA_COLL_RSAG_CHK_N; ++i) {
         v[MCA_COLL_RSAG_CHK_N + i] = -v[i];
     }
