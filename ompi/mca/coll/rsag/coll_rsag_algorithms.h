@@ -144,14 +144,19 @@
  *   ring's 1 MB: on equal thresholds the later row wins, so it takes over
  *   where it applies (several nodes, any placement, one of them with
  *   >= 2 ranks) and the ring serves one rank per node.  The reduce-scatters follow the allreduce (its first
- *   half); hierarchical MPI_Reduce was not measured (from 64 KB). */
+ *   half); hierarchical MPI_Reduce was not measured (from 64 KB).
+ *   2026-11-26 (contrib/results/2026-11-26-cluster: 2 hosts x 2 ranks and
+ *   3+2+3, every rsag algorithm forced in one job each): at 64 KB the
+ *   allreduce's recursive doubling took 1.9 / 6.9 ms, hierarchical 0.38 /
+ *   1.3 ms (tuned's best 0.54 / 1.9 ms), so hierarchical now starts at
+ *   64 KB, where leaders stops. */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,    131072)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,      4096)
@@ -175,13 +180,17 @@
  * it applies (several nodes, one of them with >= 2 ranks; commutative op),
  * ahead of the *_min_bytes thresholds above (which cannot say "below":
  * auto takes the largest threshold <= bytes).  Its *_min_bytes stay OFF:
- * from the bound on, the table decides as before.  PROVISIONAL: 64 KiB for
- * allreduce and reduce, and for the reduce-scatters (whose whole vector is
- * what crosses the leaders' network link), not measured yet; to be set
- * from runs on the emulated cluster (doc/cluster.md). */
+ * from the bound on, the table decides as before.  Measured on the
+ * emulated cluster at 1 Gbit/s, 2 hosts x 2 ranks and 3+2+3 (processes
+ * sharing the 2 cores; contrib/results/2026-11-26-cluster, one job per
+ * placement, every algorithm forced): allreduce, leaders ahead of every
+ * other rsag algorithm at 8 B-16 KB on both, hierarchical at 64 KB: 64 KiB;
+ * the reduce-scatters, leaders ahead of halving at 64 KB on both (0.18 /
+ * 1.1 ms against 0.42 / 1.2), not at 256 KB: 128 KiB; reduce, 64 KiB kept
+ * (leaders ahead at 8 B and 64 KB, binomial at 1-16 KB on 2 x 2: mixed). */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS_MAX_BYTES     65536
 #define MCA_COLL_RSAG_DEF_REDUCE_LEADERS_MAX_BYTES        65536
-#define MCA_COLL_RSAG_DEF_RS_LEADERS_MAX_BYTES            65536
+#define MCA_COLL_RSAG_DEF_RS_LEADERS_MAX_BYTES            131072
 
 /* "Never by auto": the largest value of the long threshold parameters, so
  * a tuner file's "= 9223372036854775807" means the same. */
