@@ -147,16 +147,18 @@
  *   half); hierarchical MPI_Reduce was not measured (from 64 KB).
  *   2026-11-26 (contrib/results/2026-11-26-cluster: 2 hosts x 2 ranks and
  *   3+2+3, every rsag algorithm forced in one job each): at 64 KB the
- *   allreduce's recursive doubling took 1.9 / 6.9 ms, hierarchical 0.38 /
- *   1.3 ms (tuned's best 0.54 / 1.9 ms), so hierarchical now starts at
- *   64 KB, where leaders stops. */
+ *   allreduce's recursive doubling took 1.9 / 6.9 ms, Rabenseifner 0.54 /
+ *   1.8 (tuned's best 0.55 / 1.9 ms), so Rabenseifner now starts at 64 KB,
+ *   where leaders stops.  (Hierarchical took 0.38 / 1.3 ms there, but it
+ *   cannot start below the ring's 1 MB: the largest threshold <= bytes
+ *   wins, and the ring is what one rank per node needs from 1 MB.) */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,    131072)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,      4096)
