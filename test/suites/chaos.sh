@@ -12,7 +12,7 @@
 # RSAG_CHAOS_SEED (default: random; printed first in the log, and the
 # replay command of every failed job):
 #   np 1-8 (np 1 with coll/self left out, so that rsag serves it), the
-#   collective, an algorithm of its table or auto (not hierarchical: one
+#   collective, an algorithm of its table or auto (not hierarchical or leaders: one
 #   node; `direct` only blocking), the form (blocking, nonblocking,
 #   persistent), the count (any from 8 to 23 331 ints), 10-40 calls, the transport
 #   (ob1 + vader, or ob1 + tcp over the loopback), and the fault:
@@ -47,9 +47,9 @@ chaos_jobs=${RSAG_CHAOS_JOBS:-150}
 chaos_limit=${RSAG_CHAOS_JOB_LIMIT:-120}
 
 # The algorithms of each collective (rsag_victim's --coll names), read from
-# ompi_info when the test runs: auto plus the table, without hierarchical.
+# ompi_info when the test runs: auto plus the table, without hierarchical and leaders.
 chaos_algs() {
-    enum_values "$1" | grep -vx hierarchical
+    enum_values "$1" | grep -vx -e hierarchical -e leaders
 }
 
 # chaos_job N: draw job N from RANDOM (seeded), run it, check it.  Prints one

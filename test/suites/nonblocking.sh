@@ -54,8 +54,8 @@ for alg in "${forced_names[@]}"; do
     for coll in ${colls//,/ }; do
         expect_in_log "rsag_check: forced $coll=$alg: [1-9][0-9]* cases, 0 failed"
         case "$alg" in
-            hierarchical)
-                expect_in_log "$coll \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \(hierarchical forced but it needs several nodes" ;;
+            hierarchical|leaders)
+                expect_in_log "$coll \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \($alg forced but it needs several nodes" ;;
             *)
                 expect_in_log "$coll \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> $alg \(forced\)"
                 expect_in_log "ran under coll_rsag_${coll}_${alg}_calls: [1-9][0-9]* cases" ;;
