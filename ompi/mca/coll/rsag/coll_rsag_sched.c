@@ -570,13 +570,13 @@ static void mca_coll_rsag_sched_advance_oldest(mca_coll_rsag_sched_t *s)
     }
 }
 
-/* Retire what completed in lane l and issue what may go, without waiting;
- * true when something moved. */
-static bool mca_coll_rsag_sched_lane_pass(mca_coll_rsag_sched_t *s, mca_coll_rsag_lane_t *l)
+/* Retire the issued steps in [from, to) that completed (a POLL step is
+ * polled once, without waiting); true when one did. */
+static bool mca_coll_rsag_sched_retire_range(mca_coll_rsag_sched_t *s, int from, int to)
 {
     bool moved = false;
 
-    for (int i = l->oldest; i < l->next; ++i) {
+    for (int i = from; i < to; ++i) {
         if (s->done[i]) {
             continue;
         }
@@ -587,6 +587,15 @@ static bool mca_coll_rsag_sched_lane_pass(mca_coll_rsag_sched_t *s, mca_coll_rsa
             moved = true;
         }
     }
+    return moved;
+}
+
+/* Retire what completed in lane l and issue what may go, without waiting;
+ * true when something moved. */
+static bool mca_coll_rsag_sched_lane_pass(mca_coll_rsag_sched_t *s, mca_coll_rsag_lane_t *l)
+{
+    bool moved = mca_coll_rsag_sched_retire_range(s, l->oldest, l->next);
+
     for (;;) {
         const mca_coll_rsag_step_t *st;
 
@@ -658,19 +667,8 @@ bool mca_coll_rsag_sched_progress(mca_coll_rsag_sched_t *s)
         return mca_coll_rsag_sched_progress_lanes(s);
     }
     for (;;) {
-        bool moved = false;
+        bool moved = mca_coll_rsag_sched_retire_range(s, s->oldest, s->next);
 
-        for (int i = s->oldest; i < s->next; ++i) {
-            if (s->done[i]) {
-                continue;
-            }
-            if (MCA_COLL_RSAG_STEP_POLL == s->steps[i].kind) {
-                moved |= mca_coll_rsag_sched_poll(s, i, false);
-            } else if (REQUEST_COMPLETE(s->reqs[i])) {
-                mca_coll_rsag_sched_retire(s, i);
-                moved = true;
-            }
-        }
         mca_coll_rsag_sched_advance_oldest(s);
         while (!s->draining && OMPI_SUCCESS == s->err && s->next < s->nsteps
                && mca_coll_rsag_sched_ready(s, &s->steps[s->next])) {
