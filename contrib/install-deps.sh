@@ -46,6 +46,19 @@ if ! ischroot; then
         slurmctld slurmd slurm-client munge
 fi
 
+# ---- localhost in /etc/hosts ---------------------------------------------------
+# Every mpirun and orted looks up "localhost" (hwloc's X11 probe falls back to
+# TCP on localhost).  Where /etc/hosts lacks the name (some sandboxes and
+# containers start with an empty one), the lookup goes to DNS, and a dropped
+# reply stalls the launch 5 s (the resolver's timeout): about half of all jobs
+# here took 5-10 s longer, and the suite ran past CI's limit.  Add the lines a
+# Debian installation has; nothing else in the file changes.
+if ! getent -s files hosts localhost >/dev/null; then
+    echo "install-deps: /etc/hosts does not name localhost; adding Debian's two lines (else every mpirun may wait 5 s for DNS)"
+    printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' |
+        "${as_root[@]}" tee -a /etc/hosts >/dev/null
+fi
+
 # ---- Open MPI's internal headers ---------------------------------------------
 # The first ompi/ or opal/ header the component's includes need that is not
 # installed (empty when none is missing).
