@@ -379,14 +379,15 @@ elif [ "$mn_wanted" = 1 ]; then
 
         # Non-integer doubles on 3+2+3: every rank gets the same bits from
         # hierarchical and leaders forced, and from auto (leaders below
-        # 64 KiB, hierarchical from 1 MiB).
+        # 64 KiB, hierarchical from there on, ahead of the flat rows: the
+        # 160000-byte call is one Rabenseifner would take by its threshold).
         mn_samebits() {
             local alg rc=0
             for alg in hierarchical leaders auto; do
                 echo "== allreduce $alg"
                 "${mn_mpirun[@]}" --oversubscribe --mca coll_rsag_allreduce_algorithm "$alg" \
                     --mca coll_rsag_verbose 1 --host rsag-h1:3,rsag-h2:2,rsag-h3:3 -np 8 \
-                    "$mn_nodes" --samebits 3,1000,140000 || rc=1
+                    "$mn_nodes" --samebits 3,1000,20000,140000 || rc=1
             done
             return "$rc"
         }
@@ -394,8 +395,9 @@ elif [ "$mn_wanted" = 1 ]; then
         expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 8000 bytes .* -> hierarchical \(forced\)'
         expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 8000 bytes .* -> leaders \(forced\)'
         expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 8000 bytes .* -> leaders \(auto\)'
+        expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 160000 bytes .* -> hierarchical \(auto\)'
         expect_in_log 'coll:rsag: allreduce on MPI_COMM_WORLD \(cid 0, size 8\): 1120000 bytes .* -> hierarchical \(auto\)'
-        expect_count 9 'samebits [0-9]+ doubles: same bits on all ranks'
+        expect_count 12 'samebits [0-9]+ doubles: same bits on all ranks'
         expect_not_in_log 'samebits .*FAILED'
 
         # 3+2+3 ranks, the pipeline in 64-byte chunks, by slot and by node,

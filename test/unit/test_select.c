@@ -322,6 +322,7 @@ static int reference_auto(mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t 
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
     int k = mca_coll_rsag_call_class(t->class_bounds, c), best = 0;
     size_t best_min = 0;
+    bool best_aware = false;
 
     for (int i = 0; i < desc->nalgs; ++i) {
         const mca_coll_rsag_alg_desc_t *a = &desc->algs[i];
@@ -334,9 +335,13 @@ static int reference_auto(mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t 
         const mca_coll_rsag_alg_desc_t *a = &desc->algs[i];
         size_t min = t->min_bytes[a->id] >= 0 ? (size_t) t->min_bytes[a->id]
                                               : a->default_min_bytes[k];
-        if (0 == mca_coll_rsag_unmet(a, c) && min <= c->bytes && (0 == best || min >= best_min)) {
+        bool aware = 0 != (a->restrictions & MCA_COLL_RSAG_NEEDS_MULTI_NODE);
+        /* a node-aware row over its threshold beats every flat row */
+        if (0 == mca_coll_rsag_unmet(a, c) && min <= c->bytes
+            && (0 == best || aware > best_aware || (aware == best_aware && min >= best_min))) {
             best = a->id;
             best_min = min;
+            best_aware = aware;
         }
     }
     return best;
@@ -673,10 +678,30 @@ static void test_hierarchical(mca_coll_rsag_coll_t coll)
         CHECK(d.comm_class == MCA_COLL_RSAG_CLASS_NODES, "%s class several nodes", desc->name);
         CHECK(bytes >= hier->default_min_bytes[MCA_COLL_RSAG_CLASS_NODES] || d.alg != hier->id,
               "%s auto at %zu bytes on 2 x 2: %d", desc->name, bytes, d.alg);
+        /* from its threshold on it goes ahead of every flat row */
+        CHECK(bytes < hier->default_min_bytes[MCA_COLL_RSAG_CLASS_NODES]
+                  || (d.below && 0 != (mca_coll_rsag_alg(coll, d.alg)->restrictions
+                                       & MCA_COLL_RSAG_NEEDS_MULTI_NODE))
+                  || d.alg == hier->id,
+              "%s auto at %zu bytes on 2 x 2: %d, not hierarchical", desc->name, bytes, d.alg);
         CHECK(d.alg == reference_auto(coll, &c, &autot), "%s reference", desc->name);
         picked |= (d.alg == hier->id);
     }
     CHECK(picked, "%s: auto takes hierarchical at some size on 2 x 2", desc->name);
+    /* one rank on each of 4 nodes: no node-aware row applies, the flat
+     * rows of the several-nodes column decide */
+    c.nodes = 4;
+    c.min_ranks_per_node = 1;
+    for (size_t bytes = 8; bytes <= ((size_t) 1 << 30); bytes *= 2) {
+        c.count = bytes / 8;
+        c.bytes = bytes;
+        d = mca_coll_rsag_select(coll, &c, &autot);
+        CHECK(d.alg != MCA_COLL_RSAG_DELEGATE
+                  && 0 == (mca_coll_rsag_alg(coll, d.alg)->restrictions
+                           & MCA_COLL_RSAG_NEEDS_MULTI_NODE)
+                  && d.alg == reference_auto(coll, &c, &autot),
+              "%s auto at %zu bytes on 4 x 1: %d", desc->name, bytes, d.alg);
+    }
     /* ... never on one node, nor on 2+1+2 */
     for (int p = 2; p <= 70; p += 7) {
         c = call_of(p, 1 << 24, 8, true);

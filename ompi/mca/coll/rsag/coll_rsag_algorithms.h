@@ -21,7 +21,9 @@
  *                (MCA_COLL_RSAG_BY_CLASS, from the table below: three size
  *                classes and "several nodes"): `auto`
  *                uses the applicable algorithm with the largest threshold <=
- *                message bytes.  coll_rsag_<coll>_<name>_min_bytes = N >= 0
+ *                message bytes, a node-aware row (one that needs several
+ *                nodes) ahead of the flat ones from its threshold on.
+ *                coll_rsag_<coll>_<name>_min_bytes = N >= 0
  *                overrides them for every communicator size.
  *   function     the implementation (one file per algorithm)
  *
@@ -140,25 +142,28 @@
  *   hosts x 2 ranks (contrib/results/2026-11-23-hierarchical: below 1 MB
  *   hierarchical no faster than the best flat algorithm; -thresholds: from
  *   1 MB, its cross-node step taking these thresholds, 1.0-1.6x the best
- *   flat algorithm up to 16 MB, 0.93x at 64 MB).  Hierarchical shares the
- *   ring's 1 MB: on equal thresholds the later row wins, so it takes over
- *   where it applies (several nodes, any placement, one of them with
- *   >= 2 ranks) and the ring serves one rank per node.  The reduce-scatters follow the allreduce (its first
- *   half); hierarchical MPI_Reduce was not measured (from 64 KB).
+ *   flat algorithm up to 16 MB, 0.93x at 64 MB).  The node-aware rows go
+ *   ahead of the flat ones from their thresholds on wherever they apply
+ *   (several nodes, any placement, one of them with >= 2 ranks), so the
+ *   flat rows of this column serve one rank per node (the ring from 1 MB).
+ *   The reduce-scatters follow the allreduce (its first half);
+ *   hierarchical MPI_Reduce was not measured (from 64 KB).
  *   2026-11-26 (contrib/results/2026-11-26-cluster: 2 hosts x 2 ranks and
  *   3+2+3, every rsag algorithm forced in one job each): at 64 KB the
  *   allreduce's recursive doubling took 1.9 / 6.9 ms, Rabenseifner 0.54 /
  *   1.8 (tuned's best 0.55 / 1.9 ms), so Rabenseifner now starts at 64 KB,
- *   where leaders stops.  (Hierarchical took 0.38 / 1.3 ms there, but it
- *   cannot start below the ring's 1 MB: the largest threshold <= bytes
- *   wins, and the ring is what one rank per node needs from 1 MB.) */
+ *   where leaders stops, for one rank per node.  Where hierarchical
+ *   applies it takes the allreduce from 64 KB: it took 0.38 / 1.3 ms
+ *   there, 3.2 / 3.0-3.3 ms at 256 KB (the 3+2+3 figure with the ring
+ *   across, forced), where flat Rabenseifner took 7.0 / 13 and the flat
+ *   ring 5.4 / 4.2. */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,      4096)

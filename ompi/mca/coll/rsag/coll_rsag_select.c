@@ -133,9 +133,14 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
             return d;
         }
     }
+    /* The largest threshold <= bytes; a node-aware row (one that needs
+     * several nodes) that reaches its threshold goes ahead of every flat
+     * one, so the flat rows' thresholds of the several-nodes class serve
+     * the placements no node-aware row takes (one rank per node). */
+    bool node_aware = false;
     for (int i = 0; i < desc->nalgs; ++i) {
         const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
-        bool by_class;
+        bool by_class, aware = 0 != (alg->restrictions & MCA_COLL_RSAG_NEEDS_MULTI_NODE);
         size_t min = mca_coll_rsag_threshold(coll, tuning, alg->id, d.comm_class, &by_class);
         unsigned unmet = mca_coll_rsag_unmet(alg, call);
 
@@ -144,13 +149,14 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
             continue;
         }
         applicable = true;
-        if (min > call->bytes) {
+        if (min > call->bytes || (node_aware && !aware)) {
             continue;
         }
-        if (MCA_COLL_RSAG_DELEGATE == d.alg || min >= d.threshold) {
+        if (MCA_COLL_RSAG_DELEGATE == d.alg || (aware && !node_aware) || min >= d.threshold) {
             d.alg = alg->id;
             d.threshold = min;
             d.by_class = by_class;
+            node_aware = aware;
         }
     }
     if (MCA_COLL_RSAG_DELEGATE == d.alg) {

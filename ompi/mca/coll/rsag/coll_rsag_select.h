@@ -126,6 +126,11 @@ typedef struct mca_coll_rsag_decision_t {
 unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
                              const mca_coll_rsag_call_t *call);
 
+/* The decision for one call: the forced algorithm where it applies; else,
+ * among the applicable rows, the first one with a max_bytes bound above
+ * the message (`leaders`), then the one with the largest threshold <=
+ * bytes (the later row on ties), a node-aware row (NEEDS_MULTI_NODE)
+ * going ahead of the flat ones from its threshold on. */
 mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
                                               const mca_coll_rsag_call_t *call,
                                               const mca_coll_rsag_tuning_t *tuning);
