@@ -58,7 +58,8 @@ usage: $PROG [options]
       --sizes LIST        exactly these sizes instead
       --reps N            repetitions (default 5)
       --iters N           timed calls per size and job (rsag_bench's default if unset)
-      --tuned-algs LIST   tuned's forced algorithms by number (default: all listed)
+      --tuned-algs LIST   tuned's forced algorithms by number (default: all
+                          listed; none: only tuned's default)
       --root DIR          run the jobs in this root file system (Open MPI 5.0:
                           contrib/rsag-debian13.sh's); --bench and
                           --component-dir are then paths inside it
@@ -134,6 +135,8 @@ else
     done
     [[ "$REPS" =~ ^[1-9][0-9]*$ ]] || die "--reps: a positive number"
     [ -z "$ITERS" ] || [[ "$ITERS" =~ ^[1-9][0-9]*$ ]] || die "--iters: a positive number"
+    [ -z "$TUNED_ALGS" ] || [ "$TUNED_ALGS" = none ] || [[ "$TUNED_ALGS" =~ ^[0-9]+(,[0-9]+)*$ ]] ||
+        die "--tuned-algs: numbers separated by commas, or none"
     if [ -z "$SIZES" ]; then
         lo=$(bytes "$MIN") && hi=$(bytes "$MAX") && [[ "$STEP" =~ ^[2-9][0-9]*$ ]] && [ "$lo" -ge 1 ] ||
             die "--min-bytes/--max-bytes/--step: sizes such as 8, 64K, 4M and a step >= 2"

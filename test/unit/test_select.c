@@ -316,6 +316,22 @@ static void test_classes(void)
 }
 
 /* Reference of auto by the rule, from the table columns of the class. */
+/* A row that needs several nodes (hierarchical, leaders). */
+static bool node_aware(mca_coll_rsag_coll_t coll, int id)
+{
+    const mca_coll_rsag_alg_desc_t *a = mca_coll_rsag_alg(coll, id);
+    return NULL != a && 0 != (a->restrictions & MCA_COLL_RSAG_NEEDS_MULTI_NODE);
+}
+
+/* The decision for *c at `bytes` (elements of 8 bytes). */
+static mca_coll_rsag_decision_t select_bytes(mca_coll_rsag_coll_t coll, mca_coll_rsag_call_t *c,
+                                             size_t bytes, const mca_coll_rsag_tuning_t *t)
+{
+    c->count = bytes / 8;
+    c->bytes = bytes;
+    return mca_coll_rsag_select(coll, c, t);
+}
+
 static int reference_auto(mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t *c,
                           const mca_coll_rsag_tuning_t *t)
 {
@@ -335,7 +351,7 @@ static int reference_auto(mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t 
         const mca_coll_rsag_alg_desc_t *a = &desc->algs[i];
         size_t min = t->min_bytes[a->id] >= 0 ? (size_t) t->min_bytes[a->id]
                                               : a->default_min_bytes[k];
-        bool aware = 0 != (a->restrictions & MCA_COLL_RSAG_NEEDS_MULTI_NODE);
+        bool aware = node_aware(coll, a->id);
         /* a node-aware row over its threshold beats every flat row */
         if (0 == mca_coll_rsag_unmet(a, c) && min <= c->bytes
             && (0 == best || aware > best_aware || (aware == best_aware && min >= best_min))) {
@@ -672,17 +688,13 @@ static void test_hierarchical(mca_coll_rsag_coll_t coll)
     c.nodes = 2;
     c.min_ranks_per_node = 2;
     for (size_t bytes = 8; bytes <= ((size_t) 1 << 30); bytes *= 2) {
-        c.count = bytes / 8;
-        c.bytes = bytes;
-        d = mca_coll_rsag_select(coll, &c, &autot);
+        d = select_bytes(coll, &c, bytes, &autot);
         CHECK(d.comm_class == MCA_COLL_RSAG_CLASS_NODES, "%s class several nodes", desc->name);
         CHECK(bytes >= hier->default_min_bytes[MCA_COLL_RSAG_CLASS_NODES] || d.alg != hier->id,
               "%s auto at %zu bytes on 2 x 2: %d", desc->name, bytes, d.alg);
         /* from its threshold on it goes ahead of every flat row */
         CHECK(bytes < hier->default_min_bytes[MCA_COLL_RSAG_CLASS_NODES]
-                  || (d.below && 0 != (mca_coll_rsag_alg(coll, d.alg)->restrictions
-                                       & MCA_COLL_RSAG_NEEDS_MULTI_NODE))
-                  || d.alg == hier->id,
+                  || (d.below && node_aware(coll, d.alg)) || d.alg == hier->id,
               "%s auto at %zu bytes on 2 x 2: %d, not hierarchical", desc->name, bytes, d.alg);
         CHECK(d.alg == reference_auto(coll, &c, &autot), "%s reference", desc->name);
         picked |= (d.alg == hier->id);
@@ -693,12 +705,8 @@ static void test_hierarchical(mca_coll_rsag_coll_t coll)
     c.nodes = 4;
     c.min_ranks_per_node = 1;
     for (size_t bytes = 8; bytes <= ((size_t) 1 << 30); bytes *= 2) {
-        c.count = bytes / 8;
-        c.bytes = bytes;
-        d = mca_coll_rsag_select(coll, &c, &autot);
-        CHECK(d.alg != MCA_COLL_RSAG_DELEGATE
-                  && 0 == (mca_coll_rsag_alg(coll, d.alg)->restrictions
-                           & MCA_COLL_RSAG_NEEDS_MULTI_NODE)
+        d = select_bytes(coll, &c, bytes, &autot);
+        CHECK(d.alg != MCA_COLL_RSAG_DELEGATE && !node_aware(coll, d.alg)
                   && d.alg == reference_auto(coll, &c, &autot),
               "%s auto at %zu bytes on 4 x 1: %d", desc->name, bytes, d.alg);
     }
