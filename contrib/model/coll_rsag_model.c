@@ -875,6 +875,10 @@ static double hier_phases(mca_coll_rsag_coll_t coll, const char *intra, const ch
     ctx_init(&xn, &node, prof, 1);
     t[0] = time_ctx(rs, intra, &xn);
     if (t[0] == MCA_COLL_RSAG_MODEL_NA) return t[0];
+    /* the reduce-scatters first copy their input in the slices' order
+     * (local index, node): not rank order when S > 1 by slot */
+    if (coll == MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK || coll == MCA_COLL_RSAG_REDUCE_SCATTER)
+        t[0] += xn.n * copy_rate(&xn);
 
     /* 2. across nodes: n/q bytes among N ranks, q such groups at once */
     mca_coll_rsag_model_call_t cross = *call;
@@ -954,33 +958,42 @@ static double hier_best(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_cal
 }
 
 /* ---- leaders ------------------------------------------------------------- *
- * The small-message node-aware path (coll_rsag_<coll>_leaders.c): reduce
- * of the whole vector to the node leader (`direct` where it applies, else
- * binomial), the collective among the N leaders (the best flat algorithm
- * of one rank per node), then the release inside the node: a binomial
- * broadcast (allreduce), nothing (reduce, root a leader), or q - 1 blocks
- * of n/p (the reduce-scatters).  Even nodes only (ppn), as the whole
- * model; uneven nodes are not modelled. */
+ * The small-message node-aware path (coll_rsag_<coll>_leaders.c): (1) reduce
+ * of the whole vector to the node leader, local rank 0 (`direct` where it
+ * applies, else binomial), (2) the collective among the N leaders (the best
+ * flat algorithm of one rank per node; MPI_Reduce rooted at the root's
+ * node), (3) the release inside the node: a binomial broadcast of the
+ * whole vector (allreduce: ceil(log2 q) steps, 2^j ranks sending in step
+ * j), one message of n bytes to the root when it is not its node's leader
+ * (reduce), or the leader's scatter of its node's q blocks of n/p
+ * (reduce-scatters: its own block copied, q - 1 sends posted at once: the
+ * first costs a message, the others the sender's o each).  Even nodes only
+ * (ppn), as the whole model; uneven nodes are not modelled. */
 static double leaders(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_call_t *call,
                       const mca_coll_rsag_model_profile_t *prof)
 {
     const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
     ctx_t whole;
     ctx_init(&whole, call, prof, 1);
-    int q = whole.ppn, N = whole.nodes;
+    int q = whole.ppn, N = whole.nodes, root = call->knobs.root;
     if (N < 2 || q < 2) return MCA_COLL_RSAG_MODEL_NA;
+    if (root < 0 || root >= whole.p) root = 0;
 
+    /* (1) reduce to local rank 0 of each node */
     mca_coll_rsag_model_call_t node = *call;
     node.p = q;
     node.ppn = q;
+    node.knobs.root = 0;
     ctx_t xn;
     ctx_init(&xn, &node, prof, 1);
     double t = time_ctx(MCA_COLL_RSAG_REDUCE, "direct", &xn);
     if (t == MCA_COLL_RSAG_MODEL_NA) t = time_ctx(MCA_COLL_RSAG_REDUCE, "binomial", &xn);
 
+    /* (2) among the leaders, one per node */
     mca_coll_rsag_model_call_t cross = *call;
     cross.p = N;
     cross.ppn = 1;
+    cross.knobs.root = root / q;
     ctx_t xc;
     ctx_init(&xc, &cross, prof, 1);
     double best = MCA_COLL_RSAG_MODEL_NA;
@@ -994,10 +1007,17 @@ static double leaders(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_call_
     if (best == MCA_COLL_RSAG_MODEL_NA) return best;
     t += best;
 
+    /* (3) the release inside the node */
     if (coll == MCA_COLL_RSAG_ALLREDUCE) {
-        t += ceil_log2(q) * msg_k(&xn, whole.n, 0, q);
-    } else if (coll != MCA_COLL_RSAG_REDUCE) {
-        t += (q - 1) * msg_k(&xn, whole.n / whole.p, 0, q);
+        for (int j = 0; j < ceil_log2(q); j++)
+            t += msg_k(&xn, whole.n, 0, (1 << j) < q ? 1 << j : q);
+    } else if (coll == MCA_COLL_RSAG_REDUCE) {
+        if (root % q != 0) t += msg_k(&xn, whole.n, 0, 1);
+    } else {
+        const mca_coll_rsag_model_link_t *l = &prof->shm;
+        double b = whole.n / whole.p;
+        t += b * copy_rate(&xn) + msg_k(&xn, b, 0, 1)
+            + (q - 2) * (l->o + rndv_pipe(l, b) + b * per_byte(&xn, l, b) * cpu(&xn));
     }
     return t;
 }

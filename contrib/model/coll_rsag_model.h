@@ -198,7 +198,11 @@ int mca_coll_rsag_model_has(mca_coll_rsag_coll_t coll, const char *alg);
  * index an inter-node reduction of n/ppn bytes by rsag's own `inter`
  * algorithm of `coll` over p/ppn ranks, one per node, all ppn of a node at
  * once, then an intra-node allgather (allreduce), gather to the root
- * (reduce), nothing (reduce-scatte.
+ * (reduce), nothing (reduce-scatter; they first copy their input in the
+ * slices' order, not rank order for ppn >= 2 by slot).
+ * mca_coll_rsag_model_time(coll, "hierarchical", ...) is this with intra =
+ * "direct" (or "recursive_halving" when direct cannot run) and the inter
+ * algorithm the model finds fastest.
  * Pipelined (knobs.hier_chunk, the component's mca_coll_rsag_hier_pipeline):
  * C = ceil(n / hier_chunk) chunks, at most count / ppn and 256 (C = 1
  * when hier_chunk is 0), each chunk's three phases costed on its bytes
@@ -209,10 +213,8 @@ int mca_coll_rsag_model_has(mca_coll_rsag_coll_t coll, const char *alg);
  * other (the component's gate), and t3 of one chunk cannot hide t1 of
  * another either: both are the rank's CPU and the node's memory (the
  * progress engine runs one step at a time), as are t2's reductions; the
- * network's share of t2 overlaps them.  C = 1 is the unpipelined sum.  mca_coll_rsag_model_time(coll,
- * "hierarchical", ...) is this with intra = "direct" (or
- * "recursive_halving" when direct cannot run) and the inter algorithm
- * the model finds fastest. */
+ * network's share of t2 overlaps them.  Only the last chunk's last message
+ * gets the shaper burst's credit.  C = 1 is the unpipelined sum. */
 /* C above: the number of chunks the component cuts the call into. */
 size_t mca_coll_rsag_model_hier_chunks(const mca_coll_rsag_model_call_t *call);
 
