@@ -793,6 +793,7 @@ static double burst_credit(formula_t f, const ctx_t *x)
     if (m <= 0 || m > (double) x->pr->net.burst) return 0.0;
     k = d ? crossing(x, d) : 1;
     if (!k) return 0.0;
+    if (f == f_reduce_binomial) k = 1; /* one stream per node (f_reduce_binomial) */
     return msg_kw(x, m, 1, k, tw) - x->pr->net.alpha
         - (m > (double) x->pr->net.eager ? x->pr->net.rndv : 0.0) - m * x->pr->net.beta_burst;
 }
