@@ -95,12 +95,17 @@ static int crossing(const ctx_t *x, int d)
     return d < x->ppn ? d : x->ppn;
 }
 
-/* How far the call's working set (its input and output vectors, 2 n bytes)
- * is out of the cache: 0 up to cache_bytes, 1 from 4 cache_bytes, log-linear
+/* How far the call's working set (its input and output vectors, 2 n bytes;
+ * of a pipeline chunk, the whole step's: cache_n) is out of the cache: 0 up to cache_bytes, 1 from 4 cache_bytes, log-linear
  * between (measured rates change gradually over that range). */
+static double cache_n(const ctx_t *x)
+{
+    return (double) x->c->whole_bytes > x->n ? (double) x->c->whole_bytes : x->n;
+}
+
 static double uncached(const ctx_t *x)
 {
-    double c = (double) x->pr->cache_bytes, w = 2.0 * x->n;
+    double c = (double) x->pr->cache_bytes, w = 2.0 * cache_n(x);
     if (w <= c) return 0.0;
     if (w >= 4.0 * c || c <= 0) return 1.0;
     return log2(w / c) / 2.0;
@@ -110,7 +115,7 @@ static double uncached(const ctx_t *x)
  * The node's memory bandwidth is shared only by what goes to memory. */
 static double node_uncached(const ctx_t *x)
 {
-    double c = (double) x->pr->cache_bytes, w = 2.0 * x->n * x->ppn;
+    double c = (double) x->pr->cache_bytes, w = 2.0 * cache_n(x) * x->ppn;
     if (w <= c) return 0.0;
     if (w >= 4.0 * c || c <= 0) return 1.0;
     return log2(w / c) / 2.0;
@@ -723,6 +728,7 @@ void mca_coll_rsag_model_call_init(mca_coll_rsag_model_call_t *call, int p, int 
     call->knobs.direct_stream_min = 16384;
     call->knobs.direct_cma_min = (size_t) -1;
     call->knobs.root = 0;
+    call->knobs.hier_chunk = MCA_COLL_RSAG_MODEL_HIER_CHUNK;
 }
 
 /* Restriction bits of the table row that the call does not meet. */
@@ -787,66 +793,144 @@ static double burst_credit(formula_t f, const ctx_t *x)
     if (m <= 0 || m > (double) x->pr->net.burst) return 0.0;
     k = d ? crossing(x, d) : 1;
     if (!k) return 0.0;
+    if (f == f_reduce_binomial) k = 1; /* one stream per node (f_reduce_binomial) */
     return msg_kw(x, m, 1, k, tw) - x->pr->net.alpha
         - (m > (double) x->pr->net.eager ? x->pr->net.rndv : 0.0) - m * x->pr->net.beta_burst;
 }
 
-static double time_ctx(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x)
+/* The time of `alg` on x; *credit (when not NULL) gets the shaper burst's
+ * credit of its last message instead of taking it off (a pipeline chunk's
+ * step: only the call's last message passes in the burst). */
+static double time_ctx_credit(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x,
+                              double *credit)
 {
     formula_t f = find(coll, alg);
+    if (credit) *credit = 0.0;
     if (!f || !applicable(coll, alg, x)) return MCA_COLL_RSAG_MODEL_NA;
     if (x->p <= 1 || x->n <= 0) return 0.0;
+    if (credit) {
+        *credit = burst_credit(f, x);
+        return f(x);
+    }
     return f(x) - burst_credit(f, x);
+}
+
+static double time_ctx(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x)
+{
+    return time_ctx_credit(coll, alg, x, NULL);
 }
 
 /* ---- hierarchical --------------------------------------------------------- */
 
-static double hier(mca_coll_rsag_coll_t coll, const char *intra, const char *inter,
-                   const mca_coll_rsag_model_call_t *call, const mca_coll_rsag_model_profile_t *prof)
+/* Chunks of the pipeline, as mca_coll_rsag_hier_pipeline cuts the call:
+ * ceil(bytes / chunk), at most count / S (S = ppn here) and 256. */
+#define MODEL_HIER_MAX_CHUNKS 256
+
+size_t mca_coll_rsag_model_hier_chunks(const mca_coll_rsag_model_call_t *call)
 {
+    size_t ts = call->type_size ? call->type_size : 8, chunk = call->knobs.hier_chunk;
+    size_t count = call->bytes / ts, S = call->ppn < 1 ? 1 : (size_t) call->ppn, n;
+    if (chunk == 0) return 1;
+    n = call->bytes / chunk + (call->bytes % chunk != 0);
+    if (n > count / S) n = count / S;
+    if (n > MODEL_HIER_MAX_CHUNKS) n = MODEL_HIER_MAX_CHUNKS;
+    return n < 1 ? 1 : n;
+}
+
+/* A step of `bytes` (a whole call's) cut into `chunks`: one chunk's call
+ * (the longest, ceil(count / chunks) elements), with the step's cache rates. */
+static void hier_piece(mca_coll_rsag_model_call_t *piece, size_t bytes, size_t chunks)
+{
+    size_t ts = piece->type_size ? piece->type_size : 8;
+    piece->bytes = bytes;
+    if (chunks > 1) {
+        piece->whole_bytes = bytes;
+        piece->bytes = (bytes / ts + chunks - 1) / chunks * ts;
+    }
+}
+
+/* The phases of one chunk of `chunks`: t[0] node reduce-scatter, t[1]
+ * cross-node step, t[2] node allgather / gather; *g2 the reductions of t[1]
+ * (the CPU's share of it).  When credit is not NULL, t[1] is without the
+ * shaper burst's credit of its last message, *credit that credit.
+ * MCA_COLL_RSAG_MODEL_NA when a step cannot run. */
+static double hier_phases(mca_coll_rsag_coll_t coll, const char *intra, const char *inter,
+                          const mca_coll_rsag_model_call_t *call,
+                          const mca_coll_rsag_model_profile_t *prof, size_t chunks, double t[3],
+                          double *g2, double *credit)
+{
+    double nocredit;
     ctx_t whole;
     ctx_init(&whole, call, prof, 1);
     int q = whole.ppn, N = whole.nodes;
     if (N < 2 || q < 2) return MCA_COLL_RSAG_MODEL_NA;
     mca_coll_rsag_coll_t rs = MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK;
+    size_t ts = call->type_size ? call->type_size : 8;
 
     /* 1. reduce-scatter inside each node: q ranks, one node */
     mca_coll_rsag_model_call_t node = *call;
     node.p = q;
     node.ppn = q;
+    hier_piece(&node, call->bytes, chunks);
     ctx_t xn;
     ctx_init(&xn, &node, prof, 1);
-    double t = time_ctx(rs, intra, &xn);
-    if (t == MCA_COLL_RSAG_MODEL_NA) return t;
+    t[0] = time_ctx(rs, intra, &xn);
+    if (t[0] == MCA_COLL_RSAG_MODEL_NA) return t[0];
+    /* the reduce-scatters first copy their input in the slices' order
+     * (local index, node): not rank order when S > 1 by slot */
+    if (coll == MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK || coll == MCA_COLL_RSAG_REDUCE_SCATTER)
+        t[0] += xn.n * copy_rate(&xn);
 
     /* 2. across nodes: n/q bytes among N ranks, q such groups at once */
     mca_coll_rsag_model_call_t cross = *call;
     cross.p = N;
     cross.ppn = 1;
     /* a slice of at least one element: some rank carries it */
-    size_t ts = call->type_size ? call->type_size : 8;
-    cross.bytes = (call->bytes / ts + (size_t) q - 1) / (size_t) q * ts;
+    hier_piece(&cross, (call->bytes / ts + (size_t) q - 1) / (size_t) q * ts, chunks);
     ctx_t xc;
     ctx_init(&xc, &cross, prof, q);
-    double ti = time_ctx(coll == MCA_COLL_RSAG_REDUCE_SCATTER ? rs : coll, inter, &xc);
-    if (ti == MCA_COLL_RSAG_MODEL_NA) return ti;
-    t += ti;
+    mca_coll_rsag_coll_t cc = coll == MCA_COLL_RSAG_REDUCE_SCATTER ? rs : coll;
+    t[1] = time_ctx_credit(cc, inter, &xc, credit);
+    if (t[1] == MCA_COLL_RSAG_MODEL_NA) return t[1];
+    cross.gamma = cross.gamma_cache = 0.0;
+    ctx_init(&xc, &cross, prof, q);
+    *g2 = t[1] - time_ctx_credit(cc, inter, &xc, credit ? &nocredit : NULL);
+    if (*g2 < 0) *g2 = 0;
 
     /* 3. inside each node: allgather / gather to the root of the n/q slices */
-    double slice = whole.n / q;
+    double slice = xn.n / q;
+    t[2] = 0.0;
     if (coll == MCA_COLL_RSAG_ALLREDUCE || coll == MCA_COLL_RSAG_REDUCE) {
         if (!strcmp(intra, "direct")) {
             double blocks = coll == MCA_COLL_RSAG_ALLREDUCE ? q - 1 : 1;
             double chunk = (double) call->knobs.direct_chunk;
-            t += prof->shm.alpha + blocks * slice * cma_rate(&xn, q)
+            t[2] = prof->shm.alpha + blocks * slice * cma_rate(&xn, q)
                 + blocks * ceil(slice / (chunk > 0 ? chunk : slice)) * prof->cma_alpha;
         } else {
             int lq = ceil_log2(q);
             for (int j = 0; j < lq; j++)
-                t += msg_k(&xn, slice * (double) (1 << j), 0, q);
+                t[2] += msg_k(&xn, slice * (double) (1 << j), 0, q);
         }
     }
-    return t;
+    return t[0] + t[1] + t[2];
+}
+
+static double hier(mca_coll_rsag_coll_t coll, const char *intra, const char *inter,
+                   const mca_coll_rsag_model_call_t *call, const mca_coll_rsag_model_profile_t *prof)
+{
+    size_t C = mca_coll_rsag_model_hier_chunks(call);
+    double t[3], g2, credit;
+    if (C <= 1) {
+        if (hier_phases(coll, intra, inter, call, prof, 1, t, &g2, NULL) == MCA_COLL_RSAG_MODEL_NA)
+            return MCA_COLL_RSAG_MODEL_NA;
+        return t[0] + t[1] + t[2];
+    }
+    /* every chunk's cross step pays its last message in full (the shaper's
+     * bucket is in debt), but the last chunk's: the call's last message */
+    if (hier_phases(coll, intra, inter, call, prof, C, t, &g2, &credit) == MCA_COLL_RSAG_MODEL_NA)
+        return MCA_COLL_RSAG_MODEL_NA;
+    double cpu_side = t[0] + t[2] + g2;
+    return t[0] + t[1] + t[2] + (double) (C - 1) * (cpu_side > t[1] ? cpu_side : t[1]) - credit;
 }
 
 double mca_coll_rsag_model_hierarchical(mca_coll_rsag_coll_t coll, const char *intra,
@@ -875,33 +959,42 @@ static double hier_best(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_cal
 }
 
 /* ---- leaders ------------------------------------------------------------- *
- * The small-message node-aware path (coll_rsag_<coll>_leaders.c): reduce
- * of the whole vector to the node leader (`direct` where it applies, else
- * binomial), the collective among the N leaders (the best flat algorithm
- * of one rank per node), then the release inside the node: a binomial
- * broadcast (allreduce), nothing (reduce, root a leader), or q - 1 blocks
- * of n/p (the reduce-scatters).  Even nodes only (ppn), as the whole
- * model; uneven nodes are not modelled. */
+ * The small-message node-aware path (coll_rsag_<coll>_leaders.c): (1) reduce
+ * of the whole vector to the node leader, local rank 0 (`direct` where it
+ * applies, else binomial), (2) the collective among the N leaders (the best
+ * flat algorithm of one rank per node; MPI_Reduce rooted at the root's
+ * node), (3) the release inside the node: a binomial broadcast of the
+ * whole vector (allreduce: ceil(log2 q) steps, 2^j ranks sending in step
+ * j), one message of n bytes to the root when it is not its node's leader
+ * (reduce), or the leader's scatter of its node's q blocks of n/p
+ * (reduce-scatters: its own block copied, q - 1 sends posted at once: the
+ * first costs a message, the others the sender's o each).  Even nodes only
+ * (ppn), as the whole model; uneven nodes are not modelled. */
 static double leaders(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_call_t *call,
                       const mca_coll_rsag_model_profile_t *prof)
 {
     const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
     ctx_t whole;
     ctx_init(&whole, call, prof, 1);
-    int q = whole.ppn, N = whole.nodes;
+    int q = whole.ppn, N = whole.nodes, root = call->knobs.root;
     if (N < 2 || q < 2) return MCA_COLL_RSAG_MODEL_NA;
+    if (root < 0 || root >= whole.p) root = 0;
 
+    /* (1) reduce to local rank 0 of each node */
     mca_coll_rsag_model_call_t node = *call;
     node.p = q;
     node.ppn = q;
+    node.knobs.root = 0;
     ctx_t xn;
     ctx_init(&xn, &node, prof, 1);
     double t = time_ctx(MCA_COLL_RSAG_REDUCE, "direct", &xn);
     if (t == MCA_COLL_RSAG_MODEL_NA) t = time_ctx(MCA_COLL_RSAG_REDUCE, "binomial", &xn);
 
+    /* (2) among the leaders, one per node */
     mca_coll_rsag_model_call_t cross = *call;
     cross.p = N;
     cross.ppn = 1;
+    cross.knobs.root = root / q;
     ctx_t xc;
     ctx_init(&xc, &cross, prof, 1);
     double best = MCA_COLL_RSAG_MODEL_NA;
@@ -915,10 +1008,17 @@ static double leaders(mca_coll_rsag_coll_t coll, const mca_coll_rsag_model_call_
     if (best == MCA_COLL_RSAG_MODEL_NA) return best;
     t += best;
 
+    /* (3) the release inside the node */
     if (coll == MCA_COLL_RSAG_ALLREDUCE) {
-        t += ceil_log2(q) * msg_k(&xn, whole.n, 0, q);
-    } else if (coll != MCA_COLL_RSAG_REDUCE) {
-        t += (q - 1) * msg_k(&xn, whole.n / whole.p, 0, q);
+        for (int j = 0; j < ceil_log2(q); j++)
+            t += msg_k(&xn, whole.n, 0, (1 << j) < q ? 1 << j : q);
+    } else if (coll == MCA_COLL_RSAG_REDUCE) {
+        if (root % q != 0) t += msg_k(&xn, whole.n, 0, 1);
+    } else {
+        const mca_coll_rsag_model_link_t *l = &prof->shm;
+        double b = whole.n / whole.p;
+        t += b * copy_rate(&xn) + msg_k(&xn, b, 0, 1)
+            + (q - 2) * (l->o + rndv_pipe(l, b) + b * per_byte(&xn, l, b) * cpu(&xn));
     }
     return t;
 }

@@ -137,7 +137,14 @@ typedef struct mca_coll_rsag_model_knobs_t {
                                  * (mca_coll_rsag_model_direct_fanin), 1 flat,
                                  * k >= 2 the tree of fan-in k (boxed calls, p >= 3) */
     int root;                   /* MPI_Reduce root */
+    size_t hier_chunk;          /* coll_rsag_hierarchical_chunk_size: bytes of a
+                                 * chunk of hierarchical's pipeline; 0 not cut */
 } mca_coll_rsag_model_knobs_t;
+
+/* The default of coll_rsag_hierarchical_chunk_size: the component's
+ * MCA_COLL_RSAG_DEFAULT_HIER_CHUNK (coll_rsag_component.c, a #define in a
+ * .c file the model cannot include); change both together. */
+#define MCA_COLL_RSAG_MODEL_HIER_CHUNK ((size_t) 256 * 1024)
 
 /* One call to predict. */
 typedef struct mca_coll_rsag_model_call_t {
@@ -146,6 +153,9 @@ typedef struct mca_coll_rsag_model_call_t {
     size_t bytes;               /* the whole vector (count * type size) */
     size_t type_size;           /* bytes of one element (count >= p' check), 8 */
     double gamma, gamma_cache;  /* s/B of the op/type; < 0: the profile's default */
+    size_t whole_bytes;         /* this call is a piece (a pipeline chunk) of a step
+                                 * of whole_bytes: they decide the cache rates, as the
+                                 * call's vectors do (0: bytes) */
     mca_coll_rsag_model_knobs_t knobs;
 } mca_coll_rsag_model_call_t;
 
@@ -188,10 +198,26 @@ int mca_coll_rsag_model_has(mca_coll_rsag_coll_t coll, const char *alg);
  * index an inter-node reduction of n/ppn bytes by rsag's own `inter`
  * algorithm of `coll` over p/ppn ranks, one per node, all ppn of a node at
  * once, then an intra-node allgather (allreduce), gather to the root
- * (reduce), nothing (reduce-scatter).  mca_coll_rsag_model_time(coll,
- * "hierarchical", ...) is this with intra = "direct" (or
- * "recursive_halving" when direct cannot run) and the inter algorithm
- * the model finds fastest. */
+ * (reduce), nothing (reduce-scatter; they first copy their input in the
+ * slices' order, not rank order for ppn >= 2 by slot).
+ * mca_coll_rsag_model_time(coll, "hierarchical", ...) is this with intra =
+ * "direct" (or "recursive_halving" when direct cannot run) and the inter
+ * algorithm the model finds fastest.
+ * Pipelined (knobs.hier_chunk, the component's mca_coll_rsag_hier_pipeline):
+ * C = ceil(n / hier_chunk) chunks, at most count / ppn and 256 (C = 1
+ * when hier_chunk is 0), each chunk's three phases costed on its bytes
+ * (t1 node reduce-scatter, t2 cross-node, t3 node allgather / gather,
+ * the cache rates of the whole call's steps), and
+ *     T = t1 + t2 + t3 + (C - 1) max(t1 + t3 + g2, t2)
+ * with g2 the reductions of t2: the chunks' node phases wait for each
+ * other (the component's gate), and t3 of one chunk cannot hide t1 of
+ * another either: both are the rank's CPU and the node's memory (the
+ * progress engine runs one step at a time), as are t2's reductions; the
+ * network's share of t2 overlaps them.  Only the last chunk's last message
+ * gets the shaper burst's credit.  C = 1 is the unpipelined sum. */
+/* C above: the number of chunks the component cuts the call into. */
+size_t mca_coll_rsag_model_hier_chunks(const mca_coll_rsag_model_call_t *call);
+
 double mca_coll_rsag_model_hierarchical(mca_coll_rsag_coll_t coll, const char *intra,
                                         const char *inter,
                                         const mca_coll_rsag_model_call_t *call,

@@ -32,6 +32,8 @@
  *   --margin F         thresholds: relative margin (default 0.03)
  *   --no-direct        thresholds / conf: leave direct off
  *   --segment B --chunks U --root R   the algorithms' knobs
+ *   --hier-chunk B     hierarchical's pipeline chunk (coll_rsag_hierarchical_chunk_size;
+ *                      0: not pipelined; default 256K, the component's)
  *
  * Own code of the mca_coll_rsag project.
  */
@@ -206,6 +208,8 @@ static void cmd_conf(int p, int ppn)
            prof.name, p, ppn, gam >= 0 ? gam : prof.gamma, margin * 100);
     printf("# net link %.4g MB/s, alpha %.3g us; shm alpha %.3g us\n", 1e-6 / prof.net.beta,
            prof.net.alpha * 1e6, prof.shm.alpha * 1e6);
+    printf("# hierarchical pipelined in chunks of %zu bytes (coll_rsag_hierarchical_chunk_size)\n",
+           knobs.hier_chunk);
     printf("# Scalar values: they apply to every communicator size of the job.\n");
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; coll++) {
         printf("#\n");
@@ -231,6 +235,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: rsag_model [-P PROFILE]... [--net-rate R] [--set K=V] [--op OP --type T]\n"
             "                  [--margin F] [--no-direct] [--segment B] [--chunks U] [--root R]\n"
+            "                  [--hier-chunk B]\n"
             "         time COLL P PPN BYTES | table --p LIST --ppn LIST [--colls L] [--sizes L]\n"
             "         | conf P PPN | thresholds COLL PPN P... | profile\n"
             "         | fanin COLL P-LIST SIZE-LIST   (direct's boxed calls: flat or tree, k)\n");
@@ -266,6 +271,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--segment") && v) { knobs.ring_segment = (size_t) size_of(v); knobs_set = 1; i++; }
         else if (!strcmp(a, "--chunks") && v) { knobs.priority_chunks = atoi(v); knobs_set = 1; i++; }
         else if (!strcmp(a, "--root") && v) { knobs.root = atoi(v); knobs_set = 1; i++; }
+        else if (!strcmp(a, "--hier-chunk") && v) { knobs.hier_chunk = (size_t) size_of(v); knobs_set = 1; i++; }
         else usage();
     }
     if (nsets) {

@@ -7,7 +7,8 @@
  * Unit tests of the cost model (contrib/model/coll_rsag_model.[ch]): a formula for every
  * table row, the closed forms of the algorithms' headers at small p on a
  * plain alpha-beta-gamma profile, monotonicity in bytes, the known
- * crossovers, the intra/inter-node split, hierarchical, the shaper burst
+ * crossovers, the intra/inter-node split, hierarchical (and its pipeline),
+ * leaders, the shaper burst
  * and pipelined rendezvous, profiles and thresholds.
  */
 #include <math.h>
@@ -253,6 +254,177 @@ static void test_hierarchical(void)
         CHECK(mca_coll_rsag_model_time(coll, "hierarchical", &c, &pr) < HUGE_VAL, "coll %d", coll);
     CHECK(mca_coll_rsag_model_hierarchical(AR, "direct", "no_such", &c, &pr)
               == MCA_COLL_RSAG_MODEL_NA, "unknown inter");
+}
+
+/* hierarchical's pipeline (knobs.hier_chunk, mca_coll_rsag_hier_pipeline):
+ * the chunk count, the closed form on the textbook profile, bounds, and
+ * what the installed profile predicts at 16 MB on 2 nodes x 4 ranks. */
+static double H(mca_coll_rsag_coll_t coll, const char *intra, const char *inter, int p, int ppn,
+                size_t n, size_t chunk, const mca_coll_rsag_model_profile_t *pr)
+{
+    mca_coll_rsag_model_call_t c;
+    mca_coll_rsag_model_call_init(&c, p, ppn, n);
+    c.knobs.hier_chunk = chunk;
+    return mca_coll_rsag_model_hierarchical(coll, intra, inter, &c, pr);
+}
+
+static void test_hier_pipeline(void)
+{
+    const double a = 1e-6, b = 1e-9, g = 0.5e-9;
+    mca_coll_rsag_model_profile_t pr, pz;
+    mca_coll_rsag_model_call_t c;
+
+    /* the chunk count: ceil(bytes / chunk), at most count / ppn and 256 */
+    mca_coll_rsag_model_call_init(&c, 8, 4, 16 << 20);
+    CHECK(c.knobs.hier_chunk == MCA_COLL_RSAG_MODEL_HIER_CHUNK && c.knobs.hier_chunk == 262144,
+          "default chunk %zu", c.knobs.hier_chunk);
+    CHECK(mca_coll_rsag_model_hier_chunks(&c) == 64, "16 MB: 64 chunks");
+    c.bytes = (16 << 20) + 8;
+    CHECK(mca_coll_rsag_model_hier_chunks(&c) == 65, "16 MB + 8: 65 chunks");
+    c.bytes = (size_t) 1 << 30;
+    CHECK(mca_coll_rsag_model_hier_chunks(&c) == 256, "1 GB: 256 chunks at most");
+    c.bytes = 64;
+    c.knobs.hier_chunk = 8;
+    CHECK(mca_coll_rsag_model_hier_chunks(&c) == 2, "8 elements, 4 per node: 2 chunks");
+    c.knobs.hier_chunk = 0;
+    c.bytes = 16 << 20;
+    CHECK(mca_coll_rsag_model_hier_chunks(&c) == 1, "chunk 0: not cut");
+    c.knobs.hier_chunk = 32 << 20;
+    CHECK(mca_coll_rsag_model_hier_chunks(&c) == 1, "chunk above the call: not cut");
+
+    /* textbook profile, 2 nodes x 4, halving in the node, Rabenseifner
+     * across (2 ranks): per chunk of m bytes
+     *   t1 = 2a + 3/4 m (b + g), t2 = 2a + m/4 b + m/8 g (g2 = m/8 g),
+     *   t3 = 2a + 3/4 m b (recursive doubling of the slices);
+     * the node side t1 + t3 + g2 exceeds t2, so
+     *   T = t1 + t2 + t3 + (C - 1) (t1 + t3 + g2) */
+    plain(&pr, a, b, g);
+    const size_t n = 1 << 20;
+    double whole = 6 * a + n * (1.75 * b + 0.875 * g);
+    double t0 = H(AR, "recursive_halving", "rabenseifner", 8, 4, n, 0, &pr);
+    CHECK(close_to(t0, whole), "unpipelined closed form %g vs %g", t0, whole);
+    CHECK(H(AR, "recursive_halving", "rabenseifner", 8, 4, n, n, &pr) == t0,
+          "one chunk is the unpipelined call");
+    double m = 65536, C = 16;
+    double t1 = 2 * a + 0.75 * m * (b + g), t2 = 2 * a + m / 4 * b + m / 8 * g;
+    double t3 = 2 * a + 0.75 * m * b;
+    double want = t1 + t2 + t3 + (C - 1) * (t1 + t3 + m / 8 * g);
+    double tp = H(AR, "recursive_halving", "rabenseifner", 8, 4, n, 65536, &pr);
+    CHECK(close_to(tp, want), "16 chunks: closed form %g vs %g", tp, want);
+    CHECK(tp < t0, "16 chunks faster than none on the textbook profile: %g vs %g", tp, t0);
+
+    /* bounds, every collective, several shapes and chunk sizes:
+     *   T >= C T1 / 3 (T1: one chunk alone, its phases at best in parallel),
+     *   T <= T0 + C A (T0 unpipelined; A: one chunk's latency terms, the
+     *   unpipelined time of a chunk with beta = gamma = 0) */
+    plain(&pz, a, 0, 0);
+    static const int shapes[][2] = { { 8, 4 }, { 16, 4 }, { 64, 8 }, { 32, 2 } };
+    static const size_t chunks[] = { 4096, 65536, 262144 };
+    static const char *inters[] = { "recursive_halving", "ring", "rabenseifner", "binomial" };
+    mca_coll_rsag_coll_t colls[] = { AR, RD, RSB, MCA_COLL_RSAG_REDUCE_SCATTER };
+    int checked = 0;
+    for (size_t ci = 0; ci < sizeof colls / sizeof colls[0]; ci++)
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+            for (size_t k = 0; k < sizeof chunks / sizeof chunks[0]; k++)
+                for (size_t ii = 0; ii < sizeof inters / sizeof inters[0]; ii++) {
+                    int p = shapes[si][0], q = shapes[si][1];
+                    size_t bytes = 4 << 20, ch = chunks[k];
+                    double T = H(colls[ci], "recursive_halving", inters[ii], p, q, bytes, ch, &pr);
+                    if (T == MCA_COLL_RSAG_MODEL_NA) continue;
+                    mca_coll_rsag_model_call_init(&c, p, q, bytes);
+                    c.knobs.hier_chunk = ch;
+                    double nc = (double) mca_coll_rsag_model_hier_chunks(&c);
+                    size_t cb = (bytes / 8 + (size_t) nc - 1) / (size_t) nc * 8;
+                    double T0 = H(colls[ci], "recursive_halving", inters[ii], p, q, bytes, 0, &pr);
+                    double T1 = H(colls[ci], "recursive_halving", inters[ii], p, q, cb, 0, &pr);
+                    double A = H(colls[ci], "recursive_halving", inters[ii], p, q, cb, 0, &pz);
+                    CHECK(T >= nc * T1 / 3 * (1 - 1e-12), "coll %d p %d ppn %d chunk %zu %s: %g < %g / 3",
+                          (int) colls[ci], p, q, ch, inters[ii], T, nc * T1);
+                    CHECK(T <= (T0 + nc * A) * (1 + 1e-12), "coll %d p %d ppn %d chunk %zu %s: %g > %g + %g",
+                          (int) colls[ci], p, q, ch, inters[ii], T, T0, nc * A);
+                    checked++;
+                }
+    CHECK(checked >= 96, "bounds checked on %d cases", checked);
+
+    /* the installed profile (the emulated cluster, 1 Gbit/s) */
+    FILE *f = fopen(RSAG_MODEL_PROFILE, "r");
+    mca_coll_rsag_model_profile_default(&pr);
+    CHECK(NULL != f && 0 == mca_coll_rsag_model_profile_read(f, &pr), "read %s", RSAG_MODEL_PROFILE);
+    if (NULL != f) fclose(f);
+    mca_coll_rsag_model_call_init(&c, 8, 4, 16 << 20);
+    c.knobs.hier_chunk = 0;
+    t0 = mca_coll_rsag_model_time(AR, "hierarchical", &c, &pr);
+    c.knobs.hier_chunk = MCA_COLL_RSAG_MODEL_HIER_CHUNK;
+    tp = mca_coll_rsag_model_time(AR, "hierarchical", &c, &pr);
+    CHECK(tp < t0, "16 MB, 2 x 4: the default chunk %g us < unpipelined %g us", tp * 1e6, t0 * 1e6);
+    /* no chunking beats the node link: the allreduce of 2 nodes moves n
+     * bytes each way over it; only the call's last message (at most the
+     * shaper's burst) passes faster */
+    double beta = pr.net.beta < pr.net.beta_cache ? pr.net.beta : pr.net.beta_cache;
+    beta = pr.net.beta_eager < beta ? pr.net.beta_eager : beta;
+    for (size_t ch = 4096; ch <= (4u << 20); ch *= 4) {
+        c.knobs.hier_chunk = ch;
+        tp = mca_coll_rsag_model_time(AR, "hierarchical", &c, &pr);
+        CHECK(tp >= ((16 << 20) - (double) pr.net.burst) * beta,
+              "chunk %zu: %g us below the link's %g us", ch, tp * 1e6,
+              ((16 << 20) - (double) pr.net.burst) * beta * 1e6);
+    }
+}
+
+/* leaders' release inside the node (coll_rsag_<coll>_leaders.c), on the
+ * textbook profile, 2 nodes x 4: the leaders' step (the best flat algorithm
+ * of 2 ranks) is Rabenseifner for the allreduce and the reduce
+ * (2a + n b + n/2 g) and half a vector for the reduce-scatter
+ * (a + n/2 (b + g)); the node reduce is the same for all three. */
+static void test_leaders(void)
+{
+    const double a = 1e-6, b = 1e-9, g = 0.5e-9;
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_call_t c;
+    const double n = 65536, q = 4;
+    plain(&pr, a, b, g);
+    mca_coll_rsag_model_call_init(&c, 8, 4, 65536);
+    double rd = mca_coll_rsag_model_time(RD, "leaders", &c, &pr);
+    double ar = mca_coll_rsag_model_time(AR, "leaders", &c, &pr);
+    double rs = mca_coll_rsag_model_time(RSB, "leaders", &c, &pr);
+    CHECK(rd > 0 && rd < HUGE_VAL, "leaders reduce %g", rd);
+    /* allreduce: the binomial broadcast, log2 4 = 2 messages of n */
+    CHECK(close_to(ar - rd, 2 * (a + n * b)), "allreduce release %g", ar - rd);
+    /* reduce-scatter: own block copied, 3 blocks sent, o = a after the first */
+    double blk = n / 8;
+    CHECK(close_to(rs - rd, -a - n / 2 * b + blk * pr.memcpy_beta + a + blk * b
+                   + (q - 2) * (a + blk * b)), "reduce-scatter release %g", rs - rd);
+    /* reduce: a root that is not its node's leader gets one more message */
+    c.knobs.root = 1;
+    CHECK(close_to(mca_coll_rsag_model_time(RD, "leaders", &c, &pr) - rd, a + n * b),
+          "root 1: one message more");
+    c.knobs.root = 4;
+    CHECK(close_to(mca_coll_rsag_model_time(RD, "leaders", &c, &pr), rd),
+          "root 4, the second node's leader: as root 0");
+    CHECK(mca_coll_rsag_model_time(AR, "leaders", &c, &pr) == ar, "the allreduce has no root");
+}
+
+/* No prediction is negative under the installed profile (its shaper burst
+ * credit once exceeded what binomial's one-stream steps were charged:
+ * MPI_Reduce on 8 ranks, 4 per node, 32 KB took -872 us). */
+static void test_nonnegative(void)
+{
+    mca_coll_rsag_model_profile_t pr;
+    FILE *f = fopen(RSAG_MODEL_PROFILE, "r");
+    mca_coll_rsag_model_profile_default(&pr);
+    CHECK(NULL != f && 0 == mca_coll_rsag_model_profile_read(f, &pr), "read %s", RSAG_MODEL_PROFILE);
+    if (NULL != f) fclose(f);
+    static const int shapes[][2] = { { 2, 1 }, { 4, 2 }, { 8, 4 }, { 16, 4 }, { 64, 8 }, { 256, 32 } };
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; coll++) {
+        const mca_coll_rsag_coll_desc_t *cd = &mca_coll_rsag_colls[coll];
+        for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+            for (size_t n = 8; n <= (64u << 20); n *= 8)
+                for (int i = 0; i < cd->nalgs; i++) {
+                    double t = T(coll, cd->algs[i].name, shapes[si][0], shapes[si][1], n, &pr);
+                    CHECK(t >= 0, "%s %s p %d ppn %d %zu B: %g us", cd->name, cd->algs[i].name,
+                          shapes[si][0], shapes[si][1], n, t * 1e6);
+                }
+    }
 }
 
 /* The emulated link's shaper burst (net_burst, beta_burst): only the call's
@@ -638,6 +810,9 @@ int main(void)
     test_crossovers();
     test_split();
     test_hierarchical();
+    test_hier_pipeline();
+    test_leaders();
+    test_nonnegative();
     test_burst_and_pipe();
     test_profile();
     test_thresholds();
