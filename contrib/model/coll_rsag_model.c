@@ -1120,8 +1120,14 @@ double mca_coll_rsag_model_thresholds(mca_coll_rsag_coll_t coll, const int *ps, 
     int cand[MCA_COLL_RSAG_MAX_ALGS + 1], nc = 0;
     for (int a = 0; a <= MCA_COLL_RSAG_MAX_ALGS; a++) th[a] = best_th[a] = -1;
     th[1] = best_th[1] = 0;
-    for (int a = 2; a <= na; a++)
-        if (!(skip && skip(cd->algs[a - 1].name))) cand[nc++] = a;
+    /* candidates: what is not skipped and can run at some size (a row that
+     * can run nowhere here, e.g. `direct` across nodes, changes no pick:
+     * it stays off, and each row left out divides the search by 29) */
+    for (int a = 2; a <= na; a++) {
+        bool runs = false;
+        for (int k = 0; k < MODEL_NSIZES && !runs; k++) runs = slow[k][a] != MCA_COLL_RSAG_MODEL_NA;
+        if (runs && !(skip && skip(cd->algs[a - 1].name))) cand[nc++] = a;
+    }
     double bw = HUGE_VAL, bt = HUGE_VAL;
     int bused = 0;
     long combos = 1;
