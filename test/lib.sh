@@ -50,7 +50,7 @@
 #
 # Test names: <topic>-<what>-np<N> (N: the process count; none without MPI).
 
-# results, filter, list_only, top: set by run_tests.sh before sourcing this.
+# results, filters, list_only, top: set by run_tests.sh before sourcing this.
 # shellcheck disable=SC2154
 
 passed=0
@@ -69,17 +69,45 @@ times_file="$results/TIMES"
 # one line per error of the harness (harness_error), from any subshell
 harness_errors_file="$results/HARNESS_ERRORS"
 
-# name_selected NAME: no -k filter, or NAME contains it ("^X": begins with X,
-# "X$": ends with X, "^X$": is X).
-name_selected() {
-    local f="${filter#^}"
-    case "$filter" in
-        "") return 0 ;;
+# name_matches NAME FILTER: NAME contains FILTER ("^X": begins with X, "X$":
+# ends with X, "^X$": is X).
+name_matches() {
+    local f="${2#^}"
+    case "$2" in
         ^*\$) [[ "$1" == "${f%\$}" ]] ;;
         ^*) [[ "$1" == "$f"* ]] ;;
-        *\$) [[ "$1" == *"${filter%\$}" ]] ;;
-        *) [[ "$1" == *"$filter"* ]] ;;
+        *\$) [[ "$1" == *"${2%\$}" ]] ;;
+        *) [[ "$1" == *"$2"* ]] ;;
     esac
+}
+
+# name_selected NAME: no -k filter, or NAME matches one of them.
+name_selected() {
+    local f
+    [ "${#filters[@]}" -eq 0 ] && return 0
+    for f in "${filters[@]}"; do
+        name_matches "$1" "$f" && return 0
+    done
+    return 1
+}
+
+# filter_hits[i]: set when -k number i selected a test that ran or was
+# skipped (run_tests.sh fails a -k that selected none).
+declare -gA filter_hits=()
+note_selected() {
+    local i
+    for ((i = 0; i < ${#filters[@]}; ++i)); do
+        name_matches "$1" "${filters[$i]}" && filter_hits[$i]=1
+    done
+    return 0
+}
+# check_filters_hit: a harness error for each -k that selected no test.
+check_filters_hit() {
+    local i
+    for ((i = 0; i < ${#filters[@]}; ++i)); do
+        [ -n "${filter_hits[$i]:-}" ] || harness_error "-k '${filters[$i]}' selected no test"
+    done
+    return 0
 }
 
 # launcher_lost_message <OUTPUT: Open MPI 4.1.4's launcher lost a show_help
@@ -109,6 +137,7 @@ run_test() {
     last_name="$name"
     last_log="$results/$name.log"
     ran_tests[$name]=1
+    note_selected "$name"
     local t0=$SECONDS rc try notes=""
     rm -f "$last_log.lost"
     for try in 1 2 3 4 5; do
@@ -153,6 +182,7 @@ skip_test() {
         return 0
     fi
     last_name=""
+    note_selected "$name"
     skipped=$((skipped + 1))
     skipped_names+=("$name")
     printf 'SKIP %-52s       (%s)\n' "$name" "$reason"

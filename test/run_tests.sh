@@ -8,7 +8,9 @@
 #   test/run_tests.sh            everything (about 15 minutes on 2 cores)
 #   test/run_tests.sh -k NAME    only the tests whose name contains NAME
 #                                ("^NAME": begins with NAME, "NAME$": ends
-#                                with it, "^NAME$": is NAME)
+#                                with it, "^NAME$": is NAME); repeatable:
+#                                the tests any of them selects, in one run
+#                                (a -k that selects no test is a failure)
 #   test/run_tests.sh -l         list the tests
 #
 # Each test is one program or one mpirun; its output goes to
@@ -23,12 +25,12 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 results="$here/results"
-filter=""
+filters=()
 list_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
         -k) [ $# -ge 2 ] || { echo "run_tests.sh: -k needs a NAME" >&2; exit 2; }
-            filter="$2"; shift 2 ;;
+            filters+=("$2"); shift 2 ;;
         -l) list_only=1; shift ;;
         -h|--help) sed -n '5,20p' "$0"; exit 0 ;;
         *) echo "run_tests.sh: unknown option $1" >&2; exit 2 ;;
@@ -88,4 +90,5 @@ if [ "$list_only" = 1 ]; then
     [ -s "$harness_errors_file" ] && exit 1
     exit 0
 fi
+check_filters_hit
 print_summary

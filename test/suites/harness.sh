@@ -17,7 +17,7 @@ harness_sandbox() {
     d=$(mktemp -d "$results/harness.XXXXXX") || exit 1
     # shellcheck disable=SC2064
     trap "rm -rf '$d'" EXIT
-    filter="" list_only=0
+    filters=() filter_hits=() list_only=0
     passed=0 failed=0 skipped=0 failed_names=() skipped_names=()
     ran_tests=() last_name="" last_ok=0
     times_file="$d/TIMES" harness_errors_file="$d/HARNESS_ERRORS" harness_dir="$d"
@@ -54,6 +54,27 @@ harness_expect_ran() {
 run_test harness-expect-ran-fails-without-dependency harness_expect_ran
 expect_in_log 'depends on test harness-dep-never-ran, which did not run in this invocation'
 expect_in_log '^expect_ran: 1 passed, 1 failed$'
+
+# --- several -k: the tests any of them selects run; one that selects none fails
+harness_filters() {
+    (
+        harness_sandbox
+        filters=("harness-k-one" "^harness-k-t" "harness-k-nothing")
+        run_test harness-k-one true >/dev/null
+        run_test harness-k-two true >/dev/null
+        run_test harness-k-other true >/dev/null
+        echo "ran: ${!ran_tests[*]}"
+        [ "${#ran_tests[@]}" = 2 ] || { echo "two of the three tests should have run"; exit 1; }
+        check_filters_hit
+        cat "$harness_errors_file"
+        grep -qx "\-k 'harness-k-nothing' selected no test" "$harness_errors_file" &&
+            [ "$(wc -l <"$harness_errors_file")" = 1 ] || { echo "expected one error, for harness-k-nothing"; exit 1; }
+        rm -f "$results"/harness-k-*.log
+        echo "filters: $passed passed"
+    )
+}
+run_test harness-several-k-filters harness_filters
+expect_in_log '^filters: 2 passed$'
 
 # --- a run whose launcher lost a message is run again; the log is the last run's
 harness_lost_message() {
