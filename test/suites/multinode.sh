@@ -454,8 +454,8 @@ elif [ "$mn_wanted" = 1 ]; then
         }
         run_test multinode-leaders-auto-np5 mn_leaders_auto
         for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
-            mn_bound=65536                          # the defaults: 64 KiB, the reduce-scatters 128 KiB
-            case $mn_coll in reduce_scatter*) mn_bound=131072 ;; esac
+            mn_bound=65536                          # the defaults: allreduce 64 KiB, reduce 4 KiB,
+            case $mn_coll in reduce) mn_bound=4096 ;; reduce_scatter*) mn_bound=131072 ;; esac   # the reduce-scatters 128 KiB
             expect_in_log "coll:rsag: $mn_coll on MPI_COMM_WORLD \(cid 0, size 5\): [0-9]+ bytes .* -> leaders \(auto\); bytes < coll_rsag_${mn_coll}_leaders_max_bytes $mn_bound \(several nodes\)"
         done
         expect_not_in_log 'VERIFY FAILED'

@@ -788,8 +788,8 @@ static void test_leaders(mca_coll_rsag_coll_t coll)
           "%s leaders restrictions", desc->name);
     mca_coll_rsag_tuning_defaults(coll, &t);
     max = t.max_bytes[lead->id];
-    /* the table's defaults: 64 KiB, the reduce-scatters 128 KiB */
-    CHECK(max == (MCA_COLL_RSAG_ALLREDUCE == coll || MCA_COLL_RSAG_REDUCE == coll ? 65536 : 131072),
+    /* the table's defaults: allreduce 64 KiB, reduce 4 KiB, the reduce-scatters 128 KiB */
+    CHECK(max == (MCA_COLL_RSAG_ALLREDUCE == coll ? 65536 : MCA_COLL_RSAG_REDUCE == coll ? 4096 : 131072),
           "%s leaders below its default bound", desc->name);
     for (int id = 1; id <= desc->nalgs; ++id) {
         CHECK(id == lead->id || t.max_bytes[id] < 0, "%s only leaders has a bound", desc->name);

@@ -9,7 +9,9 @@
 # /root/rsag by contrib/rsag-debian13.sh).
 #   run.sh [--root50 DIR] [PART...]
 # PART: a41 (allreduce), r41 (reduce), s41 (reduce_scatter_block),
-# big41 (64 MB), one41 (4 hosts x 1), han50 (Open MPI 5.0); default all.
+# big41 (64 MB), one41 (4 hosts x 1), han50 (Open MPI 5.0); default all;
+# after41: MPI_Reduce at 4 and 16 KB and the reduce-scatter at 256 KB after
+# their thresholds changed (README.md), not in the default list.
 set -u   # a part that fails (see its log.txt) does not stop the others
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$top/contrib/results/2026-11-26-cluster-auto
@@ -37,6 +39,9 @@ for part in $parts; do
               "$bench" -o "$out/han-$c" -c "$c" --tuned-algs none "${pl[@]}" --sizes 8,1K,64K,1M,16M --iters 10 \
                   --root "$root50" --component-dir /root/.openmpi/components --bench /root/rsag/contrib/rsag_bench
           done ;;
+    after41) "$bench" -o "$out/reduce-after" -c reduce --tuned-algs 3,5,7 "${pl[@]}" --sizes 4K,16K --iters 200 "${comp[@]}"
+          "$bench" -o "$out/reduce_scatter_block-after" -c reduce_scatter_block --tuned-algs 3,4 "${pl[@]}" \
+              --sizes 256K --iters 10 "${comp[@]}" ;;
     *) echo "unknown part $part" >&2; exit 2 ;;
     esac
 done

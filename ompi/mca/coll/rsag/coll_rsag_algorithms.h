@@ -156,7 +156,13 @@
  *   applies it takes the allreduce from 64 KB: it took 0.38 / 1.3 ms
  *   there, 3.2 / 3.0-3.3 ms at 256 KB (the 3+2+3 figure with the ring
  *   across, forced), where flat Rabenseifner took 7.0 / 13 and the flat
- *   ring 5.4 / 4.2. */
+ *   ring 5.4 / 4.2.  The same runs and contrib/results/2026-11-26-cluster-auto
+ *   (auto against tuned, 5 repetitions): MPI_Reduce from 4 KB to 64 KB is
+ *   binomial's (16 KB: binomial 64 / 240 us, leaders 134 / 370,
+ *   Rabenseifner 267 / 678 on 2 x 2 / 3+2+3), so Rabenseifner starts at
+ *   64 KB, where hierarchical takes every placement it applies to; the
+ *   reduce-scatters take hierarchical from 256 KB (2.4 ms on 2 x 2 against
+ *   tuned's best 3.0; priority-aware, auto's choice before, 4.3). */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
@@ -166,7 +172,7 @@
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,      4096)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
 #define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_REDUCE_LEADERS                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
@@ -175,7 +181,7 @@
 #define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,   1048576)
 #define MCA_COLL_RSAG_DEF_RS_PRIORITY_AWARE               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    131072)
 #define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(         1,         8,         8, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
+#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    262144)
 #define MCA_COLL_RSAG_DEF_RS_LEADERS                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* ---- end of the threshold table ------------------------------------------ */
 
@@ -193,10 +199,12 @@
  * placement, every algorithm forced): allreduce, leaders ahead of every
  * other rsag algorithm at 8 B-16 KB on both, hierarchical at 64 KB: 64 KiB;
  * the reduce-scatters, leaders ahead of halving at 64 KB on both (0.18 /
- * 1.1 ms against 0.42 / 1.2), not at 256 KB: 128 KiB; reduce, 64 KiB kept
- * (leaders ahead at 8 B and 64 KB, binomial at 1-16 KB on 2 x 2: mixed). */
+ * 1.1 ms against 0.42 / 1.2), not at 256 KB: 128 KiB; reduce: leaders
+ * ahead at 8 B - 1 KB on 3+2+3 and level on 2 x 2, binomial ahead at 16 KB
+ * on both (contrib/results/2026-11-26-cluster-auto: leaders at 16 KB was
+ * 0.44 / 0.81 of tuned's best): 4 KiB. */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS_MAX_BYTES     65536
-#define MCA_COLL_RSAG_DEF_REDUCE_LEADERS_MAX_BYTES        65536
+#define MCA_COLL_RSAG_DEF_REDUCE_LEADERS_MAX_BYTES        4096
 #define MCA_COLL_RSAG_DEF_RS_LEADERS_MAX_BYTES            131072
 
 /* "Never by auto": the largest value of the long threshold parameters, so
