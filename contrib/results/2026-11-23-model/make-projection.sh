@@ -3,9 +3,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
 # The projection of this directory: the cost model's predicted time of every
-# rsag algorithm (and hierarchical) for p = 2 .. 65536, 1 .. 128 ranks per
+# rsag algorithm (hierarchical and leaders included) for p = 2 .. 65536, 1 .. 128 ranks per
 # node, 8 B .. 1 GB, under a calibrated profile; no MPI, nothing measured.
 #   contrib/results/2026-11-23-model/make-projection.sh PROFILE NAME [rsag_model args]
+# (RSAG_PROJECTION_OUT=DIR: write into DIR instead of this directory, as
+# contrib/results/2026-11-26-model-projection does)
 # writes projection-NAME.tsv (every prediction), choices-NAME.md (the
 # model's choice per case) and projection-NAME.png (gnuplot, if installed).
 set -u
@@ -16,14 +18,17 @@ profile=$1 name=$2; shift 2
 ps=2,4,8,16,32,64,128,256,512,1024,2048,4096,8192,16384,32768,65536
 ppns=1,2,4,8,16,32,64,128
 sizes=8,64,512,4K,32K,256K,2M,16M,128M,1G
-tsv=$here/projection-$name.tsv
+out=${RSAG_PROJECTION_OUT:-$here}
+tsv=$out/projection-$name.tsv
 "$model" -P "$profile" "$@" table --p "$ps" --ppn "$ppns" --sizes "$sizes" \
     --colls allreduce,reduce,reduce_scatter_block >"$tsv" || exit 1
 
 # The model's choice, flat algorithms against hierarchical, per (coll, p, ppn)
 {
     echo "Model's fastest algorithm, profile \`$name\` ($*), ranks per node as given."
-    echo "\"hier\" = hierarchical (intra-node direct, the best rsag algorithm between nodes);"
+    echo "\"hier\" = hierarchical (intra-node direct, the best rsag algorithm between nodes,"
+    echo "pipelined as --hier-chunk says, default 256 KiB); \"leaders\" = the node-aware small-message"
+    echo "path (node reduce to one leader, the leaders across, release in the node);"
     echo "a~b: b is within 3 % of a (a tie for the model)."
     echo
     for coll in allreduce reduce reduce_scatter_block; do
@@ -66,7 +71,7 @@ tsv=$here/projection-$name.tsv
             }' "$tsv"
         echo
     done
-} >"$here/choices-$name.md"
+} >"$out/choices-$name.md"
 
 command -v gnuplot >/dev/null 2>&1 || { echo "no gnuplot: plot skipped" >&2; exit 0; }
 dat=$(mktemp -d)
@@ -89,7 +94,7 @@ plot_of() { # $1 = file prefix
 }
 gnuplot <<EOF
 set terminal pngcairo size 1400,1000 font ",10" noenhanced
-set output "$here/projection-$name.png"
+set output "$out/projection-$name.png"
 set multiplot layout 2,2 title "rsag cost model, profile $name $*: predicted time (s)"
 set logscale xy
 set format y "%.0e"

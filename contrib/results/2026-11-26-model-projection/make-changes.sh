@@ -4,7 +4,7 @@
 # See LICENSE at the top of the tree.
 # What hierarchical's pipeline and leaders change in the projection:
 #   contrib/results/2026-11-26-model-projection/make-changes.sh PROFILE NAME
-# reads projection-NAME.tsv (make-projection.sh, the pipelined model), runs
+# reads projection-NAME.tsv (2026-11-23-model/make-projection.sh with RSAG_PROJECTION_OUT here, the pipelined model), runs
 # the same table with --hier-chunk 0 (not pipelined) into a temporary file,
 # and writes changes-NAME.txt: per collective, the cells (p, ppn, bytes) whose
 # best algorithm the pipeline changes, hierarchical's pipelined / unpipelined
