@@ -728,7 +728,7 @@ void mca_coll_rsag_model_call_init(mca_coll_rsag_model_call_t *call, int p, int 
     call->knobs.direct_stream_min = 16384;
     call->knobs.direct_cma_min = (size_t) -1;
     call->knobs.root = 0;
-    call->knobs.hier_chunk = MCA_COLL_RSAG_MODEL_HIER_CHUNK;
+    call->knobs.hier_chunk = MCA_COLL_RSAG_HIER_DEFAULT_CHUNK;
 }
 
 /* Restriction bits of the table row that the call does not meet. */
@@ -822,19 +822,11 @@ static double time_ctx(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *
 
 /* ---- hierarchical --------------------------------------------------------- */
 
-/* Chunks of the pipeline, as mca_coll_rsag_hier_pipeline cuts the call:
- * ceil(bytes / chunk), at most count / S (S = ppn here) and 256. */
-#define MODEL_HIER_MAX_CHUNKS 256
-
 size_t mca_coll_rsag_model_hier_chunks(const mca_coll_rsag_model_call_t *call)
 {
-    size_t ts = call->type_size ? call->type_size : 8, chunk = call->knobs.hier_chunk;
-    size_t count = call->bytes / ts, S = call->ppn < 1 ? 1 : (size_t) call->ppn, n;
-    if (chunk == 0) return 1;
-    n = call->bytes / chunk + (call->bytes % chunk != 0);
-    if (n > count / S) n = count / S;
-    if (n > MODEL_HIER_MAX_CHUNKS) n = MODEL_HIER_MAX_CHUNKS;
-    return n < 1 ? 1 : n;
+    size_t ts = call->type_size ? call->type_size : 8;
+    return mca_coll_rsag_hier_chunks(call->bytes / ts, ts, call->knobs.hier_chunk,
+                                     call->ppn < 1 ? 1 : call->ppn);
 }
 
 /* A step of `bytes` (a whole call's) cut into `chunks`: one chunk's call

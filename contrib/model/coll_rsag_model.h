@@ -94,6 +94,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "coll_rsag_index.h"
 #include "coll_rsag_select.h"
 
 #define MCA_COLL_RSAG_MODEL_MAX_GAMMAS 32
@@ -138,13 +139,10 @@ typedef struct mca_coll_rsag_model_knobs_t {
                                  * k >= 2 the tree of fan-in k (boxed calls, p >= 3) */
     int root;                   /* MPI_Reduce root */
     size_t hier_chunk;          /* coll_rsag_hierarchical_chunk_size: bytes of a
-                                 * chunk of hierarchical's pipeline; 0 not cut */
+                                 * chunk of hierarchical's pipeline; 0 not cut
+                                 * (default MCA_COLL_RSAG_HIER_DEFAULT_CHUNK,
+                                 * coll_rsag_index.h, the component's) */
 } mca_coll_rsag_model_knobs_t;
-
-/* The default of coll_rsag_hierarchical_chunk_size: the component's
- * MCA_COLL_RSAG_DEFAULT_HIER_CHUNK (coll_rsag_component.c, a #define in a
- * .c file the model cannot include); change both together. */
-#define MCA_COLL_RSAG_MODEL_HIER_CHUNK ((size_t) 256 * 1024)
 
 /* One call to predict. */
 typedef struct mca_coll_rsag_model_call_t {
@@ -215,7 +213,8 @@ int mca_coll_rsag_model_has(mca_coll_rsag_coll_t coll, const char *alg);
  * progress engine runs one step at a time), as are t2's reductions; the
  * network's share of t2 overlaps them.  Only the last chunk's last message
  * gets the shaper burst's credit.  C = 1 is the unpipelined sum. */
-/* C above: the number of chunks the component cuts the call into. */
+/* C above: the number of chunks the component cuts the call into
+ * (mca_coll_rsag_hier_chunks with S = ppn). */
 size_t mca_coll_rsag_model_hier_chunks(const mca_coll_rsag_model_call_t *call);
 
 double mca_coll_rsag_model_hierarchical(mca_coll_rsag_coll_t coll, const char *intra,

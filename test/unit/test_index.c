@@ -710,6 +710,24 @@ static void test_hier_layouts(void)
     }
 }
 
+/* The pipeline's chunk count: ceil(bytes / chunk), at most count / S and
+ * MAX_CHUNKS, 1 when not cut; the same on every node size. */
+static void test_hier_chunks(void)
+{
+    const size_t K = MCA_COLL_RSAG_HIER_DEFAULT_CHUNK;
+
+    CHECK(K == 262144, "default chunk");
+    CHECK(mca_coll_rsag_hier_chunks(1 << 21, 8, K, 2) == 64, "16 MiB: 64 chunks");
+    CHECK(mca_coll_rsag_hier_chunks((1 << 21) + 1, 8, K, 3) == 65, "16 MiB + 8: 65");
+    CHECK(mca_coll_rsag_hier_chunks((size_t) 1 << 27, 8, K, 2) == MCA_COLL_RSAG_HIER_MAX_CHUNKS,
+          "1 GiB: at most MAX_CHUNKS");
+    CHECK(mca_coll_rsag_hier_chunks(8, 8, 8, 4) == 2, "8 elements on nodes of 4: 2 chunks");
+    CHECK(mca_coll_rsag_hier_chunks(3, 8, 8, 4) == 1, "fewer elements than S: not cut");
+    CHECK(mca_coll_rsag_hier_chunks(1 << 21, 8, 0, 2) == 1, "chunk 0: not cut");
+    CHECK(mca_coll_rsag_hier_chunks(1000, 8, K, 2) == 1, "a call below a chunk: not cut");
+    CHECK(mca_coll_rsag_hier_chunks(1 << 21, 8, K, 0) == 1, "S unknown: not cut");
+}
+
 int main(void)
 {
     static const size_t counts[] = { 0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64,
@@ -732,6 +750,7 @@ int main(void)
     test_priority_order();
     test_ring_segcount();
     test_hier_layouts();
+    test_hier_chunks();
     for (int p = 1; p <= 33; ++p) {
         static const size_t segs[] = { 1, 2, 3, 7, 64 };
         int irregular[33];

@@ -276,7 +276,7 @@ static void test_hier_pipeline(void)
 
     /* the chunk count: ceil(bytes / chunk), at most count / ppn and 256 */
     mca_coll_rsag_model_call_init(&c, 8, 4, 16 << 20);
-    CHECK(c.knobs.hier_chunk == MCA_COLL_RSAG_MODEL_HIER_CHUNK && c.knobs.hier_chunk == 262144,
+    CHECK(c.knobs.hier_chunk == MCA_COLL_RSAG_HIER_DEFAULT_CHUNK && c.knobs.hier_chunk == 262144,
           "default chunk %zu", c.knobs.hier_chunk);
     CHECK(mca_coll_rsag_model_hier_chunks(&c) == 64, "16 MB: 64 chunks");
     c.bytes = (16 << 20) + 8;
@@ -354,7 +354,7 @@ static void test_hier_pipeline(void)
     mca_coll_rsag_model_call_init(&c, 8, 4, 16 << 20);
     c.knobs.hier_chunk = 0;
     t0 = mca_coll_rsag_model_time(AR, "hierarchical", &c, &pr);
-    c.knobs.hier_chunk = MCA_COLL_RSAG_MODEL_HIER_CHUNK;
+    c.knobs.hier_chunk = MCA_COLL_RSAG_HIER_DEFAULT_CHUNK;
     tp = mca_coll_rsag_model_time(AR, "hierarchical", &c, &pr);
     CHECK(tp < t0, "16 MB, 2 x 4: the default chunk %g us < unpipelined %g us", tp * 1e6, t0 * 1e6);
     /* no chunking beats the node link: the allreduce of 2 nodes moves n

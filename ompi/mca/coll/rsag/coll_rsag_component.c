@@ -67,6 +67,7 @@
 #include "coll_rsag_direct.h"
 #include "coll_rsag_fill.h"
 #include "coll_rsag_help.h"
+#include "coll_rsag_index.h"
 #include "coll_rsag_latency.h"
 #include "coll_rsag_op.h"
 #include "coll_rsag_request.h"
@@ -635,19 +636,17 @@ static void mca_coll_rsag_register_run_blocks(const mca_base_component_t *c)
     }
 }
 
-/* coll_rsag_hierarchical_chunk_size.  The default is provisional, not
- * measured: a 1 MiB call (auto's threshold for several nodes) in 4 chunks,
- * a guess at a chunk large enough that its three extra latencies stay
- * small beside its transfer.  To be set from measurements on the emulated
- * cluster (contrib/results/). */
-#define MCA_COLL_RSAG_DEFAULT_HIER_CHUNK ((size_t) 256 * 1024)
+/* coll_rsag_hierarchical_chunk_size; its default
+ * (MCA_COLL_RSAG_HIER_DEFAULT_CHUNK, coll_rsag_index.h, where the cost
+ * model reads it too) is provisional: to be set from measurements on the
+ * emulated cluster (contrib/results/). */
 
 static void mca_coll_rsag_register_hier_chunk(const mca_base_component_t *c)
 {
     size_t *storage = &mca_coll_rsag_component.hier_chunk_size;
     size_t asked;
 
-    *storage = MCA_COLL_RSAG_DEFAULT_HIER_CHUNK;
+    *storage = MCA_COLL_RSAG_HIER_DEFAULT_CHUNK;
     (void) mca_base_component_var_register(
         c, "hierarchical_chunk_size",
         "Chunk size in bytes of the pipelined hierarchical collectives: the vector is cut "
@@ -657,10 +656,10 @@ static void mca_coll_rsag_register_hier_chunk(const mca_base_component_t *c)
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_ALL_EQ, storage);
     asked = *storage;
-    if (mca_coll_rsag_fix_chunk_size(storage, MCA_COLL_RSAG_DEFAULT_HIER_CHUNK)) {
+    if (mca_coll_rsag_fix_chunk_size(storage, MCA_COLL_RSAG_HIER_DEFAULT_CHUNK)) {
         MCA_COLL_RSAG_WARN("coll_rsag_hierarchical_chunk_size = %zu is not a size (a negative "
                            "value?); valid: 0 (not pipelined) or a byte count; using %zu",
-                           asked, MCA_COLL_RSAG_DEFAULT_HIER_CHUNK);
+                           asked, MCA_COLL_RSAG_HIER_DEFAULT_CHUNK);
     }
 }
 

@@ -260,10 +260,6 @@ int mca_coll_rsag_hier_bcast(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_
 
 /* ---- the pipeline -------------------------------------------------------- */
 
-/* At most this many chunks (lanes, and tags) in one call: beyond, the
- * chunks grow. */
-#define MCA_COLL_RSAG_HIER_MAX_CHUNKS 256
-
 /* The verbose trace: rank 0, once per communicator, form, collective and
  * size class. */
 static void mca_coll_rsag_hier_pipe_trace(const mca_coll_rsag_sched_t *s,
@@ -295,17 +291,13 @@ int mca_coll_rsag_hier_pipeline(mca_coll_rsag_sched_t *s, const mca_coll_rsag_ar
 {
     mca_coll_rsag_hier_pipe_t pipe = { .lanes = false, .node_done = -1, .offset = 0,
                                        .chunk = 0, .chunks = 1 };
-    size_t chunk = mca_coll_rsag_component.hier_chunk_size, type_size, bytes, n, base, extra;
-    size_t S = (size_t) a->hier->min_ranks;
+    size_t type_size, bytes, n, base, extra;
     int prev = -1, err = OMPI_SUCCESS;
 
     ompi_datatype_type_size(a->dtype, &type_size);
     bytes = a->count * type_size;
-    n = (0 == chunk) ? 1 : bytes / chunk + (0 != bytes % chunk);
-    /* every chunk at least one element for each of the S slices; S, not
-     * my node's size: every rank must cut the call into as many chunks */
-    n = (n > a->count / S) ? a->count / S : n;
-    n = (n > MCA_COLL_RSAG_HIER_MAX_CHUNKS) ? MCA_COLL_RSAG_HIER_MAX_CHUNKS : n;
+    n = mca_coll_rsag_hier_chunks(a->count, type_size, mca_coll_rsag_component.hier_chunk_size,
+                                  a->hier->min_ranks);
     if (n <= 1) {
         return body(s, a, &pipe, ctx);      /* not cut: the phases one after the other */
     }

@@ -388,6 +388,19 @@ int mca_coll_rsag_hier_min_ranks(const int *count, int N)
     return S;
 }
 
+size_t mca_coll_rsag_hier_chunks(size_t count, size_t type_size, size_t chunk, int S)
+{
+    size_t bytes = count * type_size, n;
+
+    if (0 == chunk || S < 1) {
+        return 1;
+    }
+    n = bytes / chunk + (0 != bytes % chunk);
+    n = (n > count / (size_t) S) ? count / (size_t) S : n;
+    n = (n > MCA_COLL_RSAG_HIER_MAX_CHUNKS) ? MCA_COLL_RSAG_HIER_MAX_CHUNKS : n;
+    return (n < 1) ? 1 : n;
+}
+
 void mca_coll_rsag_hier_slices(size_t count, int S, int L, size_t *displ)
 {
     mca_coll_rsag_displs_even(count, S, displ);

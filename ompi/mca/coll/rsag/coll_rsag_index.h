@@ -258,6 +258,20 @@ int mca_coll_rsag_direct_fanin_auto(int p, size_t bytes, bool reduce_scatter);
 /* S = the smallest of the N node sizes count[0..N-1] (0 when N < 1). */
 int mca_coll_rsag_hier_min_ranks(const int *count, int N);
 
+/* The default of coll_rsag_hierarchical_chunk_size (provisional, not
+ * measured: a 1 MiB call in 4 chunks, a guess at a chunk large enough that
+ * its three extra latencies stay small beside its transfer), and the most
+ * chunks (lanes, and tags) of one call: beyond, the chunks grow. */
+#define MCA_COLL_RSAG_HIER_DEFAULT_CHUNK ((size_t) 256 * 1024)
+#define MCA_COLL_RSAG_HIER_MAX_CHUNKS 256
+
+/* The chunks the pipeline cuts a call of `count` elements of `type_size`
+ * bytes into, with chunks of `chunk` bytes (0: not cut) on nodes of at
+ * least S ranks: ceil(bytes / chunk), at most count / S (every chunk at
+ * least an element for each of the S slices; S, not a rank's own node
+ * size: every rank must cut the call alike) and MAX_CHUNKS; 1: not cut. */
+size_t mca_coll_rsag_hier_chunks(size_t count, size_t type_size, size_t chunk, int S);
+
 /* The node step's layout on a node of L >= 1 ranks: the vector of `count`
  * elements cut as evenly as possible into S <= L slices, slice l < S for
  * local rank l, empty blocks for local ranks S..L-1: displ[0..L]. */
