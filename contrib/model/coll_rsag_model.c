@@ -746,14 +746,16 @@ static int applicable(mca_coll_rsag_coll_t coll, const char *alg, const ctx_t *x
 }
 
 /* The last message of the call: its bytes *m and rank distance *d (0: a
- * ring hop, on the network when the ring spans nodes); 0 when it has none
- * on the network (direct). */
-static int last_msg(formula_t f, const ctx_t *x, double *m, int *d, int *tw)
+ * ring hop, on the network when the ring spans nodes), *one_stream when
+ * the formula charges it one stream per node whatever the distance; 0
+ * when it has none on the network (direct). */
+static int last_msg(formula_t f, const ctx_t *x, double *m, int *d, int *tw, int *one_stream)
 {
     int top = x->pof2 >> 1; /* the last doubling step's distance */
     double seg = (double) x->c->knobs.ring_segment;
     *d = 1;
     *tw = 0;
+    *one_stream = 0;
     if (f == f_allreduce_rd) {
         *m = x->n;
         *d = x->extra ? 1 : top;
@@ -765,6 +767,7 @@ static int last_msg(formula_t f, const ctx_t *x, double *m, int *d, int *tw)
     } else if (f == f_reduce_binomial) {
         *m = x->n;
         *d = 1 << (ceil_log2(x->p) - 1);
+        *one_stream = 1;
     } else if (f == f_reduce_rabenseifner) {
         int root = x->c->knobs.root;
         *m = x->extra && root < 2 * x->extra && (root & 1) ? x->n / x->pof2 : x->n / 2;
@@ -788,12 +791,13 @@ static int last_msg(formula_t f, const ctx_t *x, double *m, int *d, int *tw)
 static double burst_credit(formula_t f, const ctx_t *x)
 {
     double m;
-    int d, k, tw;
-    if (x->pr->net.burst == 0 || x->nodes < 2 || !last_msg(f, x, &m, &d, &tw)) return 0.0;
+    int d, k, tw, one_stream;
+    if (x->pr->net.burst == 0 || x->nodes < 2 || !last_msg(f, x, &m, &d, &tw, &one_stream))
+        return 0.0;
     if (m <= 0 || m > (double) x->pr->net.burst) return 0.0;
     k = d ? crossing(x, d) : 1;
     if (!k) return 0.0;
-    if (f == f_reduce_binomial) k = 1; /* one stream per node (f_reduce_binomial) */
+    if (one_stream) k = 1;
     return msg_kw(x, m, 1, k, tw) - x->pr->net.alpha
         - (m > (double) x->pr->net.eager ? x->pr->net.rndv : 0.0) - m * x->pr->net.beta_burst;
 }
