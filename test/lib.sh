@@ -331,6 +331,16 @@ enum_values() {
     printf '%s\n' "$v"
 }
 
+# needs_several_nodes NAME: algorithm NAME is a node-aware row (restriction
+# "several nodes, one of them with >= 2 ranks", coll_rsag_algorithms.h): on
+# one node it falls back, and the one-node suites expect that.
+needs_several_nodes() {
+    case "$1" in
+        hierarchical|leaders) return 0 ;;
+        *) return 1 ;;
+    esac
+}
+
 # algorithms_by_name: every algorithm name of the four tables once (auto left
 # out), in table order, into the array forced_names, and for each the
 # collectives that have it, comma-separated, into forced_colls[NAME]; then

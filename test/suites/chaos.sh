@@ -47,9 +47,13 @@ chaos_jobs=${RSAG_CHAOS_JOBS:-150}
 chaos_limit=${RSAG_CHAOS_JOB_LIMIT:-120}
 
 # The algorithms of each collective (rsag_victim's --coll names), read from
-# ompi_info when the test runs: auto plus the table, without hierarchical and leaders.
+# ompi_info when the test runs: auto plus the table, without the node-aware
+# rows (needs_several_nodes).
 chaos_algs() {
-    enum_values "$1" | grep -vx -e hierarchical -e leaders
+    local alg
+    enum_values "$1" | while read -r alg; do
+        needs_several_nodes "$alg" || echo "$alg"
+    done
 }
 
 # chaos_job N: draw job N from RANDOM (seeded), run it, check it.  Prints one

@@ -126,7 +126,7 @@ for alg in "${forced_names[@]}"; do
     expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0 '
     for coll in ${colls//,/ }; do
         expect_in_log "rsag_check: forced $coll=$alg: [1-9][0-9]* cases, 0 failed"
-        if [ "$alg" = hierarchical ] || [ "$alg" = leaders ]; then
+        if needs_several_nodes "$alg"; then
             expect_in_log "coll:rsag: $coll on MPI_COMM_WORLD .* -> [a-z_]+ \($alg forced but it needs several nodes"
             expect_in_log "ran under coll_rsag_${coll}_${alg}_calls: 0 cases"
         else

@@ -53,13 +53,12 @@ for alg in "${forced_names[@]}"; do
     expect_in_log 'rsag_check: np=5 cases=[0-9]+ passed=[0-9]+ failed=0 '
     for coll in ${colls//,/ }; do
         expect_in_log "rsag_check: forced $coll=$alg: [1-9][0-9]* cases, 0 failed"
-        case "$alg" in
-            hierarchical|leaders)
-                expect_in_log "$coll \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \($alg forced but it needs several nodes" ;;
-            *)
-                expect_in_log "$coll \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> $alg \(forced\)"
-                expect_in_log "ran under coll_rsag_${coll}_${alg}_calls: [1-9][0-9]* cases" ;;
-        esac
+        if needs_several_nodes "$alg"; then
+            expect_in_log "$coll \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \($alg forced but it needs several nodes"
+        else
+            expect_in_log "$coll \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> $alg \(forced\)"
+            expect_in_log "ran under coll_rsag_${coll}_${alg}_calls: [1-9][0-9]* cases"
+        fi
     done
 done
 
