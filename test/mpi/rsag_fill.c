@@ -54,7 +54,7 @@ static int wrank, errors;
 static long checks, expect_rest, expect_maybe, expect_own;
 /* --expect-fill none (libnbc's nonblocking neighborhood collectives): the
  * slots of a periodic Cartesian dimension of size 1 or 2 may hold libnbc's
- * order (block k, not MPI's k ^ 1: Open MPI issue 14430, fixed after 5.0.7) */
+ * order (block k, not MPI's k ^ 1: open-mpi/ompi#14430, fixed after 5.0.7) */
 static int tolerate_libnbc_cart;
 static long libnbc_cart_order;
 static char where[160];
@@ -1272,7 +1272,7 @@ int main(int argc, char **argv)
         lo = hi = 0;
         if (libnbc_cart_order > 0) {
             printf("rank %d: %ld values of periodic Cartesian dimensions of size 1 or 2 in "
-                   "libnbc's order, not MPI's (Open MPI issue 14430)\n", wrank, libnbc_cart_order);
+                   "libnbc's order, not MPI's (open-mpi/ompi#14430)\n", wrank, libnbc_cart_order);
         }
     } else if (0 == strcmp(mode, "all")) {
         lo = expect_rest + expect_own;

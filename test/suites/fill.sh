@@ -50,7 +50,7 @@ expect_in_log 'rsag_fill: [0-9]+ checks, [1-9][0-9]* calls filled by rsag, all c
 # The reference: Open MPI's own components (libnbc) run the same program and
 # agree, and rsag fills nothing when the list leaves nothing empty.  libnbc
 # 4.1.4/5.0.7 puts a periodic Cartesian dimension of size 1 or 2 in the
-# wrong order (Open MPI issue 14430): tolerated in this mode only, counted.
+# wrong order (open-mpi/ompi#14430): tolerated in this mode only, counted.
 run_test fill-default-list-fills-nothing-np3 "${mpirun_cmd[@]}" -np 3 "${fill[@]}" \
     --expect-fill none
 expect_in_log 'rsag_fill: [0-9]+ checks, 0 calls filled by rsag, all correct \(2 forms, np 3\)'
