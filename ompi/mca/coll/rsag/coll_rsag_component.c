@@ -26,6 +26,8 @@
  *   coll_rsag_direct_cma_min_bytes, coll_rsag_direct_stream,
  *   coll_rsag_direct_stream_min_bytes, coll_rsag_test_node_fail
  *                                       the node path (coll_rsag_segment.c)
+ *   coll_rsag_reproducible              off, placement or exact
+ *                                       (coll_rsag_reproducible.c)
  *   coll_rsag_persistent_starts_ordered the program's persistent starts are
  *                                       ordered: direct may serve them
  *                                       (coll_rsag_request.c)
@@ -71,6 +73,7 @@
 #include "coll_rsag_latency.h"
 #include "coll_rsag_op.h"
 #include "coll_rsag_request.h"
+#include "coll_rsag_reproducible.h"
 
 /* Above coll/tuned (30) and coll/han (35 in Open MPI 5.0): installing the
  * component is enough for it to take the reductions. */
@@ -682,6 +685,7 @@ static int mca_coll_rsag_register(void)
     mca_coll_rsag_latency_register(c);
     mca_coll_rsag_check_register(c);
     mca_coll_rsag_fill_register(c);
+    mca_coll_rsag_reproducible_register(c);
 
     for (int coll = 0; OMPI_SUCCESS == rc && coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         rc = mca_coll_rsag_register_collective((mca_coll_rsag_coll_t) coll);
