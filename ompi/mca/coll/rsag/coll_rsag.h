@@ -264,6 +264,10 @@ typedef struct mca_coll_rsag_args_t {
     /* the node structure and sub-communicators (ready before
      * `hierarchical` runs; else NULL or not ready) */
     struct mca_coll_rsag_hier_t *hier;
+    /* the reproducibility this call must keep (mca_coll_rsag_reproducible_t,
+     * coll_rsag_reproducible.h): the parameter's value, set by the slot; a
+     * collective rsag runs inside another one may ask for less */
+    int reproducible;
 } mca_coll_rsag_args_t;
 
 typedef int (*mca_coll_rsag_alg_fn_t)(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a);

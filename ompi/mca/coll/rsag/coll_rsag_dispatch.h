@@ -28,6 +28,7 @@
 #define MCA_COLL_RSAG_DISPATCH_H
 
 #include "coll_rsag.h"
+#include "coll_rsag_reproducible.h"
 
 BEGIN_C_DECLS
 
@@ -71,6 +72,7 @@ static inline int mca_coll_rsag_args(mca_coll_rsag_args_t *a, mca_coll_rsag_coll
     a->comm = comm;
     a->segment = NULL;
     a->hier = NULL;
+    a->reproducible = mca_coll_rsag_reproducible;
     return OMPI_SUCCESS;
 }
 
