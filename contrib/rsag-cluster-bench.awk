@@ -8,8 +8,10 @@
 # (medians, one column per job, for gnuplot); the table on stdout.
 # Checks, each listed and making the exit status 1: a result not verified
 # "ok"; a rsag_auto row where rsag's counters did not move (ran "-": rsag not
-# loaded, "none": it did not do the call); any other job's row where rsag
-# was loaded (ran not "-").
+# loaded, "none": it did not do the call); a rsag_<name> row (forced) where
+# rsag ran another algorithm than <name>; any other job's row where rsag
+# was loaded (ran not "-").  With forced rsag jobs, a second table per
+# placement and collective: each of them against the best of every other job.
 NR == 1 { next }
 NF < 10 { bad[++nbad] = "short row " NR ": " $0; next }
 {
@@ -17,7 +19,9 @@ NF < 10 { bad[++nbad] = "short row " NR ": " $0; next }
     if ($10 != "ok") bad[++nbad] = pl " " coll " " job " " b " B rep " $2 ": verified " $10
     if (job == "rsag_auto" && (ran == "-" || ran == "none"))
         bad[++nbad] = pl " " coll " " b " B rep " $2 ": rsag did not run in rsag_auto (ran " ran ")"
-    if (job != "rsag_auto" && ran != "-")
+    if (job ~ /^rsag_/ && job != "rsag_auto" && ran != substr(job, 6))
+        bad[++nbad] = pl " " coll " " b " B rep " $2 ": " job " ran " ran
+    if (job !~ /^rsag_/ && ran != "-")
         bad[++nbad] = pl " " coll " " job " " b " B rep " $2 ": rsag was loaded (ran " ran ")"
     if (t !~ /^[0-9.]+$/) next
     g = pl SUBSEP coll
@@ -37,6 +41,26 @@ function stats(k,    i, j, x, m, a) {   # sets MED, MIN, MAX of v[k, 1..n[k]]
 }
 function cell(k) { if (!(k in n)) return "-"; stats(k); return sprintf("%.1f [%.1f-%.1f]", MED, MIN, MAX) }
 function med(k) { if (!(k in n)) return -1; stats(k); return MED }
+# The forced rsag jobs of group g against the best other job (rsag's
+# auto and other forced ones, tuned's default and forced, han) per size.
+function forced_table(g, pc,    i, c, k2, b, j, t, bt, best, head) {
+    for (i = 1; i <= nb[g]; ++i) {
+        b = s[i]
+        for (c = 1; c <= ncol; ++c) {
+            j = col[c]
+            if (j !~ /^rsag_/ || j == "rsag_auto") continue
+            if (!head++) printf "%s, %s: rsag's algorithms forced; ratio best other / forced (> 1: forced faster)\n%10s  %-28s %-28s %-40s %9s\n", pc[1], pc[2], "bytes", "forced", "time", "best other job", "ratio"
+            best = ""; bt = -1
+            for (k2 = 1; k2 <= ncol; ++k2) {
+                if (col[k2] == j) continue
+                t = med(g SUBSEP col[k2] SUBSEP b)
+                if (t > 0 && (bt < 0 || t < bt)) { bt = t; best = col[k2] }
+            }
+            printf "%10d  %-28s %-28s %-40s %9s\n", b, j, cell(g SUBSEP j SUBSEP b),
+                (best == "" ? "-" : best " " cell(g SUBSEP best SUBSEP b)), ratio(bt, med(g SUBSEP j SUBSEP b))
+        }
+    }
+}
 function ratio(a, b) { return (a > 0 && b > 0) ? sprintf("%.2f", a / b) : "-" }
 END {
     print "placement,coll,bytes,job,n,median_us,min_us,max_us" > csv
@@ -83,6 +107,7 @@ END {
                 ratio(bt, r), ratio(med(g SUBSEP "tuned_default" SUBSEP b), r), ratio(med(g SUBSEP "han" SUBSEP b), r),
                 algs[g SUBSEP "rsag_auto" SUBSEP b]
         }
+        forced_table(g, pc)
         close(plot)
         delete s; delete col
     }
@@ -91,5 +116,5 @@ END {
         for (i = 1; i <= nbad; ++i) print "  " bad[i]
         exit 1
     }
-    print "\nchecks: every result verified; rsag ran in every rsag_auto call and was not loaded in any other job"
+    print "\nchecks: every result verified; rsag ran in every rsag_auto call (and the forced algorithm in every rsag_<name> call) and was not loaded in any other job"
 }

@@ -15,6 +15,8 @@
 # rsag_bench job per variant and collective:
 #   rsag_auto      rsag with its defaults (its MPI_T counters must show that it
 #                  ran every call: the "ran" column of rsag_bench);
+#   rsag_<name>    (only with --rsag-algs) rsag with coll_rsag_<coll>_algorithm
+#                  forced to <name>: the "ran" column must name it;
 #   tuned_default  --mca coll ^rsag (5.0: ^rsag,han): coll/tuned's own decision;
 #   tuned_<N>_<name>  the same with coll_tuned_<coll>_algorithm N forced, for
 #                  every N ompi_info lists (or --tuned-algs N,N,...);
@@ -23,7 +25,7 @@
 #                  coll_han_verbose: the job's log must show han's modules
 #                  enabled (han has no MPI_Reduce_scatter_block: there its
 #                  label shows the fallback under han, i.e. coll/tuned);
-# rsag must not be loaded in any job but rsag_auto (its counters absent:
+# rsag must not be loaded in any job but rsag's (its counters absent:
 # ran = "-").  Outputs in OUTDIR:
 #   raw.csv      every row: placement,rep,job,label,coll,np,bytes,time_us,ran,verified
 #   results.csv  per placement, collective, size and label: median, min, max
@@ -58,6 +60,9 @@ usage: $PROG [options]
       --sizes LIST        exactly these sizes instead
       --reps N            repetitions (default 5)
       --iters N           timed calls per size and job (rsag_bench's default if unset)
+      --rsag-algs LIST    also rsag with each of these algorithms forced, by name
+                          (comma-separated; default none); an algorithm a
+                          collective does not have is skipped for it
       --tuned-algs LIST   tuned's forced algorithms by number (default: all
                           listed; none: only tuned's default)
       --root DIR          run the jobs in this root file system (Open MPI 5.0:
@@ -72,7 +77,7 @@ EOF
 
 OUTDIR=./rsag-cluster-bench-out PLACEMENTS=2x2,4x1,3+2+3 RATE=1gbit
 COLLS=allreduce,reduce,reduce_scatter_block MIN=8 MAX=64M STEP=4 SIZES=""
-REPS=5 ITERS="" TUNED_ALGS="" ROOT="" BENCH="" COMPDIR="" MERGE_ONLY=0
+REPS=5 ITERS="" RSAG_ALGS="" TUNED_ALGS="" ROOT="" BENCH="" COMPDIR="" MERGE_ONLY=0
 need() { [ $# -ge 2 ] || die "$1 needs a value"; }
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -86,6 +91,7 @@ while [ $# -gt 0 ]; do
     --sizes) need "$@"; SIZES=$2; shift 2 ;;
     --reps) need "$@"; REPS=$2; shift 2 ;;
     --iters) need "$@"; ITERS=$2; shift 2 ;;
+    --rsag-algs) need "$@"; RSAG_ALGS=$2; shift 2 ;;
     --tuned-algs) need "$@"; TUNED_ALGS=$2; shift 2 ;;
     --root) need "$@"; ROOT=$2; shift 2 ;;
     --bench) need "$@"; BENCH=$2; shift 2 ;;
@@ -137,6 +143,8 @@ else
     [ -z "$ITERS" ] || [[ "$ITERS" =~ ^[1-9][0-9]*$ ]] || die "--iters: a positive number"
     [ -z "$TUNED_ALGS" ] || [ "$TUNED_ALGS" = none ] || [[ "$TUNED_ALGS" =~ ^[0-9]+(,[0-9]+)*$ ]] ||
         die "--tuned-algs: numbers separated by commas, or none"
+    [ -z "$RSAG_ALGS" ] || [[ "$RSAG_ALGS" =~ ^[a-z_]+(,[a-z_]+)*$ ]] ||
+        die "--rsag-algs: algorithm names separated by commas"
     if [ -z "$SIZES" ]; then
         lo=$(bytes "$MIN") && hi=$(bytes "$MAX") && [[ "$STEP" =~ ^[2-9][0-9]*$ ]] && [ "$lo" -ge 1 ] ||
             die "--min-bytes/--max-bytes/--step: sizes such as 8, 64K, 4M and a step >= 2"
@@ -174,6 +182,13 @@ else
             f && /Valid values:/ { sub(/.*Valid values:[ \t]*/, ""); n = split($0, it, ",")
                 for (i = 1; i <= n; ++i) { v = it[i]; gsub(/[ \t"]/, "", v); sub(/\|/, ":", v); if (v !~ /^0:/ && v != "") print v }
                 exit }'
+    }
+    # rsag_has COLL NAME: NAME is one of rsag's algorithms for COLL
+    rsag_has() {
+        "${IN[@]}" ompi_info --param coll rsag --level 9 | awk -v p="parameter \"coll_rsag_$1_algorithm\"" -v a="\"$2\"" '
+            index($0, p) { f = 1; next } f && /parameter "/ { exit }
+            f && /Valid values:/ { exit !index($0, a) }
+            END { if (!f) exit 1 }'
     }
     HAN=0
     # han on Open MPI 5 only (4.1's han, at priority 0, printed no trace here)
@@ -220,6 +235,9 @@ else
                 jobs=()
                 for c in ${COLLS//,/ }; do
                     jobs+=("rsag_auto|$c|")
+                    for a in ${RSAG_ALGS//,/ }; do
+                        rsag_has "$c" "$a" && jobs+=("rsag_$a|$c|--mca coll_rsag_${c}_algorithm $a")
+                    done
                     jobs+=("tuned_default|$c|--mca coll $NOT_TUNED")
                     [ "$HAN" = 1 ] && jobs+=("han|$c|--mca coll ^rsag --mca coll_han_priority 100 --mca coll_han_verbose 30")
                     for v in $(tuned_values "$c"); do

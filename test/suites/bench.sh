@@ -314,3 +314,24 @@ expect_in_log '^ +8  11.0 \[10.0-12.0\] +22.0 \[20.0-24.0\] +tuned_default 22.0 
 expect_in_log '^ +1024  100.0 \[100.0-100.0\] .* tuned_1_basic_linear 55.0 \[50.0-60.0\] .* 0.55 +0.90 +2.00  ring$'
 expect_in_log 'rsag did not run in rsag_auto \(ran -\)'
 expect_in_log 'tuned_default 1024 B rep 3: rsag was loaded \(ran ring\)'
+
+# rsag's forced algorithms (--rsag-algs): their own table against the best
+# other job, and a forced job in which rsag ran another algorithm is named.
+cluster_bench_forced() {
+    local d="$bench_out/cluster-forced" rep
+    rm -rf "$d" && mkdir -p "$d" || return 1
+    {
+        echo "placement,rep,job,label,coll,np,bytes,time_us,ran,verified"
+        for rep in 1 2 3; do
+            echo "5x1,$rep,rsag_auto,rsag_auto,allreduce,5,65536,10$rep,rabenseifner,ok"
+            echo "5x1,$rep,rsag_circulant,rsag_circulant,allreduce,5,65536,8$rep,circulant,ok"
+            echo "5x1,$rep,tuned_default,tuned_default,allreduce,5,65536,11$rep,-,ok"
+        done
+    } >"$d/raw.csv"
+    "$contribdir/rsag-cluster-bench.sh" --merge-only -o "$d" || return 1
+    sed -i 's/^\(5x1,2,rsag_circulant,rsag_circulant,allreduce,5,65536,82\),circulant,/\1,ring,/' "$d/raw.csv"
+    ! "$contribdir/rsag-cluster-bench.sh" --merge-only -o "$d"
+}
+run_test bench-cluster-forced cluster_bench_forced
+expect_in_log "^ +65536  rsag_circulant +82.0 \\[81.0-83.0\\] +rsag_auto 102.0 \\[101.0-103.0\\] +1.24$"
+expect_in_log '5x1 allreduce 65536 B rep 2: rsag_circulant ran ring'
