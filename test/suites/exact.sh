@@ -1,0 +1,78 @@
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
+# shellcheck shell=bash
+# exact.sh: coll_rsag_reproducible = exact (doc/reproducible.md, "exact"):
+# MPI_SUM of floating-point types gives the same bits whatever the number
+# of processes, the ranks the contributions sit on, the algorithm and the
+# form.  rsag_exact (test/mpi/rsag_exact.c) runs, in one job per p, every
+# collective with every algorithm forced through MPI_T and auto, in the
+# three forms, five types, the one-collective and the two-pass sizes, in
+# place or not, and prints a hash of the result per (collective, type,
+# size): no hash may differ inside a job nor between jobs.  One node,
+# oversubscribed: correctness only.  Sourced by run_tests.sh.
+
+exact="$here/mpi/rsag_exact"
+
+# The kernels without MPI: any order and grouping, the same bits; the
+# one-collective form the same as the two passes; the error bound.
+run_test exact-unit-kernels "$here/unit/test_exact"
+expect_in_log 'test_exact: [0-9]+ checks passed, 0 failed'
+
+# exact_hashes_equal REF: the hash lines of the last log are those of test
+# REF's log (the same 40 keys, the same bits).
+exact_hashes_equal() {
+    diff <(grep '^rsag_exact: hash ' "$results/$1.log") <(grep '^rsag_exact: hash ' "$last_log")
+}
+
+exact_job_ok() {
+    expect_in_log "rsag_exact: np=$1 cases=[1-9][0-9]* mismatches=0$"
+    expect_count 40 '^rsag_exact: hash '
+    for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+        expect_in_log "rsag_exact: rsag ran $coll: [1-9][0-9]* calls"
+    done
+}
+
+# p = 4..12: the four contributions on a p-dependent set of ranks, zeros
+# elsewhere; every job's hashes those of np 4.
+for np in 4 5 6 7 8 9 10 11 12; do
+    run_test "exact-sum-np$np" "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
+        -np "$np" "$exact"
+    exact_job_ok "$np"
+    if [ "$np" != 4 ]; then
+        expect_ran exact-sum-np4
+        expect_that exact_hashes_equal exact-sum-np4
+    fi
+done
+
+# The one-collective form and the two passes give the same bits: every
+# call in two passes (threshold 0), then every call in one collective.
+run_test exact-two-pass-only-np6 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
+    --mca coll_rsag_exact_gather_max_bytes 0 --mca coll_rsag_verbose 1 -np 6 "$exact"
+exact_job_ok 6
+expect_not_in_log 'coll_rsag_reproducible exact: one collective'
+expect_ran exact-sum-np4
+expect_that exact_hashes_equal exact-sum-np4
+run_test exact-gather-only-np5 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
+    --mca coll_rsag_exact_gather_max_bytes 1048576 --mca coll_rsag_verbose 1 -np 5 "$exact"
+exact_job_ok 5
+expect_not_in_log 'coll_rsag_reproducible exact: two passes'
+expect_ran exact-sum-np4
+expect_that exact_hashes_equal exact-sum-np4
+
+# The control: the same loops under off give different bits for different
+# algorithms (and orders of the contributions), so the hashes above could
+# have differed.
+run_test exact-control-off-np5 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible off -np 5 \
+    "$exact" --control
+expect_in_log 'rsag_exact: np=5 cases=[1-9][0-9]* mismatches=[1-9][0-9]*$'
+
+# What exact does not handle (MPI_PROD, MPI_INT) goes on as placement and
+# stays right; the verbose trace says so once per collective.
+run_test exact-fallback-np5 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
+    --mca coll_rsag_verbose 1 -np 5 "$exact" --fallback
+expect_in_log 'rsag_exact: fallback np=5 cases=[1-9][0-9]* failed=0$'
+for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+    expect_in_log "rsag_exact: rsag ran $coll: [1-9][0-9]* calls"
+    expect_count 1 "coll:rsag: $coll on MPI_COMM_WORLD .*exact: not MPI_SUM .*: placement instead"
+done
