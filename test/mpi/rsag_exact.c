@@ -20,7 +20,9 @@
  *   rsag_exact: hash COLL TYPE SIZE HEX
  * (its first case), and at the end
  *   rsag_exact: np=P cases=N mismatches=M
- * where a mismatch is a case whose hash differs from the first of its key.
+ * where a mismatch is a case whose hash differs from the first of its key
+ * (the last cases: eight requests in flight at once, waited for in reverse
+ * order, persistent ones started twice with new input in between).
  * Under exact the suite wants 0 mismatches and the same hashes for every
  * p; under off (the control) at least two different hashes.
  *
@@ -28,6 +30,7 @@
  * exact leaves to placement) over every collective, algorithm and form,
  * checked against the exact expected values:
  *   rsag_exact: fallback np=P cases=N failed=F
+ * --quick: only auto (no algorithm forced), for valgrind.
  * Either way rsag must have counted calls of every collective (MPI_T):
  *   rsag_exact: rsag ran COLL: N calls
  */
@@ -48,6 +51,7 @@
 #define LARGE 300           /* the two-pass path (p x reals x 8 > 8192 at p >= 4) */
 
 static int rank, np;
+static int quick;           /* --quick: auto only (valgrind) */
 
 /* ---- data ----------------------------------------------------------------- */
 
@@ -180,57 +184,73 @@ static void blocks(int coll, long n, int *counts, int *displs, long *total)
     *total = acc;
 }
 
-/* Run one case; on rank 0 the hash of the first n elements of the result. */
-static uint64_t run_case(int coll, int form, int t, long n, int inplace, int *err)
+/* One case: its call, buffers and blocks. */
+typedef struct {
+    int coll, t;
+    long n, total;
+    size_t eb;
+    int *counts, *displs;
+    char *sbuf, *rbuf;
+    rt_call_t c;
+} one_case_t;
+
+static void case_prepare(one_case_t *oc, int coll, int t, long n, int inplace)
 {
     int k = my_contribution(), root = np / 2;
-    int *counts = malloc((size_t) np * sizeof(int)), *displs = malloc((size_t) np * sizeof(int));
-    long total = n;
-    size_t eb = elem_bytes(t);
-    char *sbuf, *rbuf, *all = NULL;
-    rt_call_t c;
-    uint64_t h = 0;
 
+    oc->coll = coll, oc->t = t, oc->n = n, oc->total = n, oc->eb = elem_bytes(t);
+    oc->counts = malloc((size_t) np * sizeof(int));
+    oc->displs = malloc((size_t) np * sizeof(int));
     if (RT_RS == coll || RT_RSB == coll) {
-        blocks(coll, n, counts, displs, &total);
+        blocks(coll, n, oc->counts, oc->displs, &oc->total);
     }
-    sbuf = malloc((size_t) total * eb);
-    rbuf = calloc((size_t) total, eb);
-    all = calloc((size_t) total, eb);
-    fill(sbuf, t, 0, total, k);
-    c = (rt_call_t) { coll, sbuf, rbuf, (int) n, counts, type_of(t), MPI_SUM, root,
-                      MPI_COMM_WORLD };
+    oc->sbuf = malloc((size_t) oc->total * oc->eb);
+    oc->rbuf = calloc((size_t) oc->total, oc->eb);
+    fill(oc->sbuf, t, 0, oc->total, k);
+    oc->c = (rt_call_t) { coll, oc->sbuf, oc->rbuf, (int) n, oc->counts, type_of(t), MPI_SUM,
+                          root, MPI_COMM_WORLD };
     if (RT_RSB == coll) {
-        c.count = counts[0];
+        oc->c.count = oc->counts[0];
     }
     if (inplace && (RT_REDUCE != coll || rank == root)) {
-        memcpy(rbuf, sbuf, (size_t) total * eb);
-        c.sbuf = MPI_IN_PLACE;
+        memcpy(oc->rbuf, oc->sbuf, (size_t) oc->total * oc->eb);
+        oc->c.sbuf = MPI_IN_PLACE;
     }
-    *err = rt_run(form, &c);
-    if (RT_RS == coll || RT_RSB == coll) {
+}
+
+/* After the call: on rank 0 the hash of the first n elements of the
+ * result (a reduce-scatter's blocks gathered; an allreduce's checked to be
+ * the same on every rank); frees the case. */
+static uint64_t case_finish(one_case_t *oc, int *err)
+{
+    int root = oc->c.root;
+    size_t n = (size_t) oc->n, eb = oc->eb;
+    char *all = calloc((size_t) oc->total, eb);
+    uint64_t h = 0;
+
+    if (RT_RS == oc->coll || RT_RSB == oc->coll) {
         int *bc = malloc((size_t) np * sizeof(int)), *bd = malloc((size_t) np * sizeof(int));
         for (int b = 0; b < np; ++b) {
-            bc[b] = counts[b] * (int) eb;
-            bd[b] = displs[b] * (int) eb;
+            bc[b] = oc->counts[b] * (int) eb;
+            bd[b] = oc->displs[b] * (int) eb;
         }
-        MPI_Gatherv(rbuf, bc[rank], MPI_BYTE, all, bc, bd, MPI_BYTE, 0, MPI_COMM_WORLD);
+        MPI_Gatherv(oc->rbuf, bc[rank], MPI_BYTE, all, bc, bd, MPI_BYTE, 0, MPI_COMM_WORLD);
         free(bc);
         free(bd);
-    } else if (RT_REDUCE == coll) {
+    } else if (RT_REDUCE == oc->coll) {
         if (root != 0) {
             if (rank == root) {
-                MPI_Send(rbuf, (int) ((size_t) n * eb), MPI_BYTE, 0, 7, MPI_COMM_WORLD);
+                MPI_Send(oc->rbuf, (int) (n * eb), MPI_BYTE, 0, 7, MPI_COMM_WORLD);
             } else if (0 == rank) {
-                MPI_Recv(all, (int) ((size_t) n * eb), MPI_BYTE, root, 7, MPI_COMM_WORLD,
+                MPI_Recv(all, (int) (n * eb), MPI_BYTE, root, 7, MPI_COMM_WORLD,
                          MPI_STATUS_IGNORE);
             }
         } else {
-            memcpy(all, rbuf, (size_t) n * eb);
+            memcpy(all, oc->rbuf, n * eb);
         }
     } else {
         /* every rank's result must be the one rank 0 has */
-        uint64_t mine = fnv(rbuf, (size_t) n * eb), *hs = malloc((size_t) np * sizeof(*hs));
+        uint64_t mine = fnv(oc->rbuf, n * eb), *hs = malloc((size_t) np * sizeof(*hs));
         MPI_Gather(&mine, 1, MPI_UINT64_T, hs, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
         for (int r = 1; 0 == rank && r < np; ++r) {
             if (hs[r] != hs[0]) {
@@ -239,17 +259,27 @@ static uint64_t run_case(int coll, int form, int t, long n, int inplace, int *er
             }
         }
         free(hs);
-        memcpy(all, rbuf, (size_t) n * eb);
+        memcpy(all, oc->rbuf, n * eb);
     }
     if (0 == rank) {
-        h = fnv(all, (size_t) n * eb);
+        h = fnv(all, n * eb);
     }
-    free(sbuf);
-    free(rbuf);
+    free(oc->sbuf);
+    free(oc->rbuf);
     free(all);
-    free(counts);
-    free(displs);
+    free(oc->counts);
+    free(oc->displs);
     return h;
+}
+
+/* Run one case; on rank 0 the hash of the first n elements of the result. */
+static uint64_t run_case(int coll, int form, int t, long n, int inplace, int *err)
+{
+    one_case_t oc;
+
+    case_prepare(&oc, coll, t, n, inplace);
+    *err = rt_run(form, &oc.c);
+    return case_finish(&oc, err);
 }
 
 /* ---- the loops -------------------------------------------------------------------- */
@@ -264,7 +294,7 @@ static int sum_cases(long *cases)
     int mismatches = 0, errors = 0;
 
     for (int coll = 0; coll < RT_NCOLL; ++coll) {
-        for (int a = 0; a < rt_nalg(coll); ++a) {
+        for (int a = 0; a < (quick ? 1 : rt_nalg(coll)); ++a) {
             if (0 != rt_force(coll, a)) {
                 ++errors;
                 continue;
@@ -310,6 +340,66 @@ static int sum_cases(long *cases)
             }
         }
         (void) rt_force(coll, 0);
+    }
+    MPI_Bcast(&mismatches, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return errors ? -1 : mismatches;
+}
+
+/* Several requests in flight at once (the four collectives, two types
+ * and sizes), waited for in reverse order; a persistent request started
+ * first on zeros, then again after the input changed (each start reads
+ * the buffers as they are then): every result the hash of its key. */
+static int outstanding_cases(long *cases)
+{
+    enum { NC = 2 * RT_NCOLL };
+    int mismatches = 0, errors = 0;
+
+    for (int form = RT_FORM_NONBLOCKING; form < RT_NFORM; ++form) {
+        one_case_t oc[NC];
+        MPI_Request req[NC];
+        int persistent = (RT_FORM_PERSISTENT == form), bad = 0;
+
+        if (persistent && !RT_HAVE_PERSISTENT) {
+            continue;
+        }
+        for (int i = 0; i < NC; ++i) {
+            case_prepare(&oc[i], i % RT_NCOLL, i < RT_NCOLL ? T_DOUBLE : T_CFLOAT,
+                         i < RT_NCOLL ? LARGE : SMALL, 0);
+            if (persistent) {
+                memset(oc[i].sbuf, 0, (size_t) oc[i].total * oc[i].eb);
+            }
+            errors += (MPI_SUCCESS != rt_post(form, &oc[i].c, &req[i]));
+        }
+        if (persistent && 0 == errors) {
+            MPI_Startall(NC, req);
+            for (int i = NC - 1; i >= 0; --i) {
+                MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+            }
+            for (int i = 0; i < NC; ++i) {
+                fill(oc[i].sbuf, oc[i].t, 0, oc[i].total, my_contribution());
+            }
+            MPI_Startall(NC, req);
+        }
+        for (int i = NC - 1; i >= 0 && 0 == errors; --i) {
+            MPI_Wait(&req[i], MPI_STATUS_IGNORE);
+        }
+        for (int i = 0; i < NC; ++i) {
+            int err = 0, key = (oc[i].coll * NTYPES + oc[i].t) * 2 + (LARGE == oc[i].n);
+            uint64_t h;
+
+            if (persistent && MPI_REQUEST_NULL != req[i]) {
+                MPI_Request_free(&req[i]);
+            }
+            h = case_finish(&oc[i], &err);
+            ++*cases;
+            errors += (0 != err);
+            if (0 == rank && (!have_hash[key] || h != first_hash[key])) {
+                ++bad;
+                printf("rsag_exact: mismatch in flight together: %s %s %s\n",
+                       rt_form_names[form], rt_coll_names[oc[i].coll], type_names[oc[i].t]);
+            }
+        }
+        mismatches += bad;
     }
     MPI_Bcast(&mismatches, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return errors ? -1 : mismatches;
@@ -387,6 +477,8 @@ int main(int argc, char **argv)
     /* --control: the same loops under `off`, where mismatches are expected */
     int control = (argc > 1 && 0 == strcmp(argv[1], "--control"));
 
+    quick = (argc > 1 && 0 == strcmp(argv[1], "--quick"));
+
     rt_start(&argc, &argv, &rank, &np);
     if (np < NREAL || np > 64) {
         if (0 == rank) {
@@ -397,7 +489,14 @@ int main(int argc, char **argv)
     for (int coll = 0; coll < RT_NCOLL; ++coll) {
         before[coll] = rt_calls(coll);
     }
-    result = fallback ? fallback_cases(&cases) : sum_cases(&cases);
+    if (fallback) {
+        result = fallback_cases(&cases);
+    } else {
+        int r2;
+        result = sum_cases(&cases);
+        r2 = outstanding_cases(&cases);
+        result = (result < 0 || r2 < 0) ? -1 : result + r2;
+    }
     for (int coll = 0; coll < RT_NCOLL; ++coll) {
         long long ran = rt_calls(coll) - before[coll];
         if (0 == rank) {

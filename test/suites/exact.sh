@@ -76,3 +76,14 @@ for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
     expect_in_log "rsag_exact: rsag ran $coll: [1-9][0-9]* calls"
     expect_count 1 "coll:rsag: $coll on MPI_COMM_WORLD .*exact: not MPI_SUM .*: placement instead"
 done
+
+# valgrind memcheck of the three forms, both of exact's paths and requests
+# in flight together (auto only): no error, no definite leak in rsag.
+exact_valgrind() {
+    (export OMPI_MCA_coll_rsag_reproducible=exact OMPI_MCA_coll_rsag_verbose=1; valgrind_job "$@")
+}
+run_test exact-valgrind-np4 exact_valgrind exact-valgrind-np4 4 "$exact" --quick
+expect_in_log 'rsag_exact: np=4 cases=[1-9][0-9]* mismatches=0$'
+expect_in_log 'valgrind-filter: 4 files \(4 finished\), 0 rsag records'
+expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*coll_rsag_reproducible exact: two passes'
+expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*coll_rsag_reproducible exact: one collective'
