@@ -189,8 +189,9 @@ static void mca_coll_rsag_exact_blocks(mca_coll_rsag_exact_plan_t *pl, const siz
 }
 
 /* Fill the plan of a call (without its buffers); false when exact cannot
- * take it.  `displ`: MPI_Reduce_scatter's blocks (the module's layout
- * cache, which the inner calls overwrite: copied by the carve). */
+ * take it.  MPI_Reduce_scatter's blocks (a->displ) are the module's
+ * layout cache, which the inner calls overwrite: they are copied into the
+ * plan (mca_coll_rsag_exact_blocks) before any inner call. */
 static bool mca_coll_rsag_exact_describe(mca_coll_rsag_exact_plan_t *pl,
                                          mca_coll_rsag_coll_t coll,
                                          const mca_coll_rsag_args_t *a)

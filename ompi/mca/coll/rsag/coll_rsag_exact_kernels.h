@@ -26,9 +26,9 @@
  * and the one-collective form (every contribution delivered exactly by a
  * sum with zeros, then 1-3 locally): mca_coll_rsag_exact_gathered.
  *
- * The file must be compiled without floating-point contraction or
- * reassociation (-ffp-contract=off, no -ffast-math) and with
- * FLT_EVAL_METHOD 0 (SSE2 on x86-64): every operation rounds to double.
+ * Every operation must round to double on its own: no contraction into
+ * fused multiply-adds (the .c file turns it off itself), no reassociation
+ * (-ffast-math is refused), FLT_EVAL_METHOD 0 (SSE2 on x86-64; checked).
  */
 #ifndef MCA_COLL_RSAG_EXACT_KERNELS_H
 #define MCA_COLL_RSAG_EXACT_KERNELS_H
