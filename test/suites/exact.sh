@@ -25,9 +25,21 @@ exact_hashes_equal() {
     diff <(grep '^rsag_exact: hash ' "$results/$1.log") <(grep '^rsag_exact: hash ' "$last_log")
 }
 
+# exact_colls_agree: in the last log, the four collectives give the same
+# bits for each (type, size) (a reduce-scatter's element i is an
+# allreduce's element i), and MPI_DOUBLE_PRECISION those of MPI_DOUBLE.
+exact_colls_agree() {
+    awk '$2 == "hash" { t = ($4 == "double_precision") ? "double" : $4
+                        if (!((t " " $5 " " $6) in seen)) { seen[t " " $5 " " $6] = 1; n[t " " $5]++ } }
+         END { bad = 0
+               for (k in n) if (n[k] != 1) { print k ": " n[k] " hashes"; bad = 1 }
+               exit bad }' "$last_log"
+}
+
 exact_job_ok() {
     expect_in_log "rsag_exact: np=$1 cases=[1-9][0-9]* mismatches=0$"
     expect_count 40 '^rsag_exact: hash '
+    expect_that exact_colls_agree
     for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
         expect_in_log "rsag_exact: rsag ran $coll: [1-9][0-9]* calls"
     done
@@ -66,6 +78,9 @@ expect_that exact_hashes_equal exact-sum-np4
 run_test exact-control-off-np5 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible off -np 5 \
     "$exact" --control
 expect_in_log 'rsag_exact: np=5 cases=[1-9][0-9]* mismatches=[1-9][0-9]*$'
+for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+    expect_in_log "rsag_exact: rsag ran $coll: [1-9][0-9]* calls"
+done
 
 # What exact does not handle (MPI_PROD, MPI_INT) goes on as placement and
 # stays right; the verbose trace says so once per collective.
@@ -85,5 +100,6 @@ exact_valgrind() {
 run_test exact-valgrind-np4 exact_valgrind exact-valgrind-np4 4 "$exact" --quick
 expect_in_log 'rsag_exact: np=4 cases=[1-9][0-9]* mismatches=0$'
 expect_in_log 'valgrind-filter: 4 files \(4 finished\), 0 rsag records'
+expect_in_log 'rsag_exact: rsag ran reduce_scatter: [1-9][0-9]* calls'
 expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*coll_rsag_reproducible exact: two passes'
 expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*coll_rsag_reproducible exact: one collective'
