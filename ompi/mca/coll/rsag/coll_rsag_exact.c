@@ -511,16 +511,14 @@ bool mca_coll_rsag_exact_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t col
         desc.mine0 = c * b0;
         desc.mine_n = c * (b1 - b0);
     }
-    if (0 == a->count) {
-        /* nothing to reduce; a request that completes at once */
-        *err = (NULL == request) ? OMPI_SUCCESS
-                                 : mca_coll_rsag_exact_request(m, &desc, a, persistent, request);
-        return true;
-    }
     if (NULL != request) {
         mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
         *err = mca_coll_rsag_call_end(mca_coll_rsag_exact_request(m, &desc, a, persistent,
                                                                   request));
+        return true;
+    }
+    if (0 == a->count) {
+        *err = OMPI_SUCCESS;            /* nothing to reduce */
         return true;
     }
     /* blocking: the temporaries are this call's own memory (each inner
