@@ -118,3 +118,22 @@ for count in 64 3000; do
         expect_in_log "reduce_scatter on MPI COMMUNICATOR .*coll_rsag_reproducible exact: two passes"
     fi
 done
+
+# Thresholds that cover no size (every call of mode off would go to the
+# previous module): exact still takes the calls, its inner collectives go
+# to the previous module (blocking) or rsag's first row (requests), and the
+# bits are those of exact-sum-np4.
+exact_uncovered=()
+if name_selected exact-delegated-np5; then
+    while read -r var; do
+        exact_uncovered+=(--mca "$var" 9223372036854775807)
+    done < <(ompi_info --param coll rsag --level 9 --parsable 2>/dev/null |
+        sed -n 's/^mca:coll:rsag:param:\(coll_rsag_[a-z_]*_min_bytes\):value:.*/\1/p' |
+        grep -v -e cma -e stream -e '_priority_min_bytes$' | sort -u)
+fi
+run_test exact-delegated-np5 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
+    --mca coll_rsag_verbose 1 "${exact_uncovered[@]}" -np 5 "$exact" --quick
+expect_in_log 'rsag_exact: np=5 cases=[1-9][0-9]* mismatches=0$'
+expect_in_log 'allreduce on MPI_COMM_WORLD .* -> delegated to the previous module'
+expect_ran exact-sum-np4
+expect_that exact_hashes_equal exact-sum-np4
