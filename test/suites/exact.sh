@@ -22,7 +22,9 @@ expect_in_log 'test_exact: [0-9]+ checks passed, 0 failed'
 # exact_hashes_equal REF: the hash lines of the last log are those of test
 # REF's log (the same 40 keys, the same bits).
 exact_hashes_equal() {
-    diff <(grep '^rsag_exact: hash ' "$results/$1.log") <(grep '^rsag_exact: hash ' "$last_log")
+    # -a: a log may hold a stray binary byte from the launcher (Open MPI 5.0)
+    diff <(grep -a '^rsag_exact: hash ' "$results/$1.log") \
+        <(grep -a '^rsag_exact: hash ' "$last_log")
 }
 
 # exact_colls_agree: in the last log, the four collectives give the same
@@ -101,8 +103,8 @@ run_test exact-valgrind-np4 exact_valgrind exact-valgrind-np4 4 "$exact" --quick
 expect_in_log 'rsag_exact: np=4 cases=[1-9][0-9]* mismatches=0$'
 expect_in_log 'valgrind-filter: 4 files \(4 finished\), 0 rsag records'
 expect_in_log 'rsag_exact: rsag ran reduce_scatter: [1-9][0-9]* calls'
-expect_in_log "reduce_scatter on MPI COMMUNICATOR .*coll_rsag_reproducible exact: two passes"
-expect_in_log "reduce_scatter on MPI COMMUNICATOR .*coll_rsag_reproducible exact: one collective"
+expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*coll_rsag_reproducible exact: two passes'
+expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*coll_rsag_reproducible exact: one collective'
 
 # An allocation failure at any of rsag's memory requests of an exact call
 # (its own temporaries, the inner collectives'), blocking, both paths:
@@ -113,9 +115,9 @@ for count in 64 3000; do
     expect_in_log 'rsag_alloc: np=4 cases=[1-9][0-9]* failed=0'
     expect_not_in_log 'requests 0\.\.0'
     if [ "$count" = 64 ]; then
-        expect_in_log "reduce_scatter on MPI COMMUNICATOR .*coll_rsag_reproducible exact: one collective"
+        expect_in_log 'reduce_scatter on .*coll_rsag_reproducible exact: one collective'
     else
-        expect_in_log "reduce_scatter on MPI COMMUNICATOR .*coll_rsag_reproducible exact: two passes"
+        expect_in_log 'reduce_scatter on .*coll_rsag_reproducible exact: two passes'
     fi
 done
 
