@@ -326,6 +326,7 @@ static int sum_cases(long *cases)
                                 first_hash[key] = h;
                                 printf("rsag_exact: hash %s %s %ld %016" PRIx64 "\n",
                                        rt_coll_names[coll], type_names[t], sizes[s], h);
+                                fflush(stdout);     /* in order with a verbose trace */
                             } else if (h != first_hash[key]) {
                                 if (++mismatches <= 10) {
                                     printf("rsag_exact: mismatch %s %s %ld: %s %s%s\n",
