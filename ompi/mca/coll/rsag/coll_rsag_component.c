@@ -67,6 +67,7 @@
 #include "coll_rsag.h"
 #include "coll_rsag_check.h"
 #include "coll_rsag_direct.h"
+#include "coll_rsag_exact.h"
 #include "coll_rsag_fill.h"
 #include "coll_rsag_help.h"
 #include "coll_rsag_index.h"
@@ -686,6 +687,7 @@ static int mca_coll_rsag_register(void)
     mca_coll_rsag_check_register(c);
     mca_coll_rsag_fill_register(c);
     mca_coll_rsag_reproducible_register(c);
+    mca_coll_rsag_exact_register(c);
 
     for (int coll = 0; OMPI_SUCCESS == rc && coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         rc = mca_coll_rsag_register_collective((mca_coll_rsag_coll_t) coll);

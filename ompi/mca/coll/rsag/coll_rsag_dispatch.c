@@ -30,6 +30,7 @@
 
 #include "coll_rsag_dispatch.h"
 #include "coll_rsag_direct.h"
+#include "coll_rsag_exact.h"
 #include "coll_rsag_hier.h"
 #include "coll_rsag_latency.h"
 #include "coll_rsag_request.h"
@@ -536,6 +537,10 @@ int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
     int alg, err = OMPI_SUCCESS;
 
     *delegate = false;
+    if (MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible
+        && mca_coll_rsag_exact_try(m, coll, a, false, NULL, &err)) {
+        return err;                     /* coll_rsag_exact.c: MPI_SUM of floating point */
+    }
     if (mca_coll_rsag_latency_try(m, coll, a, &err)) {
         return err;                     /* a remembered call: no decision, no schedule */
     }
@@ -588,6 +593,11 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
     mca_coll_rsag_request_t *r = NULL;
     int alg, err;
 
+    if (MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible
+        && mca_coll_rsag_exact_try(m, coll, a, persistent, request, &err)) {
+        *delegate = false;
+        return err;                     /* coll_rsag_exact.c: MPI_SUM of floating point */
+    }
     if (!persistent && mca_coll_rsag_latency_try_request(m, coll, a, request)) {
         *delegate = false;
         return OMPI_SUCCESS;            /* a kept request: no decision, no build */
@@ -627,6 +637,44 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
         mca_coll_rsag_latency_adopt(m, coll, alg, a, r);
     }
     return mca_coll_rsag_request_start_nonblocking(r);
+}
+
+/* An inner collective of the exact mode (coll_rsag_dispatch.h). */
+int mca_coll_rsag_dispatch_inner(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                 mca_coll_rsag_args_t *a, const size_t *displ,
+                                 mca_coll_rsag_sched_t *nested, bool *delegate)
+{
+    size_t *layouts = NULL;
+    int alg;
+
+    if (NULL != displ) {
+        layouts = mca_coll_rsag_module_layouts(m, a->size);
+        if (NULL == layouts) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        memcpy(layouts, displ, ((size_t) a->size + 1) * sizeof(size_t));
+    }
+    a->displ = layouts;
+    if (NULL == nested) {
+        return mca_coll_rsag_dispatch(m, coll, a, delegate);
+    }
+    *delegate = false;
+    /* a step of a request: decided as a nonblocking call whose start may
+     * come in any order (no `direct`: its ticks are taken when the step is
+     * issued, which the outer schedule's messages order differently on
+     * different ranks) */
+    alg = mca_coll_rsag_decide(m, coll, a, true, false, true);
+    if (MCA_COLL_RSAG_DELEGATE == alg) {
+        /* thresholds that leave this size uncovered (MPI_SUM and MPI_MAX of
+         * predefined types need no more): the first row, counted as such */
+        __atomic_fetch_sub(&mca_coll_rsag_component.calls[coll][alg], 1ULL, __ATOMIC_RELAXED);
+        alg = 1;
+        __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][alg], 1ULL, __ATOMIC_RELAXED);
+    }
+    nested->nonblocking = true;
+    (void) mca_coll_rsag_build(nested, m, coll, alg, a);
+    mca_coll_rsag_lane_tags(m, nested);
+    return nested->err;
 }
 
 int mca_coll_rsag_rs_args(mca_coll_rsag_args_t *a, mca_coll_rsag_module_t *m,

@@ -250,6 +250,64 @@ int mca_coll_rsag_sched_poll_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_
     return step;
 }
 
+/* The POLL step of a nested schedule: the schedule and its tag. */
+typedef struct mca_coll_rsag_sched_nest_t {
+    mca_coll_rsag_sched_t *inner;
+    int tag;
+} mca_coll_rsag_sched_nest_t;
+
+static void mca_coll_rsag_sched_nest_start(void *state)
+{
+    mca_coll_rsag_sched_nest_t *n = state;
+
+    mca_coll_rsag_sched_start(n->inner, n->tag);
+}
+
+static int mca_coll_rsag_sched_nest_poll(void *state, bool wait)
+{
+    mca_coll_rsag_sched_nest_t *n = state;
+
+    while (!mca_coll_rsag_sched_progress(n->inner)) {
+        if (!wait) {
+            return MCA_COLL_RSAG_POLL_AGAIN;
+        }
+        opal_progress();
+    }
+    return n->inner->err;
+}
+
+static void mca_coll_rsag_sched_nest_release(void *state)
+{
+    mca_coll_rsag_sched_nest_t *n = state;
+
+    if (NULL != n) {
+        mca_coll_rsag_sched_fini(n->inner);
+        free(n->inner);
+        free(n);
+    }
+}
+
+int mca_coll_rsag_sched_nested(mca_coll_rsag_sched_t *s, mca_coll_rsag_sched_t *inner, int tag)
+{
+    mca_coll_rsag_sched_nest_t *n = malloc(sizeof(*n));
+    mca_coll_rsag_poll_t poll = { n, mca_coll_rsag_sched_nest_start,
+                                  mca_coll_rsag_sched_nest_poll,
+                                  mca_coll_rsag_sched_nest_release };
+
+    if (NULL == n) {
+        mca_coll_rsag_sched_fini(inner);
+        free(inner);
+        mca_coll_rsag_sched_fail(s, OMPI_ERR_OUT_OF_RESOURCE);
+        return -1;
+    }
+    n->inner = inner;
+    n->tag = tag;
+    if (OMPI_SUCCESS != inner->err) {
+        mca_coll_rsag_sched_fail(s, inner->err);
+    }
+    return mca_coll_rsag_sched_poll_step(s, &poll);
+}
+
 void mca_coll_rsag_sched_fence(mca_coll_rsag_sched_t *s)
 {
     s->fence = s->nsteps;

@@ -80,7 +80,8 @@ typedef enum mca_coll_rsag_step_kind_t {
     MCA_COLL_RSAG_STEP_COPY,    /* dst = a */
     MCA_COLL_RSAG_STEP_SNDRCV,  /* count of dtype at a -> count2 of dtype2 at dst (the
                                    type signatures match; the collectives rsag fills) */
-    MCA_COLL_RSAG_STEP_POLL,    /* polls[poll]: started when issued, polled until complete */
+    MCA_COLL_RSAG_STEP_POLL,    /* polls[poll]: started when issued, polled until complete
+                                   (a nested schedule is one: mca_coll_rsag_sched_nested) */
     MCA_COLL_RSAG_STEP_GATE     /* nothing: complete when issued (mca_coll_rsag_sched_gate) */
 } mca_coll_rsag_step_kind_t;
 
@@ -219,6 +220,19 @@ int mca_coll_rsag_sched_copy(mca_coll_rsag_sched_t *s, const void *src, void *ds
 /* A POLL step; the schedule owns poll->state from here on (released with
  * the schedule, also when this fails). */
 int mca_coll_rsag_sched_poll_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_poll_t *poll);
+
+/* A nested schedule as one POLL step: `inner` (its own datatype, op and
+ * temporaries; built by the dispatcher like any algorithm's: the exact
+ * mode's inner collectives, coll_rsag_exact.c) is started, on `tag`, when
+ * the step is issued and progressed by the step's poll; the step is
+ * complete when `inner` is, with its error.  Every start of `s` (each
+ * MPI_Start of a persistent request) starts `inner` again.  `s` owns
+ * `inner` (malloc'd) from here on, also when this fails: released with `s`.
+ * Tags: `inner`'s messages share `tag` with the steps of `s` (its lanes
+ * keep their own); the caller fences the nested step on both sides, so on
+ * every rank all of one schedule's messages are posted before any of the
+ * next one's, and MPI's non-overtaking rule matches them in that order. */
+int mca_coll_rsag_sched_nested(mca_coll_rsag_sched_t *s, mca_coll_rsag_sched_t *inner, int tag);
 
 /* Steps appended from now on wait for every step appended so far. */
 void mca_coll_rsag_sched_fence(mca_coll_rsag_sched_t *s);

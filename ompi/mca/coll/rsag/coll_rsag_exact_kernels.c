@@ -1,0 +1,220 @@
+/*
+ * Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ * See LICENSE at the top of the tree.
+ */
+/*
+ * The kernels of coll_rsag_reproducible = exact; see
+ * coll_rsag_exact_kernels.h and doc/reproducible.md ("exact") for why each
+ * constant is what it is.  Per element, with e = E - 1023 (E the largest
+ * exponent field of the element, so every |x| < 2^(e+1)):
+ *
+ *   k1 = e + L + 2 = e + 18, k2 = k1 - 52 + L = e - 18 (L = 16)
+ *   sigma_j = 1.5 * 2^k_j
+ *   q1 = (sigma1 + x) - sigma1       x rounded to the grid 2^(k1 - 52)
+ *   r  = x - q1                      exact
+ *   q2 = (sigma2 + r) - sigma2       r rounded to the grid 2^(k2 - 52)
+ *
+ * e > 1005 (sigma1 would overflow): x is scaled by 2^-64 first and the
+ * result by 2^64 at the end.  E = 2047 (inf or NaN in the element): q1 is
+ * x when x is not finite, else 0; q2 is 0.
+ */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "coll_rsag_exact_kernels.h"
+
+#if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
+#error "exact summation needs every double operation rounded to double (FLT_EVAL_METHOD 0)"
+#endif
+#if defined(__FAST_MATH__)
+#error "exact summation must not be compiled with -ffast-math"
+#endif
+/* No contraction of a product and a sum into one fused multiply-add (which
+ * rounds once where the code rounds twice): GCC contracts by default where
+ * the target has FMA (aarch64, x86-64 with -mfma) and ignores the standard
+ * pragma, so it gets its own (checked: no FMA in this file's code with
+ * -O2 -mfma). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#else
+#pragma STDC FP_CONTRACT OFF
+#endif
+
+#define MCA_COLL_RSAG_EXACT_L MCA_COLL_RSAG_EXACT_LOG2_MAX_TERMS
+/* the largest e without scaling: sigma1 = 1.5 * 2^(e + L + 2) <= DBL_MAX */
+#define MCA_COLL_RSAG_EXACT_E_MAX (1023 - MCA_COLL_RSAG_EXACT_L - 2)
+#define MCA_COLL_RSAG_EXACT_SCALE_LOG2 64
+
+/* What every contribution of one element is cut with. */
+typedef struct mca_coll_rsag_exact_cut_t {
+    double sigma1, sigma2;
+    double down, up;        /* scale of x before, of the result after (1 or 2^-64, 2^64) */
+    bool special;           /* inf or NaN in the element */
+} mca_coll_rsag_exact_cut_t;
+
+static inline double mca_coll_rsag_exact_from_bits(uint64_t b)
+{
+    double x;
+
+    memcpy(&x, &b, sizeof(x));
+    return x;
+}
+
+/* 1.5 * 2^k, k >= -1074 + 1: normal, or subnormal below 2^-1022 (exact:
+ * 3 * 2^(k - 1) is a multiple of 2^-1074). */
+static inline double mca_coll_rsag_exact_sigma(int k)
+{
+    if (k >= -1022) {
+        return mca_coll_rsag_exact_from_bits(((uint64_t) (k + 1023) << 52) | (1ULL << 51));
+    }
+    return mca_coll_rsag_exact_from_bits(3ULL << (k + 1073));
+}
+
+static inline mca_coll_rsag_exact_cut_t mca_coll_rsag_exact_cut(int16_t field)
+{
+    mca_coll_rsag_exact_cut_t c = { 0.0, 0.0, 1.0, 1.0, false };
+    int e = (int) field - 1023;
+    int k1;
+
+    if (field >= MCA_COLL_RSAG_EXACT_FIELD_SPECIAL) {
+        c.special = true;
+        return c;
+    }
+    if (e > MCA_COLL_RSAG_EXACT_E_MAX) {
+        e -= MCA_COLL_RSAG_EXACT_SCALE_LOG2;
+        c.down = 0x1p-64;
+        c.up = 0x1p64;
+    }
+    k1 = e + MCA_COLL_RSAG_EXACT_L + 2;
+    c.sigma1 = mca_coll_rsag_exact_sigma(k1);
+    c.sigma2 = mca_coll_rsag_exact_sigma(k1 - 52 + MCA_COLL_RSAG_EXACT_L);
+    return c;
+}
+
+/* The two pieces of one contribution. */
+static inline void mca_coll_rsag_exact_split(const mca_coll_rsag_exact_cut_t *c, double x,
+                                             double *q1, double *q2)
+{
+    double xs, t, r, hi;
+
+    if (c->special) {
+        *q1 = isfinite(x) ? 0.0 : x;
+        *q2 = 0.0;
+        return;
+    }
+    xs = x * c->down;
+    t = c->sigma1 + xs;
+    hi = t - c->sigma1;
+    r = xs - hi;
+    t = c->sigma2 + r;
+    *q1 = hi;
+    *q2 = t - c->sigma2;
+}
+
+static inline double mca_coll_rsag_exact_result(const mca_coll_rsag_exact_cut_t *c, double s1,
+                                                double s2)
+{
+    double v = s1 + s2;
+
+    if (isnan(v)) {
+        return mca_coll_rsag_exact_from_bits(0x7ff8000000000000ULL);
+    }
+    return c->special ? v : v * c->up;
+}
+
+int16_t mca_coll_rsag_exact_field(double x)
+{
+    uint64_t b;
+    int16_t f;
+
+    memcpy(&b, &x, sizeof(b));
+    f = (int16_t) ((b >> 52) & 0x7ff);
+    return (0 == f) ? 1 : f;
+}
+
+void mca_coll_rsag_exact_load(const void *in, bool is_float, size_t n, double *x)
+{
+    if (0 == n) {
+        return;                 /* an empty block: `in` may be anything */
+    }
+    if (!is_float) {
+        memcpy(x, in, n * sizeof(double));
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        float f;
+
+        memcpy(&f, (const char *) in + i * sizeof(float), sizeof(f));
+        x[i] = (double) f;
+    }
+}
+
+void mca_coll_rsag_exact_store(const double *r, bool is_float, size_t n, void *out)
+{
+    if (0 == n) {
+        return;                 /* an empty block: `out` may be NULL */
+    }
+    if (!is_float) {
+        memcpy(out, r, n * sizeof(double));
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        float f = (float) r[i];
+
+        if (isnan(f)) {
+            uint32_t qnan = 0x7fc00000u;     /* the canonical quiet NaN of float */
+            memcpy(&f, &qnan, sizeof(f));
+        }
+        memcpy((char *) out + i * sizeof(float), &f, sizeof(f));
+    }
+}
+
+void mca_coll_rsag_exact_fields(const double *x, size_t n, int16_t *e)
+{
+    for (size_t i = 0; i < n; ++i) {
+        e[i] = mca_coll_rsag_exact_field(x[i]);
+    }
+}
+
+void mca_coll_rsag_exact_extract(const double *x, const int16_t *E, size_t n, double *q)
+{
+    for (size_t i = 0; i < n; ++i) {
+        mca_coll_rsag_exact_cut_t c = mca_coll_rsag_exact_cut(E[i]);
+
+        mca_coll_rsag_exact_split(&c, x[i], &q[2 * i], &q[2 * i + 1]);
+    }
+}
+
+void mca_coll_rsag_exact_finish(const double *S, const int16_t *E, size_t n, double *r)
+{
+    for (size_t i = 0; i < n; ++i) {
+        mca_coll_rsag_exact_cut_t c = mca_coll_rsag_exact_cut(E[i]);
+
+        r[i] = mca_coll_rsag_exact_result(&c, S[2 * i], S[2 * i + 1]);
+    }
+}
+
+void mca_coll_rsag_exact_gathered(const double *g, size_t terms, size_t n, double *r)
+{
+    for (size_t i = 0; i < n; ++i) {
+        mca_coll_rsag_exact_cut_t c;
+        double s1 = 0.0, s2 = 0.0;
+        int16_t E = 1;
+
+        for (size_t t = 0; t < terms; ++t) {
+            int16_t f = mca_coll_rsag_exact_field(g[t * n + i]);
+            E = (f > E) ? f : E;
+        }
+        c = mca_coll_rsag_exact_cut(E);
+        for (size_t t = 0; t < terms; ++t) {
+            double q1, q2;
+
+            mca_coll_rsag_exact_split(&c, g[t * n + i], &q1, &q2);
+            s1 += q1;
+            s2 += q2;
+        }
+        r[i] = mca_coll_rsag_exact_result(&c, s1, s2);
+    }
+}
