@@ -679,6 +679,36 @@ static double f_rs_priority(const ctx_t *x)
     return fold_pre(x) + priority_rs(x) + (x->extra ? msg(x, x->n / x->p, 1) : 0.0);
 }
 
+/* Traff's circulant rounds (coll_rsag_circulant.c): round k moves
+ * n_k = s_(k+1) - s_k blocks of n / p one way, to r + s_k and from
+ * r - s_k; reduce: the received blocks are reduced before the next round.
+ * A shift by d sends min(d, ppn) ranks of a node across (ranks node by
+ * node), not crossing()'s pairs.  A run of n_k >= 2 blocks wraps around
+ * the vector on some rank: a second message, its overhead o. */
+static double circulant(const ctx_t *x, int reduce)
+{
+    int skip[MCA_COLL_RSAG_MAX_STEPS + 1], q = mca_coll_rsag_circulant_skips(x->p, skip);
+    double t = 0.0, b = x->n / x->p;
+    for (int k = 0; k < q; k++) {
+        double m = b * (skip[k + 1] - skip[k]);
+        int kk = x->nodes <= 1 ? 0 : (skip[k] < x->ppn ? skip[k] : x->ppn);
+        const mca_coll_rsag_model_link_t *l = kk ? &x->pr->net : &x->pr->shm;
+        t += (kk ? msg_k(x, m, 1, kk) : msg_k(x, m, 0, x->ppn))
+            + (skip[k + 1] - skip[k] >= 2 ? l->o : 0.0) + (reduce ? red(x, m) : 0.0);
+    }
+    return t;
+}
+
+static double f_allreduce_circulant(const ctx_t *x)
+{
+    return circulant(x, 1) + circulant(x, 0);
+}
+
+static double f_rs_circulant(const ctx_t *x)
+{
+    return circulant(x, 1);
+}
+
 #define ALL_RS ((1u << MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK) | (1u << MCA_COLL_RSAG_REDUCE_SCATTER))
 static const struct {
     unsigned colls;
@@ -697,6 +727,8 @@ static const struct {
     { ALL_RS, "ring", f_rs_ring },
     { ALL_RS, "priority_aware", f_rs_priority },
     { ALL_RS, "direct", f_rs_direct },
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "circulant", f_allreduce_circulant },
+    { ALL_RS, "circulant", f_rs_circulant },
 };
 
 static formula_t find(mca_coll_rsag_coll_t coll, const char *alg)
