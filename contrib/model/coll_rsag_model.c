@@ -679,6 +679,36 @@ static double f_rs_priority(const ctx_t *x)
     return fold_pre(x) + priority_rs(x) + (x->extra ? msg(x, x->n / x->p, 1) : 0.0);
 }
 
+/* Traff's circulant rounds (coll_rsag_circulant.c): round k moves
+ * n_k = s_(k+1) - s_k blocks of n / p one way, to r + s_k and from
+ * r - s_k; reduce: the received blocks are reduced before the next round.
+ * A shift by d sends min(d, ppn) ranks of a node across (ranks node by
+ * node), not crossing()'s pairs.  A run of n_k >= 2 blocks wraps around
+ * the vector on some rank: a second message, its overhead o. */
+static double circulant(const ctx_t *x, int reduce)
+{
+    int skip[MCA_COLL_RSAG_MAX_STEPS + 1], q = mca_coll_rsag_circulant_skips(x->p, skip);
+    double t = 0.0, b = x->n / x->p;
+    for (int k = 0; k < q; k++) {
+        double m = b * (skip[k + 1] - skip[k]);
+        int kk = x->nodes <= 1 ? 0 : (skip[k] < x->ppn ? skip[k] : x->ppn);
+        const mca_coll_rsag_model_link_t *l = kk ? &x->pr->net : &x->pr->shm;
+        t += (kk ? msg_k(x, m, 1, kk) : msg_k(x, m, 0, x->ppn))
+            + (skip[k + 1] - skip[k] >= 2 ? l->o : 0.0) + (reduce ? red(x, m) : 0.0);
+    }
+    return t;
+}
+
+static double f_allreduce_circulant(const ctx_t *x)
+{
+    return circulant(x, 1) + circulant(x, 0);
+}
+
+static double f_rs_circulant(const ctx_t *x)
+{
+    return circulant(x, 1);
+}
+
 #define ALL_RS ((1u << MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK) | (1u << MCA_COLL_RSAG_REDUCE_SCATTER))
 static const struct {
     unsigned colls;
@@ -697,6 +727,8 @@ static const struct {
     { ALL_RS, "ring", f_rs_ring },
     { ALL_RS, "priority_aware", f_rs_priority },
     { ALL_RS, "direct", f_rs_direct },
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "circulant", f_allreduce_circulant },
+    { ALL_RS, "circulant", f_rs_circulant },
 };
 
 static formula_t find(mca_coll_rsag_coll_t coll, const char *alg)
@@ -1077,6 +1109,84 @@ static void simulate(int na, const double slow[][MCA_COLL_RSAG_MAX_ALGS + 1], co
     }
 }
 
+/* The search over every assignment (each candidate off or from one of the
+ * MODEL_NSIZES sizes: (MODEL_NSIZES + 1)^nc of them, 29^5 = 2e7 for five
+ * candidates) as a depth-first walk in the order of a counter whose first
+ * candidate is its lowest digit: the last candidate is assigned first, each
+ * one's values from off upwards, so the leaves come in that counter's
+ * order and the first best one is kept as before.  A subtree is left out
+ * when no assignment in it could be kept: at each size its pick is either
+ * the pick of the candidates assigned so far (the rest off) or one of the
+ * unassigned candidates, so the smaller of their slowdowns bounds the
+ * size's slowdown from below, hence the worst and the total; when those
+ * bounds are already worse than the best kept, so is every leaf below. */
+typedef struct {
+    int na;
+    const double (*slow)[MCA_COLL_RSAG_MAX_ALGS + 1];
+    int *th, *best_th;
+    const int *cand;
+    int nc;
+    double margin;
+    double bw, bt;
+    int bused;
+} search_t;
+
+/* A size's contribution: NA (delegated) counts as 1, within the margin of
+ * the best as 1. */
+static double search_sl(const search_t *S, double sl)
+{
+    if (sl == MCA_COLL_RSAG_MODEL_NA) return 1.0;
+    return sl <= 1.0 + S->margin ? 1.0 : sl;
+}
+
+/* Lower bounds of worst and total over the leaves below, the candidates
+ * cand[0..free) unassigned (off in th). */
+static void search_bound(const search_t *S, int free, double *w, double *t)
+{
+    *w = 1.0;
+    *t = 0.0;
+    for (int k = 0; k < MODEL_NSIZES; k++) {
+        int pick = 0, pth = -1;
+        for (int a = 1; a <= S->na; a++)
+            if (S->th[a] >= 0 && S->th[a] <= k && S->th[a] >= pth
+                && S->slow[k][a] != MCA_COLL_RSAG_MODEL_NA) {
+                pick = a;
+                pth = S->th[a];
+            }
+        double lo = search_sl(S, pick ? S->slow[k][pick] : MCA_COLL_RSAG_MODEL_NA);
+        for (int i = 0; i < free && lo > 1.0; i++)
+            if (S->slow[k][S->cand[i]] != MCA_COLL_RSAG_MODEL_NA) {
+                double sl = search_sl(S, S->slow[k][S->cand[i]]);
+                if (sl < lo) lo = sl;
+            }
+        if (lo > *w) *w = lo;
+        *t += lo - 1.0;
+    }
+}
+
+static void search(search_t *S, int i, int used)
+{
+    double w, t;
+    if (i < 0) {
+        simulate(S->na, S->slow, S->th, S->margin, &w, &t);
+        if (w < S->bw - 1e-12 || (w < S->bw + 1e-12 && (t < S->bt - 1e-12
+                                   || (t < S->bt + 1e-12 && used < S->bused)))) {
+            S->bw = w;
+            S->bt = t;
+            S->bused = used;
+            for (int a = 1; a <= S->na; a++) S->best_th[a] = S->th[a];
+        }
+        return;
+    }
+    search_bound(S, i + 1, &w, &t);
+    if (w >= S->bw + 1e-12 || (w >= S->bw - 1e-12 && t >= S->bt + 1e-12)) return;
+    for (int v = -1; v < MODEL_NSIZES; v++) {
+        S->th[S->cand[i]] = v;
+        search(S, i - 1, used + (v >= 0));
+    }
+    S->th[S->cand[i]] = -1;
+}
+
 double mca_coll_rsag_model_thresholds(mca_coll_rsag_coll_t coll, const int *ps, int nps, int ppn,
                                       const mca_coll_rsag_model_profile_t *prof, double margin,
                                       int (*skip)(const char *alg), size_t *min_bytes)
@@ -1124,30 +1234,12 @@ double mca_coll_rsag_model_thresholds(mca_coll_rsag_coll_t coll, const int *ps, 
         for (int k = 0; k < MODEL_NSIZES && !runs; k++) runs = slow[k][a] != MCA_COLL_RSAG_MODEL_NA;
         if (runs && !(skip && skip(cd->algs[a - 1].name))) cand[nc++] = a;
     }
-    double bw = HUGE_VAL, bt = HUGE_VAL;
-    int bused = 0;
-    long combos = 1;
-    for (int i = 0; i < nc; i++) combos *= MODEL_NSIZES + 1;
-    for (long c = 0; c < combos; c++) {
-        long r = c;
-        int used = 0;
-        for (int i = 0; i < nc; i++) {
-            th[cand[i]] = (int) (r % (MODEL_NSIZES + 1)) - 1;
-            r /= MODEL_NSIZES + 1;
-            used += th[cand[i]] >= 0;
-        }
-        double w, t;
-        simulate(na, slow, th, margin, &w, &t);
-        if (w < bw - 1e-12 || (w < bw + 1e-12 && (t < bt - 1e-12 || (t < bt + 1e-12 && used < bused)))) {
-            bw = w;
-            bt = t;
-            bused = used;
-            for (int a = 1; a <= na; a++) best_th[a] = th[a];
-        }
-    }
+    search_t S = { .na = na, .slow = slow, .th = th, .best_th = best_th, .cand = cand,
+                   .nc = nc, .margin = margin, .bw = HUGE_VAL, .bt = HUGE_VAL, .bused = 0 };
+    search(&S, nc - 1, 0);
     for (int a = 2; a <= na; a++)
         if (best_th[a] >= 0) min_bytes[a] = (size_t) 1 << (best_th[a] + MODEL_MIN_LOG);
-    return bw;
+    return S.bw;
 }
 
 /* ---- profiles ------------------------------------------------------------ */

@@ -45,10 +45,10 @@
  * coll_rsag_<coll>_<alg>_calls and coll_rsag_<coll>_delegated_calls are read.
  * Exactly one must move, by one, and belong to the tested collective; all
  * ranks must agree on it; when the forced algorithm applies (an algorithm
- * named *rabenseifner* needs a commutative op and count >= p', *ring* and
- * *priority* a commutative op, *direct* a contiguous datatype and one node,
- * *hierarchical* and *leaders* a commutative op and several nodes, one of
- * them with >= 2 ranks) it must be its
+ * named *rabenseifner* needs a commutative op and count >= p', *ring*,
+ * *priority* and *circulant* a commutative op, *direct* a contiguous
+ * datatype and one node, *hierarchical* and *leaders* a commutative op and
+ * several nodes, one of them with >= 2 ranks) it must be its
  * counter (or "delegated", for a non-commutative op); "delegated" is a failure
  * for a commutative op.  No counter at all: rsag is not loaded, every case
  * fails.

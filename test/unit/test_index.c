@@ -8,6 +8,7 @@
  * a spread of counts, by simulating the data movement the algorithms do.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -728,6 +729,183 @@ static void test_hier_chunks(void)
     CHECK(mca_coll_rsag_hier_chunks(1 << 21, 8, K, 0) == 1, "S unknown: not cut");
 }
 
+/* The circulant pattern for p ranks: the skips, and a simulation of both
+ * phases.  Reduce-scatter: each partial sum is a multiset of contributors,
+ * kept as (count, sum of 64-bit random weights), so "every contributor
+ * exactly once" is count == p and sum == the sum of all weights (a wrong
+ * multiset that matches both is a 2^-64 accident); a partial sent away is
+ * dropped (count 0), so a rank that later read it again would come up
+ * short.  Allgather: who has which block, each received once.  Failures
+ * are counted locally and CHECKed once per p (millions of steps). */
+static uint64_t circ_weight(uint64_t c)
+{
+    uint64_t z = c * 0x9e3779b97f4a7c15ULL + 0x632be59bd9b4e019ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static bool same_vrange(mca_coll_rsag_vrange_t a, mca_coll_rsag_vrange_t b)
+{
+    return a.lo == b.lo && a.n == b.n;
+}
+
+static void test_circulant(int p, uint32_t *cnt, uint64_t *sum, unsigned char *have)
+{
+    int skip[MCA_COLL_RSAG_MAX_STEPS + 1], q = mca_coll_rsag_circulant_skips(p, skip);
+    int lg = 0, bad = 0, sent_bad = 0, ag_bad = 0;
+    uint64_t total = 0;
+
+    while ((1 << lg) < p) {
+        ++lg;
+    }
+    CHECK(q == lg, "p=%d: %d rounds, ceil(log2 p) = %d", p, q, lg);
+    CHECK(skip[0] == 1 && skip[q] == p, "p=%d: skips from 1 to p", p);
+    for (int k = 0; k < q; ++k) {
+        CHECK(skip[k] == (skip[k + 1] + 1) / 2 && skip[k] < skip[k + 1], "p=%d k=%d", p, k);
+    }
+    for (int r = 0; r < p; ++r) {
+        uint64_t w = circ_weight((uint64_t) r);
+        total += w;
+        for (int b = 0; b < p; ++b) {
+            cnt[(size_t) r * p + b] = 1;
+            sum[(size_t) r * p + b] = w;
+        }
+        memset(have + (size_t) r * p, 0, (size_t) p);
+        have[(size_t) r * p + r] = 1;
+    }
+    /* reduce-scatter: rounds q-1 .. 0 */
+    for (int k = q - 1; k >= 0; --k) {
+        for (int r = 0; r < p; ++r) {
+            mca_coll_rsag_circulant_round_t c = mca_coll_rsag_circulant_round(r, p, skip, k);
+            mca_coll_rsag_circulant_round_t d = mca_coll_rsag_circulant_round(c.down, p, skip, k);
+            int n = skip[k + 1] - skip[k];
+
+            bad += !(c.near.lo == r && c.near.n == n && c.far.n == n && n >= 1 && n <= skip[k]);
+            bad += !(c.far.lo == (r + skip[k]) % p && c.up == c.far.lo);
+            bad += !(d.up == r && same_vrange(d.far, c.near));   /* one message */
+            for (int j = 0, b = c.near.lo; j < n; ++j, b = (b + 1 == p) ? 0 : b + 1) {
+                size_t from = (size_t) c.down * p + b, to = (size_t) r * p + b;
+                bad += 0 == cnt[from];
+                cnt[to] += cnt[from];
+                sum[to] += sum[from];
+            }
+        }
+        for (int r = 0; r < p; ++r) {     /* what was sent is gone */
+            mca_coll_rsag_circulant_round_t c = mca_coll_rsag_circulant_round(r, p, skip, k);
+            for (int j = 0, b = c.far.lo; j < c.far.n; ++j, b = (b + 1 == p) ? 0 : b + 1) {
+                cnt[(size_t) r * p + b] = 0;
+            }
+        }
+    }
+    for (int r = 0; r < p; ++r) {
+        int kept = 0;
+        for (int b = 0; b < p; ++b) {
+            kept += cnt[(size_t) r * p + b] != 0;
+        }
+        bad += !(cnt[(size_t) r * p + r] == (uint32_t) p && sum[(size_t) r * p + r] == total);
+        bad += kept != 1;       /* sent p - 1 blocks: only its own is left */
+    }
+    /* allgather: rounds 0 .. q-1 */
+    for (int k = 0; k < q; ++k) {
+        for (int r = 0; r < p; ++r) {
+            mca_coll_rsag_circulant_round_t c = mca_coll_rsag_circulant_round(r, p, skip, k);
+            mca_coll_rsag_circulant_round_t d = mca_coll_rsag_circulant_round(c.down, p, skip, k);
+
+            ag_bad += !same_vrange(d.far, c.near);  /* down receives r's near blocks */
+            for (int j = 0, b = c.near.lo; j < c.near.n; ++j, b = (b + 1 == p) ? 0 : b + 1) {
+                unsigned char h = have[(size_t) r * p + b];
+                /* r has it from before this round (own: 1; arrived in
+                 * round j: j + 2); down has not had it */
+                ag_bad += 0 == h || h > k + 1 || have[(size_t) c.down * p + b];
+                have[(size_t) c.down * p + b] = (unsigned char) (k + 2);
+            }
+        }
+    }
+    for (size_t i = 0; i < (size_t) p * p; ++i) {
+        ag_bad += !have[i];
+    }
+    /* p - 1 blocks sent and received per phase */
+    for (int r = 0; r < p; ++r) {
+        int n = 0;
+        for (int k = 0; k < q; ++k) {
+            n += mca_coll_rsag_circulant_round(r, p, skip, k).near.n;
+        }
+        sent_bad += n != p - 1;
+    }
+    CHECK(0 == bad, "p=%d: reduce-scatter, %d wrong", p, bad);
+    CHECK(0 == ag_bad, "p=%d: allgather, %d wrong", p, ag_bad);
+    CHECK(0 == sent_bad, "p=%d: %d ranks do not send p - 1 blocks", p, sent_bad);
+}
+
+/* A run of blocks as pieces: the run's elements in order, none empty, at
+ * most one cut (at the wrap). */
+static void test_block_run(int p, const size_t *displ)
+{
+    int bad = 0;
+
+    for (int lo = 0; lo < p; ++lo) {
+        for (int n = 0; n <= p; ++n) {
+            mca_coll_rsag_range_t piece[2];
+            mca_coll_rsag_vrange_t run = { lo, n };
+            int np = mca_coll_rsag_block_run(displ, p, run, piece), i = 0;
+            size_t off = 0, left = 0;
+
+            bad += np < 0 || np > 2;
+            for (int j = 0; j < n && np >= 0 && np <= 2; ++j) {
+                int b = (lo + j) % p;
+                for (size_t e = displ[b]; e < displ[b + 1]; ++e) {
+                    if (0 == left) {
+                        if (i >= np || 0 == piece[i].cnt) {
+                            ++bad;
+                            break;
+                        }
+                        off = piece[i].off;
+                        left = piece[i++].cnt;
+                    }
+                    bad += off++ != e;
+                    --left;
+                }
+            }
+            bad += left != 0 || (np >= 0 && np <= 2 && i != np);
+        }
+    }
+    CHECK(0 == bad, "p=%d: %d wrong pieces", p, bad);
+}
+
+/* Every p up to CIRC_ALL, then a spread up to CIRC_MAXP (the simulation
+ * costs p^2 steps: every p to 1000 would take seconds). */
+static void test_circulant_all(void)
+{
+    enum { CIRC_ALL = 512, CIRC_MAXP = 1025 };
+    uint32_t *cnt = malloc(sizeof(uint32_t) * CIRC_MAXP * CIRC_MAXP);
+    uint64_t *sum = malloc(sizeof(uint64_t) * CIRC_MAXP * CIRC_MAXP);
+    unsigned char *have = malloc((size_t) CIRC_MAXP * CIRC_MAXP);
+    static size_t displ[41];
+
+    CHECK(cnt && sum && have, "memory");
+    for (int p = 1; p <= CIRC_MAXP && cnt && sum && have; ++p) {
+        if (p <= CIRC_ALL || p % 29 == 0 || p >= 1020 || (p >= 767 && p <= 769)) {
+            test_circulant(p, cnt, sum, have);
+        }
+    }
+    free(cnt);
+    free(sum);
+    free(have);
+    for (int p = 1; p <= 40; ++p) {
+        size_t counts[] = { 0, 1, 3, (size_t) p - 1, (size_t) p, 2 * (size_t) p + 1 };
+        for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); ++i) {
+            mca_coll_rsag_displs_even(counts[i], p, displ);
+            test_block_run(p, displ);
+        }
+        displ[0] = 0;       /* uneven, zeros among them (MPI_Reduce_scatter) */
+        for (int r = 0; r < p; ++r) {
+            displ[r + 1] = displ[r] + ((r % 3 == 1) ? 0 : (size_t) (r * 7) % 11);
+        }
+        test_block_run(p, displ);
+    }
+}
+
 int main(void)
 {
     static const size_t counts[] = { 0, 1, 2, 3, 5, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64,
@@ -751,6 +929,7 @@ int main(void)
     test_ring_segcount();
     test_hier_layouts();
     test_hier_chunks();
+    test_circulant_all();
     for (int p = 1; p <= 33; ++p) {
         static const size_t segs[] = { 1, 2, 3, 7, 64 };
         int irregular[33];

@@ -106,6 +106,16 @@ static void test_closed_forms(void)
      * p-1 messages; a further message costs o (= alpha here) */
     CHECK(close_to(T(RSB, "priority_aware", 4, 4, N, &pr), 3 * a + 0.75 * n * (b + g)), "prio p4 %g",
           T(RSB, "priority_aware", 4, 4, N, &pr));
+    /* circulant: ceil(log2 p) alpha + (p-1)/p n (beta + gamma), and a
+     * further message (o = alpha here) in each round of >= 2 blocks, whose
+     * run wraps on some rank: p = 8 rounds of 1, 2, 4 blocks, p = 5 of
+     * 1, 1, 2; the allreduce adds the mirror allgather */
+    CHECK(close_to(T(RSB, "circulant", 8, 8, N, &pr), 5 * a + 0.875 * n * (b + g)), "circ p8 %g",
+          T(RSB, "circulant", 8, 8, N, &pr));
+    CHECK(close_to(T(MCA_COLL_RSAG_REDUCE_SCATTER, "circulant", 5, 5, N, &pr),
+                   4 * a + 0.8 * n * (b + g)), "circ p5, reduce_scatter");
+    CHECK(close_to(T(AR, "circulant", 5, 5, N, &pr), 8 * a + 0.8 * n * (2 * b + g)),
+          "circ allreduce p5");
     /* binomial: ceil(log2 p) (alpha + n beta + n gamma) */
     CHECK(close_to(T(RD, "binomial", 4, 4, N, &pr), 2 * (a + n * b + n * g)), "binomial p4");
     CHECK(close_to(T(RD, "binomial", 3, 3, N, &pr), 2 * (a + n * b + n * g)), "binomial p3");

@@ -87,6 +87,7 @@
  * MCA_COLL_RSAG_OFF: auto never picks the algorithm (it stays available to
  * force): the priority-aware reduce-scatter never won; at np 2 neither
  * the ring nor the priority-aware allreduce beat Rabenseifner by 3 %.
+ * `circulant` (2026-11-27) is OFF everywhere until it is measured.
  */
 #define MCA_COLL_RSAG_NUM_SIZE_CLASSES 3
 /* Default upper bounds of the size classes but the last: p <= 2, p <= 4. */
@@ -171,6 +172,7 @@
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
 #define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
@@ -183,6 +185,7 @@
 #define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(         1,         8,         8, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    262144)
 #define MCA_COLL_RSAG_DEF_RS_LEADERS                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_CIRCULANT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* ---- end of the threshold table ------------------------------------------ */
 
 /* ---- Below these sizes, auto takes `leaders` -------------------------------
@@ -265,7 +268,12 @@
       "commutative ops, several nodes",                                            \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
       MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS,              \
-      mca_coll_rsag_allreduce_leaders)
+      mca_coll_rsag_allreduce_leaders)                                             \
+    X(ALLREDUCE, CIRCULANT, 8, "circulant",                                        \
+      "Traff's circulant reduce-scatter + its mirror allgather over p blocks: "    \
+      "2 ceil(log2 p) rounds for any p, 2(p-1) blocks sent; commutative ops",      \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
+      MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT, mca_coll_rsag_allreduce_circulant)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
@@ -352,7 +360,13 @@
       "nodes",                                                                     \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_LEADERS,                    \
-      mca_coll_rsag_reduce_scatter_leaders)
+      mca_coll_rsag_reduce_scatter_leaders)                                        \
+    X(COLL, CIRCULANT, 7, "circulant",                                             \
+      "Traff's circulant reduce-scatter over the rank blocks: ceil(log2 p) "       \
+      "rounds for any p, each rank sending and reducing p-1 blocks; "              \
+      "commutative ops",                                                           \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
+      MCA_COLL_RSAG_DEF_RS_CIRCULANT, mca_coll_rsag_reduce_scatter_circulant)
 
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \
     MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER_BLOCK)

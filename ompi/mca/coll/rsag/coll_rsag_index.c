@@ -467,3 +467,53 @@ void mca_coll_rsag_hier_rs_sums(int p, int N, int S, const int *node_of, const i
         part[j + 1] += part[j];
     }
 }
+
+int mca_coll_rsag_circulant_skips(int p, int *skip)
+{
+    int q = 0;
+
+    while (q < MCA_COLL_RSAG_MAX_STEPS && (1LL << q) < (long long) p) {
+        ++q;
+    }
+    skip[q] = p < 1 ? 1 : p;
+    for (int k = q - 1; k >= 0; --k) {
+        skip[k] = skip[k + 1] / 2 + skip[k + 1] % 2;
+    }
+    return q;
+}
+
+mca_coll_rsag_circulant_round_t mca_coll_rsag_circulant_round(int rank, int p, const int *skip,
+                                                              int k)
+{
+    mca_coll_rsag_circulant_round_t c;
+    int s = skip[k], n = skip[k + 1] - skip[k];
+
+    c.up = (int) (((long long) rank + s) % p);
+    c.down = (int) (((long long) rank - s + p) % p);
+    c.near.lo = rank;
+    c.near.n = n;
+    c.far.lo = c.up;
+    c.far.n = n;
+    return c;
+}
+
+int mca_coll_rsag_block_run(const size_t *displ, int p, mca_coll_rsag_vrange_t run,
+                            mca_coll_rsag_range_t piece[2])
+{
+    long long end = (long long) run.lo + run.n;
+    int n = 0;
+
+    if (run.n <= 0) {
+        return 0;
+    }
+    if (end <= p) {
+        piece[n] = (mca_coll_rsag_range_t) { displ[run.lo], displ[end] - displ[run.lo] };
+        n += piece[n].cnt > 0;
+        return n;
+    }
+    piece[n] = (mca_coll_rsag_range_t) { displ[run.lo], displ[p] - displ[run.lo] };
+    n += piece[n].cnt > 0;
+    piece[n] = (mca_coll_rsag_range_t) { displ[0], displ[end - p] - displ[0] };
+    n += piece[n].cnt > 0;
+    return n;
+}

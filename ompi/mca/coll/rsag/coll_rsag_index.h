@@ -295,4 +295,41 @@ void mca_coll_rsag_hier_rs_sums(int p, int N, int S, const int *node_of, const i
                                 const int *qof, const size_t *displ, int c, size_t *slice,
                                 size_t *part);
 
+/*
+ * The circulant pattern (Traff, "Optimal, Non-pipelined Reduce-scatter
+ * and Allreduce Algorithms"; coll_rsag_circulant.c): q = ceil(log2 p)
+ * rounds for any p.  Skips s_q = p, s_k = ceil(s_(k+1) / 2) down to
+ * s_0 = 1.  Reduce-scatter, rounds k = q-1 .. 0: rank r holds partial
+ * sums of the s_(k+1) blocks r .. r + s_(k+1) - 1 (mod p), sends the `far`
+ * ones, r + s_k .. r + s_(k+1) - 1, to `up` = r + s_k, and reduces the
+ * `near` ones, r .. r + n_k - 1 (n_k = s_(k+1) - s_k <= s_k), with what
+ * `down` = r - s_k sends (its far blocks are r's near ones); afterwards it
+ * holds r .. r + s_k - 1, after round 0 block r alone: p - 1 blocks sent
+ * in all.  The allgather is the mirror, rounds k = 0 .. q-1: r sends its
+ * near blocks to down and receives its far blocks from up.
+ */
+
+/* The skips: skip[0..q] (skip must hold MCA_COLL_RSAG_MAX_STEPS + 1);
+ * returns q (0 for p = 1, whose skip[0] is 1). */
+int mca_coll_rsag_circulant_skips(int p, int *skip);
+
+/* Round k (0 <= k < q) of `rank`: its peers and its two runs of blocks
+ * ([lo, lo + n) mod p; lo in [0, p)). */
+typedef struct mca_coll_rsag_circulant_round_t {
+    int up, down;                   /* rank + s_k, rank - s_k (mod p) */
+    mca_coll_rsag_vrange_t near;    /* rank .. rank + n_k - 1 */
+    mca_coll_rsag_vrange_t far;     /* rank + s_k .. rank + s_(k+1) - 1 */
+} mca_coll_rsag_circulant_round_t;
+
+mca_coll_rsag_circulant_round_t mca_coll_rsag_circulant_round(int rank, int p, const int *skip,
+                                                              int k);
+
+/* A run of blocks [run.lo, run.lo + run.n) mod p (run.n <= p) of the
+ * layout displ[0..p] as element ranges: the blocks up to p - 1, then
+ * those from block 0 when the run wraps around; empty ranges left out.
+ * Returns how many (0, 1 or 2) it wrote to piece[].  Both ends of a
+ * message cut the same run alike, so each piece is one message. */
+int mca_coll_rsag_block_run(const size_t *displ, int p, mca_coll_rsag_vrange_t run,
+                            mca_coll_rsag_range_t piece[2]);
+
 #endif /* MCA_COLL_RSAG_INDEX_H */
