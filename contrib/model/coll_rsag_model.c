@@ -679,6 +679,39 @@ static double f_rs_priority(const ctx_t *x)
     return fold_pre(x) + priority_rs(x) + (x->extra ? msg(x, x->n / x->p, 1) : 0.0);
 }
 
+/* `ordered` (coll_rsag_ordered.c): p - 1 pieces of a block of b bytes
+ * come in from ranks at distances 1 .. p - 1, all in flight at once: the
+ * slowest arrival bounds the exchange, the receiver's link carries them
+ * one after the other (latency paid once), and the fold of the p - 1
+ * pieces follows the last one. */
+static double ordered_rs(const ctx_t *x, double b)
+{
+    double t = 0.0, lat = 0.0;
+    for (int d = 1; d < x->p; d++) {
+        double m = msg(x, b, d);
+        int k = crossing(x, d);
+        double alpha = k ? x->pr->net.alpha : x->pr->shm.alpha;
+        if (alpha > lat) lat = alpha;
+        t += m - alpha;
+    }
+    return lat + t + red(x, b * (x->p - 1));
+}
+
+static double f_allreduce_ordered(const ctx_t *x)
+{
+    double b = x->n / x->p;
+    return ordered_rs(x, b) + (x->p - 1) * ring_step(x, b, 0);
+}
+
+/* the root receives the other p - 1 blocks, all in flight at once */
+static double f_reduce_ordered(const ctx_t *x)
+{
+    double b = x->n / x->p;
+    return 2.0 * ordered_rs(x, b) - red(x, b * (x->p - 1));
+}
+
+static double f_rs_ordered(const ctx_t *x) { return ordered_rs(x, x->n / x->p); }
+
 #define ALL_RS ((1u << MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK) | (1u << MCA_COLL_RSAG_REDUCE_SCATTER))
 static const struct {
     unsigned colls;
@@ -697,6 +730,9 @@ static const struct {
     { ALL_RS, "ring", f_rs_ring },
     { ALL_RS, "priority_aware", f_rs_priority },
     { ALL_RS, "direct", f_rs_direct },
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "ordered", f_allreduce_ordered },
+    { 1u << MCA_COLL_RSAG_REDUCE, "ordered", f_reduce_ordered },
+    { ALL_RS, "ordered", f_rs_ordered },
 };
 
 static formula_t find(mca_coll_rsag_coll_t coll, const char *alg)
