@@ -729,11 +729,7 @@ static void test_direct_np2_recorded(void)
     }
 }
 
-/* the point-to-point chain alone: without `direct`, and without `ordered`
- * (placement mode's rank-order row, about Rabenseifner's time for MPI_Reduce
- * in the model: within the search's 3 % margin, so the chain would take
- * either; its place in auto is left to measurements) */
-static int no_direct(const char *alg) { return !strcmp(alg, "direct") || !strcmp(alg, "ordered"); }
+static int no_direct(const char *alg) { return !strcmp(alg, "direct"); }
 
 static void test_thresholds(void)
 {
