@@ -15,6 +15,10 @@
 #                         (so every variant the same hash), and rsag ran every
 #                         call with direct or ordered (MPI_T counters: both
 #                         ran); the hashes are kept for the cluster tests
+#   reproducible-placement-fanin-np5  coll_rsag_direct_fanin 2 (direct's
+#                         boxed tree, another association): placement runs
+#                         direct flat, the same checks and hashes (a guard
+#                         removed from coll_rsag_direct.c fails it)
 #   reproducible-placement-noncomm-np6  a non-commutative user op (2x2
 #                         matrix products): the result is MPI's order,
 #                         x_0 x_1 ... x_5, from every variant
@@ -38,12 +42,13 @@ rp_prog="$here/mpi/rsag_repro"
 # rp_hashes LOG: the "hash COLL BYTES HEX" lines of a job, sorted.
 rp_hashes() { awk '/^hash / { print $2, $3, $4 }' "$1" | sort; }
 
-# rp_same_hashes P: the last test's hashes are the one-node job's of p = P.
+# rp_same_hashes P: each of the last test's hashes is the one-node job's
+# of p = P for that collective and size.
 rp_same_hashes() {
     local mine theirs
     mine=$(rp_hashes "$last_log")
     theirs=$(rp_hashes "$results/reproducible-placement-node-np$1.log")
-    if [ -z "$mine" ] || [ "$mine" != "$theirs" ]; then
+    if [ -z "$mine" ] || [ -n "$(comm -23 <(printf '%s\n' "$mine") <(printf '%s\n' "$theirs"))" ]; then
         echo "hashes differ from reproducible-placement-node-np$1:"
         diff <(printf '%s\n' "$theirs") <(printf '%s\n' "$mine")
         return 1
@@ -54,7 +59,7 @@ rp_same_hashes() {
 # rp_expect_placement P: what every placement job must show.
 rp_expect_placement() {
     expect_in_log "^PASS: mode placement, p = $1"
-    expect_count 24 "^hash [a-z_]+ [0-9]+ [0-9a-f]{16} \([0-9]+ variants, 1 different\)"
+    expect_count "${2:-24}" "^hash [a-z_]+ [0-9]+ [0-9a-f]{16} \([0-9]+ variants, 1 different\)"
     expect_not_in_log '^FAIL'
 }
 
@@ -65,6 +70,16 @@ for rp_np in 4 5 6 7 8 9 10 11 12; do
     # before the segment exists, unordered persistent starts, forced)
     expect_in_log '^ran direct [1-9][0-9]* ordered [1-9][0-9]* other 0 '
 done
+
+# direct's boxed tree asked for (auto keeps it flat below p = 24): placement
+# must still fold flat, in rank order (the tree's association differs at
+# 1 KB here), and give the one-node job's hashes
+run_test reproducible-placement-fanin-np5 "${mpirun_cmd[@]}" -np 5 \
+    --mca coll_rsag_direct_fanin 2 "$rp_prog" --max-bytes 1024
+rp_expect_placement 5 12
+expect_in_log '^ran direct [1-9][0-9]* ordered [1-9][0-9]* other 0 '
+expect_ran reproducible-placement-node-np5
+expect_that rp_same_hashes 5
 
 run_test reproducible-placement-noncomm-np6 "${mpirun_cmd[@]}" -np 6 "$rp_prog" --noncomm \
     --max-bytes 8192
