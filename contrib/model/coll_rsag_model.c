@@ -709,6 +709,42 @@ static double f_rs_circulant(const ctx_t *x)
     return circulant(x, 1);
 }
 
+/* `ordered` (coll_rsag_ordered.c): p - 1 pieces of a block of b bytes
+ * come in at once, ppn - 1 of them from the rank's node and p - ppn over
+ * the network, where the ppn ranks of a node receive at the same time; the
+ * receiver's links carry them one after the other (latency paid once), and
+ * the fold of the p - 1 pieces follows the last one.  O(1): the tuner
+ * evaluates it at every p and size. */
+static double ordered_rs(const ctx_t *x, double b)
+{
+    int same = x->ppn - 1, other = x->p - x->ppn;
+    double lat = 0.0, t = 0.0;
+    if (same > 0) {
+        lat = x->pr->shm.alpha;
+        t += same * (msg_k(x, b, 0, x->ppn) - x->pr->shm.alpha);
+    }
+    if (other > 0) {
+        if (x->pr->net.alpha > lat) lat = x->pr->net.alpha;
+        t += other * (msg_k(x, b, 1, x->ppn) - x->pr->net.alpha);
+    }
+    return lat + t + red(x, b * (x->p - 1));
+}
+
+static double f_allreduce_ordered(const ctx_t *x)
+{
+    double b = x->n / x->p;
+    return ordered_rs(x, b) + (x->p - 1) * ring_step(x, b, 0);
+}
+
+/* the root receives the other p - 1 blocks, all in flight at once */
+static double f_reduce_ordered(const ctx_t *x)
+{
+    double b = x->n / x->p;
+    return 2.0 * ordered_rs(x, b) - red(x, b * (x->p - 1));
+}
+
+static double f_rs_ordered(const ctx_t *x) { return ordered_rs(x, x->n / x->p); }
+
 #define ALL_RS ((1u << MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK) | (1u << MCA_COLL_RSAG_REDUCE_SCATTER))
 static const struct {
     unsigned colls;
@@ -729,6 +765,9 @@ static const struct {
     { ALL_RS, "direct", f_rs_direct },
     { 1u << MCA_COLL_RSAG_ALLREDUCE, "circulant", f_allreduce_circulant },
     { ALL_RS, "circulant", f_rs_circulant },
+    { 1u << MCA_COLL_RSAG_ALLREDUCE, "ordered", f_allreduce_ordered },
+    { 1u << MCA_COLL_RSAG_REDUCE, "ordered", f_reduce_ordered },
+    { ALL_RS, "ordered", f_rs_ordered },
 };
 
 static formula_t find(mca_coll_rsag_coll_t coll, const char *alg)
@@ -1228,11 +1267,17 @@ double mca_coll_rsag_model_thresholds(mca_coll_rsag_coll_t coll, const int *ps, 
     th[1] = best_th[1] = 0;
     /* candidates: what is not skipped and can run at some size (a row that
      * can run nowhere here, e.g. `direct` across nodes, changes no pick:
-     * it stays off, and each row left out divides the search by 29) */
+     * it stays off, and each row left out divides the search by 29).
+     * `ordered` is left out too: it is placement mode's row
+     * (doc/reproducible.md), off in auto until measured, and it runs
+     * everywhere, so it would multiply every search by 29 (test_model's
+     * seconds into minutes) */
     for (int a = 2; a <= na; a++) {
         bool runs = false;
         for (int k = 0; k < MODEL_NSIZES && !runs; k++) runs = slow[k][a] != MCA_COLL_RSAG_MODEL_NA;
-        if (runs && !(skip && skip(cd->algs[a - 1].name))) cand[nc++] = a;
+        if (runs && !(skip && skip(cd->algs[a - 1].name))
+            && strcmp(cd->algs[a - 1].name, "ordered") != 0)
+            cand[nc++] = a;
     }
     search_t S = { .na = na, .slow = slow, .th = th, .best_th = best_th, .cand = cand,
                    .nc = nc, .margin = margin, .bw = HUGE_VAL, .bt = HUGE_VAL, .bused = 0 };

@@ -53,7 +53,6 @@
 enum { ALLREDUCE, REDUCE, RSB, RS, NCOLL };
 static const char *coll_names[NCOLL] = { "allreduce", "reduce", "reduce_scatter_block",
                                          "reduce_scatter" };
-#define MAX_ALGS 8
 
 static int rank, size;
 static long failures, cases;

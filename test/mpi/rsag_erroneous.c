@@ -32,6 +32,9 @@
  *                    rank 0 only
  *   param        MPI_Allreduce; run with coll_rsag_allreduce_algorithm set
  *                differently on some ranks (an mpirun app context)
+ *   reproducible-one-rank  MPI_Allreduce after rank 0 alone set
+ *                coll_rsag_reproducible to placement through MPI_T (the
+ *                settings check compares the mode)
  *   same         a correct MPI_Allreduce (the control: every check passes)
  *
  * The calls go to a duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN
@@ -205,6 +208,13 @@ int main(int argc, char **argv)
         if (0 == rank) {
             int one = 1;
             rt_cvar_write(rt_cvar("coll_rsag_test_alloc_fail", NULL, NULL), &one);
+        }
+        rt_snapshot(coll, &before);
+        rc = MPI_Allreduce(sbuf, rbuf, count, MPI_INT, MPI_SUM, comm);
+    } else if (0 == strcmp(cs, "reproducible-one-rank")) {
+        if (0 == rank) {
+            int placement = 1;      /* MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT */
+            rt_cvar_write(rt_cvar("coll_rsag_reproducible", NULL, NULL), &placement);
         }
         rt_snapshot(coll, &before);
         rc = MPI_Allreduce(sbuf, rbuf, count, MPI_INT, MPI_SUM, comm);

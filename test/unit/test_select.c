@@ -515,7 +515,8 @@ static void test_direct(mca_coll_rsag_coll_t coll)
         return;
     }
     CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS
-                                   | MCA_COLL_RSAG_NEEDS_ORDERED_START)
+                                   | MCA_COLL_RSAG_NEEDS_ORDERED_START
+                                   | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER)
               && direct->layout == MCA_COLL_RSAG_LAYOUT_RANKS, "%s direct row", desc->name);
     /* auto takes it by default at p <= 2 from 1 byte (measured there: from
      * 1 KB, and below it since small calls take the latency path); on
@@ -751,9 +752,13 @@ static void test_hierarchical(mca_coll_rsag_coll_t coll)
     c.nodes = 2;
     c.min_ranks_per_node = 2;
     d = mca_coll_rsag_select(coll, &c, &t);
+    /* the fallback, or the previous module: `ordered` applies, but auto in
+     * off mode leaves it to the forced or to placement mode */
     CHECK(d.alg != hier->id && d.reason != MCA_COLL_RSAG_REASON_FORCED
-              && (d.unmet & MCA_COLL_RSAG_NEEDS_COMMUTATIVE), "%s forced, non-commutative",
-          desc->name);
+              && ((d.unmet & MCA_COLL_RSAG_NEEDS_COMMUTATIVE)
+                  || (MCA_COLL_RSAG_DELEGATE == d.alg
+                      && MCA_COLL_RSAG_REASON_UNCOVERED == d.reason)),
+          "%s forced, non-commutative", desc->name);
     c.commutative = true;
     d = mca_coll_rsag_select(coll, &c, &t);
     CHECK(d.alg == hier->id && d.reason == MCA_COLL_RSAG_REASON_FORCED, "%s forced on 2 x 2",
@@ -846,8 +851,95 @@ static void test_restriction_texts(void)
     }
 }
 
+/* Placement mode (call.rank_order): only rows that fold in rank order;
+ * `direct` where it applies, else `ordered`, whatever the size, the
+ * forced algorithm, the op or the placement; never the previous module
+ * while a datatype is supported; a forced rank-order row stays. */
+static void test_placement(mca_coll_rsag_coll_t coll)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    const mca_coll_rsag_alg_desc_t *direct = row_named(coll, "direct");
+    const mca_coll_rsag_alg_desc_t *ordered = row_named(coll, "ordered");
+    mca_coll_rsag_tuning_t t;
+    mca_coll_rsag_decision_t d;
+    int nrank_order = 0;
+
+    CHECK(NULL != direct && NULL != ordered, "%s has direct and ordered", desc->name);
+    if (NULL == direct || NULL == ordered) {
+        return;
+    }
+    for (int i = 0; i < desc->nalgs; ++i) {
+        nrank_order += 0 != (desc->algs[i].restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER);
+    }
+    CHECK(2 == nrank_order && (direct->restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER)
+              && ordered->restrictions == MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER
+              && ordered->layout == MCA_COLL_RSAG_LAYOUT_RANKS,
+          "%s: direct and ordered fold in rank order, ordered needs nothing", desc->name);
+    for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
+        CHECK(ordered->default_min_bytes[k] == (size_t) MCA_COLL_RSAG_OFF,
+              "%s ordered: never auto's in off mode (class %d)", desc->name, k);
+    }
+    mca_coll_rsag_tuning_defaults(coll, &t);
+    for (int forced = 0; forced <= desc->nalgs; ++forced) {
+        for (int p = 2; p <= 12; ++p) {
+            for (size_t count = 1; count <= ((size_t) 1 << 20); count *= 8) {
+                for (int shape = 0; shape < 6; ++shape) {
+                    mca_coll_rsag_call_t c = call_of(p, count, 8, 0 != (shape & 1));
+                    bool on_node = shape < 2;
+                    int want;
+
+                    t.forced = forced;
+                    c.rank_order = true;
+                    if (!on_node) {             /* 2 nodes, or a non-contiguous type */
+                        c.single_node = false;
+                        c.nodes = (shape < 4) ? 2 : 1;
+                        c.min_ranks_per_node = (shape < 4) ? 1 : p;
+                        c.contiguous = shape >= 4 ? false : true;
+                    }
+                    want = (on_node && forced != ordered->id) ? direct->id : ordered->id;
+                    d = mca_coll_rsag_select(coll, &c, &t);
+                    CHECK(d.alg == want, "%s placement p %d count %zu shape %d forced %d: %d",
+                          desc->name, p, count, shape, forced, d.alg);
+                    if (forced > 0 && forced != direct->id && forced != ordered->id) {
+                        CHECK(MCA_COLL_RSAG_REASON_PLACEMENT == d.reason,
+                              "%s placement replaces forced %d", desc->name, forced);
+                    }
+                    c.rank_order = false;       /* off: never ordered by auto */
+                    t.forced = MCA_COLL_RSAG_AUTO;
+                    d = mca_coll_rsag_select(coll, &c, &t);
+                    CHECK(d.alg != ordered->id, "%s off: auto never ordered", desc->name);
+                }
+            }
+        }
+    }
+    {
+        mca_coll_rsag_call_t c = call_of(4, 100, 8, true);
+
+        c.rank_order = true;
+        c.dtype_supported = false;              /* the one case that still delegates */
+        t.forced = MCA_COLL_RSAG_AUTO;
+        d = mca_coll_rsag_select(coll, &c, &t);
+        CHECK(MCA_COLL_RSAG_DELEGATE == d.alg && MCA_COLL_RSAG_REASON_DATATYPE == d.reason,
+              "%s placement, extent <= 0: delegated", desc->name);
+        c.dtype_supported = true;               /* a threshold set for ordered is honoured */
+        c.single_node = false;
+        c.nodes = 2;
+        t.min_bytes[ordered->id] = 0;
+        d = mca_coll_rsag_select(coll, &c, &t);
+        CHECK(d.alg == ordered->id && !d.first, "%s placement, ordered by threshold",
+              desc->name);
+        t.min_bytes[ordered->id] = MCA_COLL_RSAG_MIN_BYTES_BY_CLASS;
+        d = mca_coll_rsag_select(coll, &c, &t);
+        CHECK(d.alg == ordered->id && d.first, "%s placement, ordered as the first row",
+              desc->name);
+    }
+}
+
 int main(void)
 {
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
+        test_placement((mca_coll_rsag_coll_t) coll);
+    }
     test_restriction_texts();
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         test_direct((mca_coll_rsag_coll_t) coll);

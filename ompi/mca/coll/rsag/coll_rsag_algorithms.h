@@ -13,7 +13,9 @@
  *
  *   id           value of the MCA enum coll_rsag_<coll>_algorithm (0 is "auto")
  *   name         enum string, MPI_T pvar suffix, verbose/benchmark label
- *   restrictions MCA_COLL_RSAG_NEEDS_* bits, checked per call by the selector
+ *   restrictions MCA_COLL_RSAG_NEEDS_* bits, checked per call by the selector,
+ *                and property bits (MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER): what
+ *                the row promises, which a mode may require
  *   layout       the block layout the dispatcher prepares for the algorithm
  *                (MCA_COLL_RSAG_LAYOUT_*, below)
  *   default_min_bytes
@@ -55,6 +57,14 @@
                                                    persistent request whose starts are
                                                    asserted ordered (coll_rsag_dispatch.c) */
 #define MCA_COLL_RSAG_NUM_RESTRICTIONS    6
+
+/* Property bits, in the same column: what a row guarantees, not what a call
+ * needs (the selector never counts them as unmet restrictions).
+ * FOLDS_IN_RANK_ORDER: every element of the result is the left fold in
+ * rank order, ((x_0 op x_1) op x_2) op ... op x_{p-1}, the same bits on
+ * every placement and form; the rows coll_rsag_reproducible = placement
+ * chooses among (doc/reproducible.md). */
+#define MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER 0x40u
 
 /* Layouts (the "layout" column; mca_coll_rsag_args_t in coll_rsag.h). */
 #define MCA_COLL_RSAG_LAYOUT_NONE   0   /* whole vectors only */
@@ -173,11 +183,13 @@
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_ORDERED               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
 #define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_REDUCE_LEADERS                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_ORDERED                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
 #define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,   1048576)
@@ -186,6 +198,9 @@
 #define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    262144)
 #define MCA_COLL_RSAG_DEF_RS_LEADERS                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_RS_CIRCULANT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+/* `ordered` (every table): the rank-order fold for placement mode on any
+ * placement; auto in `off` mode never picks it (not measured yet) */
+#define MCA_COLL_RSAG_DEF_RS_ORDERED                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* ---- end of the threshold table ------------------------------------------ */
 
 /* ---- Below these sizes, auto takes `leaders` -------------------------------
@@ -252,7 +267,7 @@
       "buffers, then copies the others; same bits everywhere, any op; one node, "  \
       "contiguous type",                                                           \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
-          | MCA_COLL_RSAG_NEEDS_ORDERED_START,                                     \
+          | MCA_COLL_RSAG_NEEDS_ORDERED_START | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT,              \
       mca_coll_rsag_direct_algorithm)                                              \
     X(ALLREDUCE, HIERARCHICAL, 6, "hierarchical",                                  \
@@ -273,7 +288,13 @@
       "Traff's circulant reduce-scatter + its mirror allgather over p blocks: "    \
       "2 ceil(log2 p) rounds for any p, 2(p-1) blocks sent; commutative ops",      \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
-      MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT, mca_coll_rsag_allreduce_circulant)
+      MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT, mca_coll_rsag_allreduce_circulant)    \
+    X(ALLREDUCE, ORDERED, 9, "ordered",                                            \
+      "rank-order fold: each rank receives the p-1 pieces of its block (pairwise " \
+      "exchange) and folds all p in rank order, then a ring allgather; the same "  \
+      "bits on any placement; any op, any datatype",                               \
+      MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, MCA_COLL_RSAG_LAYOUT_RANKS,               \
+      MCA_COLL_RSAG_DEF_ALLREDUCE_ORDERED, mca_coll_rsag_allreduce_ordered)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
     X(REDUCE, BINOMIAL, 1, "binomial",                                             \
@@ -293,7 +314,7 @@
       "(CMA pulls, or through the shared segment) and writes it into the root's "  \
       "buffer; any op; one node, contiguous datatype",                             \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
-          | MCA_COLL_RSAG_NEEDS_ORDERED_START,                                     \
+          | MCA_COLL_RSAG_NEEDS_ORDERED_START | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_REDUCE_DIRECT,                 \
       mca_coll_rsag_direct_algorithm)                                              \
     X(REDUCE, HIERARCHICAL, 4, "hierarchical",                                     \
@@ -309,7 +330,13 @@
       "commutative ops, several nodes",                                            \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_NEEDS_MULTI_NODE,            \
       MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_REDUCE_LEADERS,                 \
-      mca_coll_rsag_reduce_leaders)
+      mca_coll_rsag_reduce_leaders)                                                \
+    X(REDUCE, ORDERED, 6, "ordered",                                               \
+      "rank-order fold: each rank receives the p-1 pieces of its block (pairwise " \
+      "exchange), folds all p in rank order and sends the block to the root; "     \
+      "the same bits on any placement; any op, any datatype",                      \
+      MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, MCA_COLL_RSAG_LAYOUT_RANKS,               \
+      MCA_COLL_RSAG_DEF_REDUCE_ORDERED, mca_coll_rsag_reduce_ordered)
 
 /* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
  * (one implementation over a block layout, coll_rsag_reduce_scatter_*.c),
@@ -342,7 +369,7 @@
       "pulling peers' pieces with CMA (or through the shared segment); any op; "   \
       "one node, contiguous datatype",                                             \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
-          | MCA_COLL_RSAG_NEEDS_ORDERED_START,                                     \
+          | MCA_COLL_RSAG_NEEDS_ORDERED_START | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_DIRECT,                     \
       mca_coll_rsag_direct_algorithm)                                              \
     X(COLL, HIERARCHICAL, 5, "hierarchical",                                       \
@@ -366,7 +393,13 @@
       "rounds for any p, each rank sending and reducing p-1 blocks; "              \
       "commutative ops",                                                           \
       MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_RANKS,                 \
-      MCA_COLL_RSAG_DEF_RS_CIRCULANT, mca_coll_rsag_reduce_scatter_circulant)
+      MCA_COLL_RSAG_DEF_RS_CIRCULANT, mca_coll_rsag_reduce_scatter_circulant)      \
+    X(COLL, ORDERED, 8, "ordered",                                                 \
+      "rank-order fold: each rank receives the p-1 pieces of its block (pairwise " \
+      "exchange) and folds all p in rank order; the same bits on any placement; "  \
+      "any op, any datatype",                                                      \
+      MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, MCA_COLL_RSAG_LAYOUT_RANKS,               \
+      MCA_COLL_RSAG_DEF_RS_ORDERED, mca_coll_rsag_reduce_scatter_ordered)
 
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \
     MCA_COLL_RSAG_RS_ALGORITHMS(X, REDUCE_SCATTER_BLOCK)

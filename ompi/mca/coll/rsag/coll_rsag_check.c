@@ -21,8 +21,8 @@
  * is left waiting.  Nonblocking and persistent calls are not checked: a
  * blocking exchange inside MPI_Iallreduce could deadlock a correct program.
  *
- * Without the check, the settings alone (the forced algorithm and the
- * thresholds of the collective) are compared the same way once per
+ * Without the check, the settings alone (the forced algorithm, the
+ * thresholds of the collective and coll_rsag_reproducible) are compared the same way once per
  * communicator and collective, at its first blocking call: a parameter set
  * differently on some ranks (a tuning file read on some nodes only) then
  * stops the job with one line from rank 0 instead of sending different
@@ -42,6 +42,7 @@
 #include "ompi/op/op.h"
 
 #include "coll_rsag_check.h"
+#include "coll_rsag_reproducible.h"
 #include "coll_rsag_segment.h"
 
 bool mca_coll_rsag_check_args = false;
@@ -74,6 +75,7 @@ enum {
     MCA_COLL_RSAG_CHK_IN_PLACE,
     MCA_COLL_RSAG_CHK_FORCED,
     MCA_COLL_RSAG_CHK_THRESHOLDS,
+    MCA_COLL_RSAG_CHK_REPRODUCIBLE,
     MCA_COLL_RSAG_CHK_N
 };
 
@@ -92,6 +94,7 @@ static const struct {
     { "MPI_IN_PLACE (all ranks or none)", MPI_ERR_BUFFER },
     { "coll_rsag algorithm setting", MPI_ERR_ARG },
     { "coll_rsag threshold settings", MPI_ERR_ARG },
+    { "coll_rsag_reproducible", MPI_ERR_ARG },
 };
 
 /* FNV-1a over n longs, folded to a non-negative long. */
@@ -178,6 +181,8 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
     shape[1] = mca_coll_rsag_node_params.fanin;
     shape[2] = (long) mca_coll_rsag_component.hier_chunk_size;
     v[MCA_COLL_RSAG_CHK_THRESHOLDS] = mca_coll_rsag_check_hash(shape, 3);
+    /* ranks in different modes would run different algorithms */
+    v[MCA_COLL_RSAG_CHK_REPRODUCIBLE] = mca_coll_rsag_reproducible;
     for (int i = 0; i < MCA_COLL_RSAG_CHK_N; ++i) {
         v[MCA_COLL_RSAG_CHK_N + i] = -v[i];
     }

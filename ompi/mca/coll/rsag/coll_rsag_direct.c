@@ -49,6 +49,7 @@
 #include "coll_rsag_index.h"
 #include "coll_rsag_mem.h"
 #include "coll_rsag_op.h"
+#include "coll_rsag_reproducible.h"
 #include "coll_rsag_sched.h"
 #include "coll_rsag_segment.h"
 #include "coll_rsag_stream.h"
@@ -1069,9 +1070,12 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
         d->all = false;         /* nobody else reads the root's input: it stays where it is */
     }
     d->nticks = d->use_cma ? 1 : (n + d->window - 1) / d->window;
-    /* at p >= 3, a box may go up a tree instead (the boxed tree) */
+    /* at p >= 3, a box may go up a tree instead (the boxed tree); not in
+     * placement mode: the tree folds partials of runs of ranks, another
+     * association than the flat left fold in rank order that `ordered`
+     * and the other forms of `direct` compute (doc/reproducible.md) */
     d->fanin = 0;
-    if (d->boxed && a->size >= 3) {
+    if (d->boxed && a->size >= 3 && MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT != a->reproducible) {
         d->fanin = mca_coll_rsag_direct_fanin(a->size, bytes, d->kind);
         mca_coll_rsag_direct_trace_fanin(d, bytes);
     }

@@ -138,6 +138,10 @@ static const char *mca_coll_rsag_reason_text(const mca_coll_rsag_decision_t *d,
         return buf;
     case MCA_COLL_RSAG_REASON_UNCOVERED:
         return "no rsag algorithm's *_min_bytes covers this size";
+    case MCA_COLL_RSAG_REASON_PLACEMENT:
+        snprintf(buf, len, "%s forced but it does not fold in rank order "
+                 "(coll_rsag_reproducible placement)", mca_coll_rsag_alg_name(coll, forced));
+        return buf;
     default:
         return "auto";
     }
@@ -152,8 +156,13 @@ static const char *mca_coll_rsag_threshold_text(const mca_coll_rsag_decision_t *
     char range[32];
 
     if (MCA_COLL_RSAG_DELEGATE == d->alg || (MCA_COLL_RSAG_REASON_AUTO != d->reason
-                                             && MCA_COLL_RSAG_REASON_FALLBACK != d->reason)) {
+                                             && MCA_COLL_RSAG_REASON_FALLBACK != d->reason
+                                             && MCA_COLL_RSAG_REASON_PLACEMENT != d->reason)) {
         return "";
+    }
+    if (d->first) {
+        return "; the first rank-order algorithm that applies (no *_min_bytes of one covers "
+               "this size)";
     }
     mca_coll_rsag_class_text(mca_coll_rsag_component.class_bounds, d->comm_class, range,
                              sizeof(range));
@@ -178,7 +187,7 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
 {
     int size_class = mca_coll_rsag_size_class(call->bytes);
     uint64_t *reported = &m->reported[call->nonblocking ? 1 : 0][coll][d->alg][d->reason];
-    char why[160], thr[160];
+    char why[160], thr[200];
     /* a nonblocking call on one node before the segment exists */
     bool no_segment_yet = call->nonblocking && call->comm_size > 1 && 1 == m->all_local
                           && MCA_COLL_RSAG_NODE_UNKNOWN == m->node_state && !call->single_node;
@@ -189,7 +198,7 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
     *reported |= 1ULL << size_class;
     opal_output(mca_coll_rsag_component.output,
                 "coll:rsag: %s%s on %s (cid %d, size %d): %zu bytes (size class %d), "
-                "%s op -> %s (%s)%s%s",
+                "%s op -> %s (%s)%s%s%s",
                 mca_coll_rsag_colls[coll].name,
                 call->nonblocking ? " (nonblocking or persistent)" : "", comm->c_name,
                 MCA_COLL_RSAG_COMM_CID(comm),
@@ -199,6 +208,8 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
                                                  : mca_coll_rsag_alg_name(coll, d->alg),
                 mca_coll_rsag_reason_text(d, coll, forced, why, sizeof(why)),
                 mca_coll_rsag_threshold_text(d, coll, thr, sizeof(thr)),
+                call->rank_order ? "; coll_rsag_reproducible placement: only algorithms that "
+                                   "fold in rank order" : "",
                 no_segment_yet ? "; direct not before a blocking call or a persistent *_init "
                                  "has made the node's shared segment (making it waits for "
                                  "every rank)" : "");
@@ -300,6 +311,10 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
     }
     call->nonblocking = nonblocking;
     call->unordered_start = unordered_start;
+    /* in the call description, so the decision cache (memcmp of the call)
+     * forgets its answer when the mode changes through MPI_T; exact's
+     * inner collectives run with a->reproducible = off */
+    call->rank_order = MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT == a->reproducible;
     if (nonblocking && m->nodes < 0) {
         /* Finding the node structure is a collective exchange: a
          * nonblocking call must not wait for its peers, so until a

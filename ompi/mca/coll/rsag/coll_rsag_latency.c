@@ -61,6 +61,7 @@ typedef struct mca_coll_rsag_latency_settings_t {
     size_t max_bytes;
     int verbose;
     int fanin;                                 /* coll_rsag_direct_fanin */
+    int reproducible;                          /* the call's mode (placement: flat) */
 } mca_coll_rsag_latency_settings_t;
 
 /* One remembered shape: a call of it described once (blocking: the call
@@ -118,7 +119,8 @@ void mca_coll_rsag_latency_register(const mca_base_component_t *c)
 
 /* The settings of collective `coll`'s decisions as they are now. */
 static void mca_coll_rsag_latency_settings(mca_coll_rsag_latency_settings_t *st,
-                                           mca_coll_rsag_coll_t coll)
+                                           mca_coll_rsag_coll_t coll,
+                                           const mca_coll_rsag_args_t *a)
 {
     memset(st, 0, sizeof(*st));     /* padding too: compared with memcmp */
     st->tuning = mca_coll_rsag_component.tuning[coll];
@@ -126,13 +128,18 @@ static void mca_coll_rsag_latency_settings(mca_coll_rsag_latency_settings_t *st,
     st->max_bytes = mca_coll_rsag_latency.max_bytes;
     st->verbose = mca_coll_rsag_component.verbose;
     st->fanin = mca_coll_rsag_node_params.fanin;
+    st->reproducible = a->reproducible;
 }
 
-/* The settings the decision of collective `coll` read are still `st`. */
+/* The settings the decision of collective `coll` read are still `st`, and
+ * the call `a` asks for the same reproducibility (placement runs `direct`
+ * flat, never up the boxed tree). */
 static bool mca_coll_rsag_latency_same_settings(const mca_coll_rsag_latency_settings_t *st,
-                                                mca_coll_rsag_coll_t coll)
+                                                mca_coll_rsag_coll_t coll,
+                                                const mca_coll_rsag_args_t *a)
 {
     return st->max_bytes == mca_coll_rsag_latency.max_bytes
+           && st->reproducible == a->reproducible
            && st->verbose == mca_coll_rsag_component.verbose
            && st->fanin == mca_coll_rsag_node_params.fanin
            && 0 == memcmp(&st->tuning, &mca_coll_rsag_component.tuning[coll], sizeof(st->tuning))
@@ -229,7 +236,7 @@ static int mca_coll_rsag_latency_set(mca_coll_rsag_latency_entry_t *e,
     e->op = a->op;
     OBJ_RETAIN(e->dtype);
     OBJ_RETAIN(e->op);
-    mca_coll_rsag_latency_settings(&e->settings, coll);
+    mca_coll_rsag_latency_settings(&e->settings, coll, a);
     return OMPI_SUCCESS;
 }
 
@@ -250,7 +257,7 @@ bool mca_coll_rsag_latency_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t c
     mca_coll_rsag_latency_entry_t *e =
         mca_coll_rsag_latency_find(m, MCA_COLL_RSAG_LATENCY_BLOCKING, coll, a);
 
-    if (NULL == e || !mca_coll_rsag_latency_same_settings(&e->settings, coll)) {
+    if (NULL == e || !mca_coll_rsag_latency_same_settings(&e->settings, coll, a)) {
         return false;
     }
     mca_coll_rsag_latency_count(e, coll);
@@ -308,7 +315,7 @@ bool mca_coll_rsag_latency_try_request(mca_coll_rsag_module_t *m, mca_coll_rsag_
     mca_coll_rsag_request_t *r;
     mca_coll_rsag_direct_t *d;
 
-    if (NULL == e || !mca_coll_rsag_latency_same_settings(&e->settings, coll)
+    if (NULL == e || !mca_coll_rsag_latency_same_settings(&e->settings, coll, a)
         || NULL == (r = mca_coll_rsag_request_pool_take(&e->pool, a->comm))) {
         return false;
     }
@@ -345,7 +352,7 @@ void mca_coll_rsag_latency_adopt(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
     if (NULL == e) {
         return;
     }
-    if (NULL == e->d || !mca_coll_rsag_latency_same_settings(&e->settings, coll)) {
+    if (NULL == e->d || !mca_coll_rsag_latency_same_settings(&e->settings, coll, a)) {
         /* a new shape, or new settings; not a memory request of the call's
          * (the call succeeds without it: the request is just not kept) */
         mca_coll_rsag_latency_clear(e);

@@ -17,6 +17,12 @@
  *     when that is >= 0, else the table's default for the communicator's
  *     size class.  A forced algorithm that does not apply
  *     falls back to this rule, never to a linear algorithm.
+ *  2b. coll_rsag_reproducible = placement (call->rank_order): rules 1 and 2
+ *     among the rows that fold in rank order only
+ *     (MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER); a forced row without the bit is
+ *     replaced (REASON_PLACEMENT), and a size no threshold covers takes
+ *     the first applicable such row in table order (`direct`, then
+ *     `ordered`, which applies to every call), never the previous module.
  *  3. If no algorithm of ours applies (a datatype whose extent is not
  *     positive, an op that every algorithm of the collective needs to be
  *     commutative, or thresholds that leave this size uncovered), delegate
@@ -95,13 +101,58 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
     return unmet;
 }
 
+/* Placement mode (call->rank_order): among the applicable rows that fold
+ * in rank order, the largest threshold <= bytes (later rows on ties), else
+ * the first of them in table order.  `d` comes with its reason (AUTO,
+ * FORCED-turned-FALLBACK, PLACEMENT) and comm_class set. */
+static mca_coll_rsag_decision_t mca_coll_rsag_select_rank_order(
+    mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t *call,
+    const mca_coll_rsag_tuning_t *tuning, mca_coll_rsag_decision_t d)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    const mca_coll_rsag_alg_desc_t *first = NULL;
+    unsigned unmet_any = 0;
+
+    for (int i = 0; i < desc->nalgs; ++i) {
+        const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
+        unsigned unmet = mca_coll_rsag_unmet(alg, call);
+        bool by_class;
+        size_t min;
+
+        if (0 == (alg->restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER)) {
+            continue;
+        }
+        if (0 != unmet) {
+            unmet_any |= unmet;
+            continue;
+        }
+        first = (NULL == first) ? alg : first;
+        min = mca_coll_rsag_threshold(coll, tuning, alg->id, d.comm_class, &by_class);
+        if (min <= call->bytes && (MCA_COLL_RSAG_DELEGATE == d.alg || min >= d.threshold)) {
+            d.alg = alg->id;
+            d.threshold = min;
+            d.by_class = by_class;
+        }
+    }
+    if (MCA_COLL_RSAG_DELEGATE == d.alg && NULL != first) {
+        d.alg = first->id;              /* no threshold covers the size */
+        d.threshold = 0;
+        d.by_class = false;
+        d.first = true;
+    } else if (NULL == first) {
+        d.reason = MCA_COLL_RSAG_REASON_NONE;
+        d.unmet = unmet_any;
+    }
+    return d;
+}
+
 mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
                                               const mca_coll_rsag_call_t *call,
                                               const mca_coll_rsag_tuning_t *tuning)
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
     mca_coll_rsag_decision_t d = { MCA_COLL_RSAG_DELEGATE, MCA_COLL_RSAG_REASON_AUTO, 0,
-                                   0, 0, false, false };
+                                   0, 0, false, false, false };
     const mca_coll_rsag_alg_desc_t *forced = mca_coll_rsag_alg(coll, tuning->forced);
     unsigned unmet_any = 0;
     bool applicable = false;
@@ -112,6 +163,11 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
         d.reason = MCA_COLL_RSAG_REASON_DATATYPE;
         return d;
     }
+    if (NULL != forced && call->rank_order
+        && 0 == (forced->restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER)) {
+        d.reason = MCA_COLL_RSAG_REASON_PLACEMENT;
+        forced = NULL;
+    }
     if (NULL != forced) {
         d.unmet = mca_coll_rsag_unmet(forced, call);
         if (0 == d.unmet) {
@@ -120,6 +176,9 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
             return d;
         }
         d.reason = MCA_COLL_RSAG_REASON_FALLBACK;
+    }
+    if (call->rank_order) {
+        return mca_coll_rsag_select_rank_order(coll, call, tuning, d);
     }
 
     for (int i = 0; i < desc->nalgs; ++i) {

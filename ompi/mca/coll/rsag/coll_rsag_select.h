@@ -34,8 +34,20 @@ enum { MCA_COLL_RSAG_COLLECTIVES(MCA_COLL_RSAG_COLL_ALG_ENUM) };
 #undef MCA_COLL_RSAG_COLL_ALG_ENUM
 #undef MCA_COLL_RSAG_ALG_ENUM
 
-/* Upper bound on algorithms per collective (ids 1..MAX_ALGS). */
-#define MCA_COLL_RSAG_MAX_ALGS 8
+/* Algorithms per collective (ids 1..n, counted from the tables), and the
+ * most any collective has: the size of the per-algorithm arrays. */
+#define MCA_COLL_RSAG_COUNT_ALG(...) + 1
+#define MCA_COLL_RSAG_COLL_NALGS(ID, name, mpi_name, LIST) \
+    MCA_COLL_RSAG_NALGS_##ID = 0 LIST(MCA_COLL_RSAG_COUNT_ALG),
+enum { MCA_COLL_RSAG_COLLECTIVES(MCA_COLL_RSAG_COLL_NALGS) };
+#undef MCA_COLL_RSAG_COLL_NALGS
+#undef MCA_COLL_RSAG_COUNT_ALG
+#define MCA_COLL_RSAG_MAX2(a, b) ((a) > (b) ? (a) : (b))
+#define MCA_COLL_RSAG_MAX_ALGS                                                     \
+    MCA_COLL_RSAG_MAX2(MCA_COLL_RSAG_MAX2(MCA_COLL_RSAG_NALGS_ALLREDUCE,             \
+                                          MCA_COLL_RSAG_NALGS_REDUCE),               \
+                       MCA_COLL_RSAG_MAX2(MCA_COLL_RSAG_NALGS_REDUCE_SCATTER_BLOCK,  \
+                                          MCA_COLL_RSAG_NALGS_REDUCE_SCATTER))
 
 /* One row of an algorithm table, without its function. */
 typedef struct mca_coll_rsag_alg_desc_t {
@@ -76,6 +88,9 @@ typedef struct mca_coll_rsag_call_t {
      * sub-communicators failed). */
     int nodes;
     int min_ranks_per_node;
+    /* coll_rsag_reproducible = placement for this call: only the rows with
+     * MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER may run it (mca_coll_rsag_select) */
+    bool rank_order;
 } mca_coll_rsag_call_t;
 
 /* coll_rsag_<coll>_<alg>_min_bytes: any negative value (default -1) means
@@ -105,6 +120,8 @@ typedef enum mca_coll_rsag_reason_t {
     MCA_COLL_RSAG_REASON_DATATYPE,      /* extent <= 0: delegate */
     MCA_COLL_RSAG_REASON_NONE,          /* restrictions rule out every algorithm: delegate */
     MCA_COLL_RSAG_REASON_UNCOVERED,     /* thresholds leave this size uncovered: delegate */
+    MCA_COLL_RSAG_REASON_PLACEMENT,     /* rank_order: auto among the rank-order rows (the
+                                           forced one, if any, does not fold in rank order) */
     MCA_COLL_RSAG_NUM_REASONS
 } mca_coll_rsag_reason_t;
 
@@ -120,6 +137,8 @@ typedef struct mca_coll_rsag_decision_t {
     bool by_class;                      /* threshold is the class default */
     bool below;                         /* AUTO: chosen by max_bytes (threshold is
                                            that bound, > bytes) */
+    bool first;                         /* rank_order: no threshold covers the size,
+                                           the first applicable rank-order row */
 } mca_coll_rsag_decision_t;
 
 /* Restriction bits of `alg` that `call` does not meet (0: applicable). */
@@ -130,7 +149,13 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
  * among the applicable rows, the first one with a max_bytes bound above
  * the message (`leaders`), then the one with the largest threshold <=
  * bytes (the later row on ties), a node-aware row (NEEDS_MULTI_NODE)
- * going ahead of the flat ones from its threshold on. */
+ * going ahead of the flat ones from its threshold on.
+ * call->rank_order (coll_rsag_reproducible = placement): only the rows
+ * with MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER; a forced row without it is
+ * replaced (REASON_PLACEMENT); among them the largest threshold <= bytes,
+ * and where no threshold covers the size, the first applicable one in
+ * table order (`direct` where it runs, else `ordered`): never a delegation
+ * while one of them applies. */
 mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
                                               const mca_coll_rsag_call_t *call,
                                               const mca_coll_rsag_tuning_t *tuning);
