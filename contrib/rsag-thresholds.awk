@@ -22,7 +22,7 @@
 #     `margin` of the fastest.  This is the "winner" column of the comments
 #     only; the thresholds come from rule 2.
 #  2. Thresholds: every combination is tried -- the base algorithm at 0,
-#     each other algorithm either off or starting at one of the measured
+#     each other algorithm that ran at some size either off or starting at one of the measured
 #     sizes (no two at the same size) -- and simulated with the selector's
 #     rule at every measured size.  The combination kept has the smallest
 #     worst slowdown (time of the algorithm it picks / time of the fastest
@@ -145,7 +145,12 @@ END {
     # 2. every combination of thresholds (an odometer over the options of
     # algorithms 2..na: 0 = off, j = from the j-th smallest size); 3. the
     # base keeps 0
-    for (k = 2; k <= na; ++k) opt[k] = 0
+    # an algorithm that ran at no size stays off (it can be picked at none:
+    # leaving it out of the odometer changes no result, only the time)
+    for (k = 2; k <= na; ++k) {
+        opt[k] = 0; runs[k] = 0
+        for (s = 1; s <= ns; ++s) if (ok[s, k]) runs[k] = 1
+    }
     have = 0
     while (1) {
         if (distinct_options()) {
@@ -156,7 +161,7 @@ END {
                 for (k = 2; k <= na; ++k) bopt[k] = opt[k]
             }
         }
-        for (k = 2; k <= na && opt[k] == ns; ++k) opt[k] = 0
+        for (k = 2; k <= na && (opt[k] == ns || !runs[k]); ++k) opt[k] = 0
         if (k > na) break
         opt[k]++
     }
