@@ -154,6 +154,10 @@ typedef struct mca_coll_rsag_last_decision_t {
 typedef struct mca_coll_rsag_module_t {
     mca_coll_base_module_t super;
     mca_coll_rsag_scratch_t scratch;
+    /* the temporaries of a blocking call of coll_rsag_reproducible exact,
+     * which brackets the inner collectives that use `scratch`
+     * (coll_rsag_exact.c) */
+    mca_coll_rsag_scratch_t exact_scratch;
     mca_coll_rsag_previous_t previous;
     bool previous_retained;
     /* Block layouts of the current call: p + 1 rank-block offsets, then

@@ -62,6 +62,7 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
     m->layouts = NULL;
     memset(m->reported, 0, sizeof(m->reported));
     mca_coll_rsag_scratch_init(&m->scratch);
+    mca_coll_rsag_scratch_init(&m->exact_scratch);
     memset(m->last, 0, sizeof(m->last));
     m->all_local = -1;
     m->node_state = MCA_COLL_RSAG_NODE_UNKNOWN;
@@ -83,6 +84,7 @@ static void mca_coll_rsag_module_destruct(mca_coll_rsag_module_t *m)
     mca_coll_rsag_free(m->layouts);
     m->layouts = NULL;
     mca_coll_rsag_scratch_fini(&m->scratch);
+    mca_coll_rsag_scratch_fini(&m->exact_scratch);
     mca_coll_rsag_segment_destroy(m->segment);
     m->segment = NULL;
     mca_coll_rsag_hier_free(m->hier);

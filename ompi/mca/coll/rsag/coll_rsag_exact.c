@@ -22,6 +22,7 @@
  */
 #include "ompi_config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,15 +220,27 @@ static bool mca_coll_rsag_exact_describe(mca_coll_rsag_exact_plan_t *pl,
 
 /* ---- the local steps ---------------------------------------------------- */
 
+/* Doubles the kernels may read or write where they are (no copy through
+ * pl->x): the user's buffer holds doubles, aligned as doubles. */
+static bool mca_coll_rsag_exact_direct(const mca_coll_rsag_exact_plan_t *pl, const void *buf)
+{
+    return !pl->is_float && 0 == ((uintptr_t) buf % _Alignof(double));
+}
+
 static void mca_coll_rsag_exact_local(mca_coll_rsag_exact_plan_t *pl, int what)
 {
     size_t c = (size_t) pl->ncomp;
+    const double *x = mca_coll_rsag_exact_direct(pl, pl->input) ? (const double *) pl->input
+                                                                 : pl->x;
+    double *out = mca_coll_rsag_exact_direct(pl, pl->rbuf) ? (double *) pl->rbuf : pl->x;
 
     switch (what) {
     case MCA_COLL_RSAG_EXACT_FILL:
         if (!pl->gather) {
-            mca_coll_rsag_exact_load(pl->input, pl->is_float, pl->R, pl->x);
-            mca_coll_rsag_exact_fields(pl->x, pl->R, pl->e);
+            if (x == pl->x) {
+                mca_coll_rsag_exact_load(pl->input, pl->is_float, pl->R, pl->x);
+            }
+            mca_coll_rsag_exact_fields(x, pl->R, pl->e);
             break;
         }
         memset(pl->g, 0, (size_t) pl->p * pl->R * sizeof(double));
@@ -239,7 +252,7 @@ static void mca_coll_rsag_exact_local(mca_coll_rsag_exact_plan_t *pl, int what)
         }
         break;
     case MCA_COLL_RSAG_EXACT_EXTRACT:
-        mca_coll_rsag_exact_extract(pl->x, pl->E, pl->R, pl->q);
+        mca_coll_rsag_exact_extract(x, pl->E, pl->R, pl->q);
         break;
     default:
         if (!pl->output) {
@@ -247,11 +260,13 @@ static void mca_coll_rsag_exact_local(mca_coll_rsag_exact_plan_t *pl, int what)
         }
         if (pl->gather) {
             /* allreduce, reduce: the whole array; a reduce-scatter: my block's region */
-            mca_coll_rsag_exact_gathered(pl->h, (size_t) pl->p, pl->mine_n, pl->x);
+            mca_coll_rsag_exact_gathered(pl->h, (size_t) pl->p, pl->mine_n, out);
         } else {
-            mca_coll_rsag_exact_finish(pl->S, pl->E + pl->mine0, pl->mine_n, pl->x);
+            mca_coll_rsag_exact_finish(pl->S, pl->E + pl->mine0, pl->mine_n, out);
         }
-        mca_coll_rsag_exact_store(pl->x, pl->is_float, pl->mine_n, pl->rbuf);
+        if (out == pl->x) {
+            mca_coll_rsag_exact_store(pl->x, pl->is_float, pl->mine_n, pl->rbuf);
+        }
         break;
     }
 }
@@ -521,9 +536,13 @@ bool mca_coll_rsag_exact_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t col
         *err = OMPI_SUCCESS;            /* nothing to reduce */
         return true;
     }
-    /* blocking: the temporaries are this call's own memory (each inner
-     * call brackets its own scratch area) */
+    /* blocking: the temporaries come from exact's own scratch area of the
+     * module (kept between calls, as the module's `scratch`, within
+     * coll_rsag_scratch_max_bytes: no fresh pages at every call); each
+     * inner call brackets the module's `scratch` for its own */
+    mca_coll_rsag_call_begin(&m->exact_scratch);
     *err = mca_coll_rsag_tmp_alloc(&tmp, mca_coll_rsag_exact_bytes(&desc), MPI_BYTE);
+    (void) mca_coll_rsag_call_end(OMPI_SUCCESS);
     if (OMPI_SUCCESS == *err) {
         pl = mca_coll_rsag_exact_carve(&desc, tmp.buf);
         mca_coll_rsag_exact_blocks(pl, a->displ, a->count);

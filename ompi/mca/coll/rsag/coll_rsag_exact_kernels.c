@@ -31,15 +31,26 @@
 #if defined(__FAST_MATH__)
 #error "exact summation must not be compiled with -ffast-math"
 #endif
-/* No contraction of a product and a sum into one fused multiply-add (which
+/* The loops of the kernels are written to vectorize (-O2 does not try
+ * before GCC 12 without -ftree-vectorize: it is asked for here).
+ * No contraction of a product and a sum into one fused multiply-add (which
  * rounds once where the code rounds twice): GCC contracts by default where
  * the target has FMA (aarch64, x86-64 with -mfma) and ignores the standard
  * pragma, so it gets its own (checked: no FMA in this file's code with
  * -O2 -mfma). */
 #if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC optimize("fp-contract=off")
+#pragma GCC optimize("fp-contract=off", "tree-vectorize")
 #else
 #pragma STDC FP_CONTRACT OFF
+#endif
+
+/* The hot loops are built twice on x86-64, for AVX2 and for the baseline,
+ * and the loader picks one for the CPU (GCC's function multiversioning):
+ * the same operations in the same order, so the same bits either way. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define MCA_COLL_RSAG_EXACT_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define MCA_COLL_RSAG_EXACT_CLONES
 #endif
 
 #define MCA_COLL_RSAG_EXACT_L MCA_COLL_RSAG_EXACT_LOG2_MAX_TERMS
@@ -171,29 +182,99 @@ void mca_coll_rsag_exact_store(const double *r, bool is_float, size_t n, void *o
     }
 }
 
+MCA_COLL_RSAG_EXACT_CLONES
+static void mca_coll_rsag_exact_fields_loops(const double *x, size_t n, int16_t *e)
+{
+    /* branch-free, so that the compiler vectorizes it */
+    for (size_t i = 0; i < n; ++i) {
+        uint64_t b;
+        int f;
+
+        memcpy(&b, &x[i], sizeof(b));
+        f = (int) ((b >> 52) & 0x7ff);
+        e[i] = (int16_t) (f + (0 == f));
+    }
+}
+
+/* (the loops are a static function: an exported one would make its
+ * multiversioning resolver a symbol of the component) */
 void mca_coll_rsag_exact_fields(const double *x, size_t n, int16_t *e)
 {
+    mca_coll_rsag_exact_fields_loops(x, n, e);
+}
+
+/* The fields whose cut is the plain one: sigma1 and sigma2 normal (k2 =
+ * e - 18 >= -1022), no scaling (e <= MCA_COLL_RSAG_EXACT_E_MAX), no inf or
+ * NaN.  There the cut is integer arithmetic on the field alone and the
+ * loops below run without a branch (vectorized); the few elements outside
+ * take the general path after them, with the same result. */
+/* k2 = e + L + 2 - 52 + L >= -1022 with e = field - 1023 */
+#define MCA_COLL_RSAG_EXACT_PLAIN_LO (51 - 2 * MCA_COLL_RSAG_EXACT_L)
+#define MCA_COLL_RSAG_EXACT_PLAIN_HI (1023 + MCA_COLL_RSAG_EXACT_E_MAX)
+
+static inline bool mca_coll_rsag_exact_plain(int f)
+{
+    return f >= MCA_COLL_RSAG_EXACT_PLAIN_LO && f <= MCA_COLL_RSAG_EXACT_PLAIN_HI;
+}
+
+/* sigma = 1.5 * 2^(field - 1023 + d) as bits, for a plain field */
+static inline double mca_coll_rsag_exact_plain_sigma(int f, int d)
+{
+    return mca_coll_rsag_exact_from_bits(((uint64_t) (f + d) << 52) | (1ULL << 51));
+}
+
+MCA_COLL_RSAG_EXACT_CLONES
+static void mca_coll_rsag_exact_extract_loops(const double *x, const int16_t *E, size_t n, double *q)
+{
+    const int d1 = MCA_COLL_RSAG_EXACT_L + 2, d2 = d1 - 52 + MCA_COLL_RSAG_EXACT_L;
+    int odd = 0;
+
     for (size_t i = 0; i < n; ++i) {
-        e[i] = mca_coll_rsag_exact_field(x[i]);
+        int f = E[i];
+        double s1 = mca_coll_rsag_exact_plain_sigma(f, d1);
+        double s2 = mca_coll_rsag_exact_plain_sigma(f, d2);
+        double hi = (s1 + x[i]) - s1, r = x[i] - hi;
+
+        q[2 * i] = hi;
+        q[2 * i + 1] = (s2 + r) - s2;
+        odd |= !mca_coll_rsag_exact_plain(f);
+    }
+    for (size_t i = 0; odd && i < n; ++i) {
+        if (!mca_coll_rsag_exact_plain(E[i])) {
+            mca_coll_rsag_exact_cut_t c = mca_coll_rsag_exact_cut(E[i]);
+
+            mca_coll_rsag_exact_split(&c, x[i], &q[2 * i], &q[2 * i + 1]);
+        }
     }
 }
 
 void mca_coll_rsag_exact_extract(const double *x, const int16_t *E, size_t n, double *q)
 {
-    for (size_t i = 0; i < n; ++i) {
-        mca_coll_rsag_exact_cut_t c = mca_coll_rsag_exact_cut(E[i]);
+    mca_coll_rsag_exact_extract_loops(x, E, n, q);
+}
 
-        mca_coll_rsag_exact_split(&c, x[i], &q[2 * i], &q[2 * i + 1]);
+MCA_COLL_RSAG_EXACT_CLONES
+static void mca_coll_rsag_exact_finish_loops(const double *S, const int16_t *E, size_t n, double *r)
+{
+    int odd = 0;
+
+    /* plain fields: no special value, no scaling, no overflow: RN(S1 + S2) */
+    for (size_t i = 0; i < n; ++i) {
+        r[i] = S[2 * i] + S[2 * i + 1];
+        odd |= !mca_coll_rsag_exact_plain(E[i]);
+    }
+    for (size_t i = 0; odd && i < n; ++i) {
+        if (!mca_coll_rsag_exact_plain(E[i])) {
+            mca_coll_rsag_exact_cut_t c = mca_coll_rsag_exact_cut(E[i]);
+
+            r[i] = mca_coll_rsag_exact_result(&c, S[2 * i], S[2 * i + 1]);
+        }
     }
 }
 
 void mca_coll_rsag_exact_finish(const double *S, const int16_t *E, size_t n, double *r)
 {
-    for (size_t i = 0; i < n; ++i) {
-        mca_coll_rsag_exact_cut_t c = mca_coll_rsag_exact_cut(E[i]);
-
-        r[i] = mca_coll_rsag_exact_result(&c, S[2 * i], S[2 * i + 1]);
-    }
+    mca_coll_rsag_exact_finish_loops(S, E, n, r);
 }
 
 void mca_coll_rsag_exact_gathered(const double *g, size_t terms, size_t n, double *r)
