@@ -316,7 +316,8 @@ expect_in_log 'rsag did not run in rsag_auto \(ran -\)'
 expect_in_log 'tuned_default 1024 B rep 3: rsag was loaded \(ran ring\)'
 
 # rsag's forced algorithms (--rsag-algs): their own table against the best
-# other job, and a forced job in which rsag ran another algorithm is named.
+# other job; a forced call that fell back (its restrictions unmet) is listed
+# and left out, one that rsag did not run fails the merge.
 cluster_bench_forced() {
     local d="$bench_out/cluster-forced" rep
     rm -rf "$d" && mkdir -p "$d" || return 1
@@ -330,8 +331,11 @@ cluster_bench_forced() {
     } >"$d/raw.csv"
     "$contribdir/rsag-cluster-bench.sh" --merge-only -o "$d" || return 1
     sed -i 's/^\(5x1,2,rsag_circulant,rsag_circulant,allreduce,5,65536,82\),circulant,/\1,ring,/' "$d/raw.csv"
+    "$contribdir/rsag-cluster-bench.sh" --merge-only -o "$d" || return 1
+    sed -i 's/^\(5x1,3,rsag_circulant,rsag_circulant,allreduce,5,65536,83\),circulant,/\1,-,/' "$d/raw.csv"
     ! "$contribdir/rsag-cluster-bench.sh" --merge-only -o "$d"
 }
 run_test bench-cluster-forced cluster_bench_forced
 expect_in_log "^ +65536  rsag_circulant +82.0 \\[81.0-83.0\\] +rsag_auto 102.0 \\[101.0-103.0\\] +1.24$"
-expect_in_log '5x1 allreduce 65536 B rep 2: rsag_circulant ran ring'
+expect_in_log '5x1 allreduce 65536 B: rsag_circulant fell back to ring'
+expect_in_log '5x1 allreduce 65536 B rep 3: rsag_circulant ran -'

@@ -97,7 +97,8 @@
  * MCA_COLL_RSAG_OFF: auto never picks the algorithm (it stays available to
  * force): the priority-aware reduce-scatter never won; at np 2 neither
  * the ring nor the priority-aware allreduce beat Rabenseifner by 3 %.
- * `circulant` (2026-11-27) is OFF everywhere until it is measured.
+ * `circulant` (2026-11-27): several nodes from 64 KB (below, "several
+ * nodes"); OFF on one node, where it was not measured.
  */
 #define MCA_COLL_RSAG_NUM_SIZE_CLASSES 3
 /* Default upper bounds of the size classes but the last: p <= 2, p <= 4. */
@@ -173,16 +174,31 @@
  *   Rabenseifner 267 / 678 on 2 x 2 / 3+2+3), so Rabenseifner starts at
  *   64 KB, where hierarchical takes every placement it applies to; the
  *   reduce-scatters take hierarchical from 256 KB (2.4 ms on 2 x 2 against
- *   tuned's best 3.0; priority-aware, auto's choice before, 4.3). */
+ *   tuned's best 3.0; priority-aware, auto's choice before, 4.3).
+ *   2026-11-27 (contrib/results/2026-11-27-circulant: 5, 6 and 7 hosts x 1
+ *   rank, every algorithm forced, 5 repetitions): where p is not a power
+ *   of two, Rabenseifner's and halving's fold cost 2-5x (allreduce 256 KB:
+ *   Rabenseifner 18 ms, the ring 3.3, circulant 5.7); `circulant` has no
+ *   fold for any p and the same rounds and volume as halving at a power of
+ *   two (the cost model: within 3 % of Rabenseifner at p = 8, 2x ahead at
+ *   p = 5), so it replaces Rabenseifner (allreduce) and priority-aware
+ *   (the reduce-scatters) from 64 KB for one rank per node and as
+ *   hierarchical's cross-node step (which no longer needs a rule of its
+ *   own for node counts that are not powers of two); the ring keeps 1 MB
+ *   and up.  Measured against the best other job at 64 KB - 1 MB:
+ *   allreduce 1.02-1.41 at 64 KB, 0.39-0.60 at 256 KB (the ring),
+ *   0.92-1.09 at 1 MB; the reduce-scatter 0.98-1.38, 0.53-0.56, 0.80-1.14
+ *   (the table: README there).  Oversubscribed (5-7 processes on 2 cores),
+ *   link-bound; the power-of-two side from the model, not measured. */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,   1048576)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_ORDERED               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
@@ -193,11 +209,11 @@
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
 #define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,   1048576)
-#define MCA_COLL_RSAG_DEF_RS_PRIORITY_AWARE               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    131072)
+#define MCA_COLL_RSAG_DEF_RS_PRIORITY_AWARE               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(         1,         8,         8, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    262144)
 #define MCA_COLL_RSAG_DEF_RS_LEADERS                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_RS_CIRCULANT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_CIRCULANT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 /* `ordered` (every table): the rank-order fold for placement mode on any
  * placement; auto in `off` mode never picks it (not measured yet) */
 #define MCA_COLL_RSAG_DEF_RS_ORDERED                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)

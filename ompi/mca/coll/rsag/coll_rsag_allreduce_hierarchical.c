@@ -30,11 +30,10 @@
  * communicator, `direct` first (the node path: CMA or the shared segment),
  * else auto; (2) rsag's allreduce selection on the cross communicator
  * (the "several nodes" class of the threshold table), or the algorithm
- * coll_rsag_allreduce_hierarchical_inter_algorithm forces (left to auto,
- * the ring where the node count is not a power of two: there Rabenseifner
- * and recursive doubling fold a whole slice in and out, and on the
- * emulated cluster's 3 nodes at 1 Gbit/s the ring took 0.26-0.47 of their
- * time from 256 KB to 16 MB, contrib/results/2026-11-26-cluster); (3) the
+ * coll_rsag_allreduce_hierarchical_inter_algorithm forces (auto's several
+ * nodes column: recursive doubling, then `circulant` from 64 KB, which
+ * folds nothing whatever the node count, where Rabenseifner folded a whole
+ * slice in and out on 3 nodes, and the ring from 1 MB); (3) the
  * ring allgather (coll_rsag_ring.c) on the node communicator, in place.  All
  * three go into the call's one schedule (blocking, nonblocking or
  * persistent alike; a nonblocking call's node step is never `direct`).
@@ -101,15 +100,8 @@ static int mca_coll_rsag_allreduce_hier_body(mca_coll_rsag_sched_t *s,
     if (sl.mine > 0) {
         mca_coll_rsag_hier_args(&sa, a, h->cross_comm, sl.slice,
                                 mca_coll_rsag_elem(a->rbuf, sl.displ[l], a->extent), sl.mine, -1);
-        int inter = mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_ALLREDUCE];
-        int nodes = ompi_comm_size(h->cross_comm);
-
-        /* auto on a node count that is not a power of two: the ring (the
-         * header, step (2)) */
-        if (MCA_COLL_RSAG_AUTO == inter && 0 != (nodes & (nodes - 1))) {
-            inter = MCA_COLL_RSAG_ALLREDUCE_RING;
-        }
-        err = h->build(s, h->cross_m, MCA_COLL_RSAG_ALLREDUCE, inter, &sa, NULL);
+        err = h->build(s, h->cross_m, MCA_COLL_RSAG_ALLREDUCE,
+                       mca_coll_rsag_component.hier_inter[MCA_COLL_RSAG_ALLREDUCE], &sa, NULL);
         if (OMPI_SUCCESS != err) {
             goto cleanup;
         }

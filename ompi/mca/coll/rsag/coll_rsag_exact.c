@@ -37,7 +37,7 @@
 #include "coll_rsag_exact_kernels.h"
 #include "coll_rsag_request.h"
 
-size_t mca_coll_rsag_exact_gather_max_bytes = 8192;
+size_t mca_coll_rsag_exact_gather_max_bytes = 512;
 
 void mca_coll_rsag_exact_register(const mca_base_component_t *c)
 {
