@@ -65,6 +65,7 @@ RSAG_DEBIAN13_SUBSET=(
     direct-cma-seccomp-refused-np2                          # 5.0's PMIx clean-up, CMA fallback
     select-former-names select-unusable-settings-once-np3   # 5.0's help messages
     threads-multiple-np2
+    exact-unit-kernels ^exact-sum-np4 ^reproducible-placement-node-np4   # 5.0's datatypes and ops
     ^direct-latency-np2 ^direct-latency-nonblocking-np2     # 5.0's MPI layer around kept requests
     ^direct-tree-bits-np3                   # the tree in all three forms (5.0's MPI_*_init)
     # -- install and rsag-doctor (doc/install.md): a plain mpirun after README's
