@@ -44,6 +44,7 @@
 #include <mpi.h>
 
 #include "rsag_forms.h"
+#include "rsag_mix.h"
 #include "rsag_mpit.h"
 
 #define NREAL 4             /* contributions that are not zero */
@@ -55,20 +56,12 @@ static int quick;           /* --quick: auto only (valgrind) */
 
 /* ---- data ----------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t z)
-{
-    z += 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* Real part j of element i of contribution k: even elements over a wide
  * range (1e-300..1e300; float: 1e-30..1e30), odd ones within a factor 16
  * of 1 with both signs (so that the order of additions shows in `off`). */
 static double value(int k, long i, int j, int is_float)
 {
-    uint64_t h = mix(mix(mix((uint64_t) k * 1000003u + 17) + (uint64_t) i) + (uint64_t) j);
+    uint64_t h = rsag_mix64(rsag_mix64(rsag_mix64((uint64_t) k * 1000003u + 17) + (uint64_t) i) + (uint64_t) j);
     double m = 1.0 + (double) (h >> 12) * 0x1p-52, s = (h & 1) ? -1.0 : 1.0;
     int span = is_float ? 99 : 996, e;
 
@@ -109,7 +102,7 @@ static int my_contribution(void)
     }
     for (int r = np - 1; r > 0; --r) {
         int j, t;
-        h = mix(h);
+        h = rsag_mix64(h);
         j = (int) (h % (uint64_t) (r + 1));
         t = perm[r], perm[r] = perm[j], perm[j] = t;
     }

@@ -77,6 +77,7 @@
 #include <unistd.h>
 
 #include "rsag_forms.h"
+#include "rsag_mix.h"
 #include "rsag_mpit.h"
 
 #define MAXCOMM 6
@@ -164,18 +165,10 @@ static void finish_case(const char *name, const verdict_t *v, const char *detail
 /* ------------------------------------------------------------------------ */
 /* values                                                                   */
 
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 /* Input element gi of rank r in the call numbered salt: -1000..1000. */
 static int in_val(int r, long gi, uint64_t salt)
 {
-    return (int) (mix64(mix64(salt) ^ ((uint64_t) r << 40) ^ (uint64_t) gi) % 2001) - 1000;
+    return (int) (rsag_mix64(rsag_mix64(salt) ^ ((uint64_t) r << 40) ^ (uint64_t) gi) % 2001) - 1000;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -490,7 +483,7 @@ static int complete_all(nbop_t **o, int n, int method, uint64_t seed)
         break;
     case M_WAIT_SHUFFLED:
         for (int i = n - 1; i > 0; i--) {
-            int j = (int) (mix64(seed + (uint64_t) i) % (uint64_t) (i + 1)), t = idx[i];
+            int j = (int) (rsag_mix64(seed + (uint64_t) i) % (uint64_t) (i + 1)), t = idx[i];
 
             idx[i] = idx[j];
             idx[j] = t;
@@ -629,7 +622,7 @@ static void case_many(void)
                 goto out;
             }
         }
-        rc = complete_all(order, n, method, mix64((uint64_t) (rank * 1000 + round)));
+        rc = complete_all(order, n, method, rsag_mix64((uint64_t) (rank * 1000 + round)));
         if (MPI_SUCCESS != rc) {
             fail(&v, "round %d: %s returned %s", round, method_names[method], err_name(rc));
             goto out;

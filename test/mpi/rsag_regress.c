@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rsag_mix.h"
 #include "rsag_mpit.h"
 
 #define GUARD 64
@@ -69,17 +70,9 @@ static long cases, failures;
 /* ------------------------------------------------------------------------ */
 /* values                                                                   */
 
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 static uint64_t hash3(uint64_t a, uint64_t b, uint64_t c)
 {
-    return mix64(mix64(mix64(seed ^ a) ^ b) ^ c);
+    return rsag_mix64(rsag_mix64(rsag_mix64(seed ^ a) ^ b) ^ c);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -177,7 +170,7 @@ static void gen(int kind, int r, size_t g, void *p)
         double v = (double) (int) (h % 2001) - 1000.0;
         memcpy(p, &v, 8);
     } else {
-        aff_t v = { h | 1, mix64(h) };
+        aff_t v = { h | 1, rsag_mix64(h) };
         memcpy(p, &v, sizeof v);
     }
 }

@@ -52,6 +52,7 @@
 #include <mpi.h>
 
 #include "rsag_forms.h"
+#include "rsag_mix.h"
 #include "rsag_mpit.h"
 
 #define RP_ROOT 1
@@ -63,18 +64,10 @@ static long long ran_direct, ran_ordered, ran_other;
 static MPI_Op matmul_op;
 static MPI_Datatype mat_type;
 
-static uint64_t rp_mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 /* Element i of rank r's input (the same in every job of every p). */
 static double rp_value(int r, size_t i)
 {
-    uint64_t h = rp_mix(((uint64_t) r << 40) ^ (uint64_t) i ^ 0x5eedULL);
+    uint64_t h = rsag_mix64(((uint64_t) r << 40) ^ (uint64_t) i ^ 0x5eedULL);
     double m = 1.0 + (double) (h >> 12) / 4503599627370496.0;      /* [1, 2), 52 bits */
     int e = (int) ((h >> 4) % 61) - 30;
 
@@ -84,7 +77,7 @@ static double rp_value(int r, size_t i)
 /* For the non-commutative op: entries in [0.5, 1.5) of 2x2 matrices. */
 static double rp_mat_value(int r, size_t i)
 {
-    uint64_t h = rp_mix(((uint64_t) r << 40) ^ (uint64_t) i ^ 0xa77ULL);
+    uint64_t h = rsag_mix64(((uint64_t) r << 40) ^ (uint64_t) i ^ 0xa77ULL);
     return 0.5 + (double) (h >> 11) / 9007199254740992.0;
 }
 

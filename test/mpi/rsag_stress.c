@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rsag_mix.h"
 #include "rsag_mpit.h"
 
 #define MAXPRINT 10
@@ -52,18 +53,10 @@ static volatile long current_call = -1;
 static long tally[RT_NCOLL][RT_MAXALG];   /* calls per counter that moved */
 static char current_desc[256];
 
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
-
 /* The same on every rank: choice number `what` of call `call`. */
 static uint64_t draw(long call, int what)
 {
-    return mix64(mix64(seed ^ mix64((uint64_t) call)) ^ (uint64_t) what);
+    return rsag_mix64(rsag_mix64(seed ^ rsag_mix64((uint64_t) call)) ^ (uint64_t) what);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -138,12 +131,12 @@ typedef struct { int64_t v; aff_t f; } val_t;
 
 static val_t gen(int t, int o, long call, int crank, long elem)
 {
-    uint64_t h = mix64(draw(call, 100) ^ mix64((uint64_t) crank * 0x10001u + (uint64_t) elem));
+    uint64_t h = rsag_mix64(draw(call, 100) ^ rsag_mix64((uint64_t) crank * 0x10001u + (uint64_t) elem));
     val_t x = { 0, { 0, 0 } };
 
     if (T_AFF == t) {
         x.f.a = h | 1;
-        x.f.b = mix64(h);
+        x.f.b = rsag_mix64(h);
     } else if (O_PROD == o) {
         static const int64_t pv[4] = { 1, -1, 2, 1 };
         x.v = T_U8 == t ? 1 : pv[h % 4];
@@ -230,7 +223,7 @@ static rt_placement_t comm_where[NCOMMS];   /* where each one's ranks are */
 
 static void make_comms(void)
 {
-    uint64_t h = mix64(seed ^ 0xc033);
+    uint64_t h = rsag_mix64(seed ^ 0xc033);
     int member = (h >> (wrank % 64)) & 1;
 
     /* rank 0 and the last are always in, so the subset has >= 2 ranks at
@@ -242,7 +235,7 @@ static void make_comms(void)
     MPI_Comm_dup(MPI_COMM_WORLD, &comms[C_DUP]);
     MPI_Comm_split(MPI_COMM_WORLD, wrank < wsize / 2, wrank, &comms[C_HALVES]);
     MPI_Comm_split(MPI_COMM_WORLD, member ? 1 : MPI_UNDEFINED,
-                   (int) (mix64(h ^ (uint64_t) wrank) % 1000), &comms[C_SUBSET]);
+                   (int) (rsag_mix64(h ^ (uint64_t) wrank) % 1000), &comms[C_SUBSET]);
     for (int ci = 0; ci < NCOMMS; ci++) {
         if (MPI_COMM_NULL != comms[ci]) {
             comm_where[ci] = rt_placement(comms[ci]);
@@ -310,7 +303,7 @@ static void one_call(long call)
     /* a valid (type, op) pair, drawn the same way on every rank */
     for (t = (int) (h % NTYPES), o = (int) ((h >> 8) % NOPS); !op_valid(t, o);
          t = (int) (h % NTYPES), o = (int) ((h >> 8) % NOPS)) {
-        h = mix64(h);
+        h = rsag_mix64(h);
     }
     mpi_ops[O_USER] = T_AFF == t ? op_user_aff : op_user_sum;
     k = (int) (draw(call, 4) % (uint64_t) rt_nalg(coll));
