@@ -555,7 +555,8 @@ int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
 
     *delegate = false;
     if (MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible
-        && mca_coll_rsag_exact_try(m, coll, a, false, NULL, &err)) {
+        && mca_coll_rsag_exact_try(m, coll, a, false, NULL, &err,
+                                   mca_coll_rsag_dispatch_inner)) {
         return err;                     /* coll_rsag_exact.c: MPI_SUM of floating point */
     }
     if (mca_coll_rsag_latency_try(m, coll, a, &err)) {
@@ -611,7 +612,8 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
     int alg, err;
 
     if (MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible
-        && mca_coll_rsag_exact_try(m, coll, a, persistent, request, &err)) {
+        && mca_coll_rsag_exact_try(m, coll, a, persistent, request, &err,
+                                   mca_coll_rsag_dispatch_inner)) {
         *delegate = false;
         return err;                     /* coll_rsag_exact.c: MPI_SUM of floating point */
     }
@@ -657,12 +659,22 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
 }
 
 /* An inner collective of the exact mode (coll_rsag_dispatch.h). */
-int mca_coll_rsag_dispatch_inner(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                 mca_coll_rsag_args_t *a, const size_t *displ,
+int mca_coll_rsag_dispatch_inner(mca_coll_rsag_module_t *m, const mca_coll_rsag_exact_inner_t *in,
+                                 struct ompi_communicator_t *comm, int tag,
                                  mca_coll_rsag_sched_t *nested, bool *delegate)
 {
+    mca_coll_rsag_coll_t coll = in->coll;
+    const size_t *displ = in->displ;
+    mca_coll_rsag_args_t ia, *a = &ia;
     size_t *layouts = NULL;
     int alg;
+
+    (void) mca_coll_rsag_args(a, coll, in->sbuf, in->rbuf, in->count, in->dtype, in->op,
+                              in->root, comm);
+    a->reproducible = MCA_COLL_RSAG_REPRODUCIBLE_OFF;
+    if (NULL != nested) {
+        a->tag = tag;
+    }
 
     if (NULL != displ) {
         layouts = mca_coll_rsag_module_layouts(m, a->size);

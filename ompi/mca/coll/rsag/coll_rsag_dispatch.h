@@ -29,6 +29,7 @@
 
 #include "coll_rsag.h"
 #include "coll_rsag_reproducible.h"
+#include "coll_rsag_exact.h"
 
 BEGIN_C_DECLS
 
@@ -103,15 +104,15 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
                                    struct ompi_info_t *info, ompi_request_t **request,
                                    bool *delegate);
 
-/* An inner collective of the exact mode (coll_rsag_exact.c), described in
- * `a` (a->reproducible: off) with `displ` (p + 1 block offsets of a
- * reduce-scatter, else NULL): `nested` NULL, a blocking call through
+/* An inner collective of the exact mode (coll_rsag_exact.c), `in` on
+ * `comm`, run with the mode off (mca_coll_rsag_exact_inner_fn_t, handed to
+ * mca_coll_rsag_exact_try by the dispatcher): `nested` NULL, a blocking call through
  * mca_coll_rsag_dispatch (*delegate: the previous module's call is the
  * caller's to make); else decided (counted, traced) and built into
  * `nested`, a schedule of its own that a request runs as one step
  * (mca_coll_rsag_sched_nested). */
-int mca_coll_rsag_dispatch_inner(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                 mca_coll_rsag_args_t *a, const size_t *displ,
+int mca_coll_rsag_dispatch_inner(mca_coll_rsag_module_t *m, const mca_coll_rsag_exact_inner_t *in,
+                                 struct ompi_communicator_t *comm, int tag,
                                  mca_coll_rsag_sched_t *nested, bool *delegate);
 
 END_C_DECLS

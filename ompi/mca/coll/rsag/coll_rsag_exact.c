@@ -32,7 +32,8 @@
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
 
-#include "coll_rsag_dispatch.h"
+#include "coll_rsag_mem.h"
+#include "coll_rsag_reproducible.h"
 #include "coll_rsag_exact.h"
 #include "coll_rsag_exact_kernels.h"
 #include "coll_rsag_request.h"
@@ -118,6 +119,7 @@ typedef struct mca_coll_rsag_exact_plan_t {
     char *rbuf;
     size_t *displ;                  /* [nblocks + 1]: block offsets, user elements */
     size_t *idispl;                 /* [p + 1]: the inner reduce-scatter's, or NULL */
+    mca_coll_rsag_exact_inner_fn_t run;     /* the dispatcher's entry for inner calls */
     double *x, *q, *S, *g, *h;
     int16_t *e, *E;
     mca_coll_rsag_exact_stage_t stages[MCA_COLL_RSAG_EXACT_NSTAGES];
@@ -291,19 +293,6 @@ static void mca_coll_rsag_exact_step_release(void *state)
 
 /* ---- the inner collectives ---------------------------------------------- */
 
-/* Which inner collective: pass 1 (MPI_MAX of the fields), or the one
- * collective of the gather path / pass 2. */
-typedef struct mca_coll_rsag_exact_inner_t {
-    mca_coll_rsag_coll_t coll;
-    const void *sbuf;
-    void *rbuf;
-    size_t count;
-    struct ompi_datatype_t *dtype;
-    struct ompi_op_t *op;
-    int root;
-    const size_t *displ;
-} mca_coll_rsag_exact_inner_t;
-
 static mca_coll_rsag_exact_inner_t mca_coll_rsag_exact_pass(const mca_coll_rsag_exact_plan_t *pl,
                                                            int pass, int root)
 {
@@ -369,22 +358,15 @@ static int mca_coll_rsag_exact_previous(mca_coll_rsag_module_t *m,
 
 /* Run an inner collective (nested NULL: blocking, now) or build it into
  * `nested` (a request's step). */
-static int mca_coll_rsag_exact_inner(mca_coll_rsag_module_t *m,
+static int mca_coll_rsag_exact_inner(mca_coll_rsag_module_t *m, mca_coll_rsag_exact_inner_fn_t run,
                                      const mca_coll_rsag_exact_inner_t *in,
                                      struct ompi_communicator_t *comm, int tag,
                                      mca_coll_rsag_sched_t *nested)
 {
-    mca_coll_rsag_args_t ia;
     bool delegate = false;
     int err;
 
-    (void) mca_coll_rsag_args(&ia, in->coll, in->sbuf, in->rbuf, in->count, in->dtype, in->op,
-                              in->root, comm);
-    ia.reproducible = MCA_COLL_RSAG_REPRODUCIBLE_OFF;
-    if (NULL != nested) {
-        ia.tag = tag;
-    }
-    err = mca_coll_rsag_dispatch_inner(m, in->coll, &ia, in->displ, nested, &delegate);
+    err = run(m, in, comm, tag, nested, &delegate);
     if (OMPI_SUCCESS == err && delegate) {
         err = mca_coll_rsag_exact_previous(m, in, comm);
     }
@@ -402,14 +384,14 @@ static int mca_coll_rsag_exact_blocking(mca_coll_rsag_module_t *m, mca_coll_rsag
     mca_coll_rsag_exact_local(pl, MCA_COLL_RSAG_EXACT_FILL);
     if (!pl->gather) {
         in = mca_coll_rsag_exact_pass(pl, 1, a->root);
-        err = mca_coll_rsag_exact_inner(m, &in, a->comm, 0, NULL);
+        err = mca_coll_rsag_exact_inner(m, pl->run, &in, a->comm, 0, NULL);
         if (OMPI_SUCCESS != err) {
             return err;
         }
         mca_coll_rsag_exact_local(pl, MCA_COLL_RSAG_EXACT_EXTRACT);
     }
     in = mca_coll_rsag_exact_pass(pl, 2, a->root);
-    err = mca_coll_rsag_exact_inner(m, &in, a->comm, 0, NULL);
+    err = mca_coll_rsag_exact_inner(m, pl->run, &in, a->comm, 0, NULL);
     if (OMPI_SUCCESS == err) {
         mca_coll_rsag_exact_local(pl, MCA_COLL_RSAG_EXACT_FINISH);
     }
@@ -436,7 +418,8 @@ static void mca_coll_rsag_exact_local_step(mca_coll_rsag_sched_t *s,
  * receiver's receives in the order posted) and the equal number of
  * messages each pair exchanges in each inner collective then match every
  * message with its own collective's receive. */
-static void mca_coll_rsag_exact_nested_step(mca_coll_rsag_module_t *m, mca_coll_rsag_sched_t *s,
+static void mca_coll_rsag_exact_nested_step(mca_coll_rsag_module_t *m,
+                                            mca_coll_rsag_exact_inner_fn_t run, mca_coll_rsag_sched_t *s,
                                             const mca_coll_rsag_exact_inner_t *in,
                                             struct ompi_communicator_t *comm, int tag)
 {
@@ -450,7 +433,7 @@ static void mca_coll_rsag_exact_nested_step(mca_coll_rsag_module_t *m, mca_coll_
     }
     mca_coll_rsag_sched_init(inner, in->dtype, in->op);
     if (OMPI_SUCCESS == s->err) {
-        inner->err = mca_coll_rsag_exact_inner(m, in, comm, tag, inner);
+        inner->err = mca_coll_rsag_exact_inner(m, run, in, comm, tag, inner);
     }
     (void) mca_coll_rsag_sched_nested(s, inner, tag);
     mca_coll_rsag_sched_fence(s);
@@ -481,11 +464,11 @@ static int mca_coll_rsag_exact_request(mca_coll_rsag_module_t *m, mca_coll_rsag_
         mca_coll_rsag_exact_local_step(s, plan, MCA_COLL_RSAG_EXACT_FILL);
         if (!plan->gather) {
             in = mca_coll_rsag_exact_pass(plan, 1, a->root);
-            mca_coll_rsag_exact_nested_step(m, s, &in, a->comm, tag);
+            mca_coll_rsag_exact_nested_step(m, plan->run, s, &in, a->comm, tag);
             mca_coll_rsag_exact_local_step(s, plan, MCA_COLL_RSAG_EXACT_EXTRACT);
         }
         in = mca_coll_rsag_exact_pass(plan, 2, a->root);
-        mca_coll_rsag_exact_nested_step(m, s, &in, a->comm, tag);
+        mca_coll_rsag_exact_nested_step(m, plan->run, s, &in, a->comm, tag);
         mca_coll_rsag_exact_local_step(s, plan, MCA_COLL_RSAG_EXACT_FINISH);
     }
     err = s->err;
@@ -501,7 +484,8 @@ static int mca_coll_rsag_exact_request(mca_coll_rsag_module_t *m, mca_coll_rsag_
 
 bool mca_coll_rsag_exact_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                              mca_coll_rsag_args_t *a, bool persistent,
-                             ompi_request_t **request, int *err)
+                             ompi_request_t **request, int *err,
+                             mca_coll_rsag_exact_inner_fn_t inner)
 {
     mca_coll_rsag_exact_plan_t desc, *pl;
     mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT;
@@ -512,6 +496,7 @@ bool mca_coll_rsag_exact_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t col
                                   "handles (or p > 65536): placement instead");
         return false;
     }
+    desc.run = inner;
     mca_coll_rsag_exact_trace(coll, a, desc.gather ? 1 : 2,
                               desc.gather ? "one collective (gather by sum)"
                                           : "two passes (exponents, then pieces)");

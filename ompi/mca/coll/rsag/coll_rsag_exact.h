@@ -47,9 +47,33 @@ void mca_coll_rsag_exact_register(const mca_base_component_t *c);
  * nonblocking call, or a persistent *_init when `persistent`) and return
  * true with *err; else set a->reproducible to placement, say so once in
  * the verbose trace, and return false. */
+/* An inner collective: pass 1 (MPI_MAX of the exponent fields), or the
+ * one collective of the gather path / pass 2. */
+typedef struct mca_coll_rsag_exact_inner_t {
+    mca_coll_rsag_coll_t coll;
+    const void *sbuf;
+    void *rbuf;
+    size_t count;
+    struct ompi_datatype_t *dtype;
+    struct ompi_op_t *op;
+    int root;
+    const size_t *displ;        /* its blocks (a reduce-scatter), or NULL */
+} mca_coll_rsag_exact_inner_t;
+
+/* The dispatcher's entry for the inner collectives (rsag's selection with
+ * the mode off; blocking now when `nested` is NULL, else built into it on
+ * `tag`; *delegate when the previous module must take it), handed in by the
+ * dispatcher so that this file does not call back up into it by name:
+ * mca_coll_rsag_dispatch_inner (coll_rsag_dispatch.h). */
+typedef int (*mca_coll_rsag_exact_inner_fn_t)(mca_coll_rsag_module_t *m,
+                                              const mca_coll_rsag_exact_inner_t *in,
+                                              struct ompi_communicator_t *comm, int tag,
+                                              mca_coll_rsag_sched_t *nested, bool *delegate);
+
 bool mca_coll_rsag_exact_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                              mca_coll_rsag_args_t *a, bool persistent,
-                             ompi_request_t **request, int *err);
+                             ompi_request_t **request, int *err,
+                             mca_coll_rsag_exact_inner_fn_t inner);
 
 END_C_DECLS
 
