@@ -258,6 +258,6 @@ expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag thresh
 # reported as a HANG (a short limit).  (`direct`, which auto takes at np 2,
 # returns on both ranks instead: each takes itself for the root and reads
 # the other's box; MPI leaves the result undefined.)
-run_test erroneous-root-hangs-without-check-np2 exits_nonzero erroneous_job TIMEOUT=20 \
+run_test erroneous-root-hangs-without-check-np2 exits_nonzero erroneous_job TIMEOUT=10 \
     -np 2 --mca coll_rsag_reduce_algorithm binomial "$erroneous" root --count 10
-expect_in_log 'HANG: the job did not end within 20 s'
+expect_in_log 'HANG: the job did not end within 10 s'
