@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
 # shellcheck shell=bash
-# chaos.sh: a few hundred short random jobs, some with a rank killed or
+# chaos.sh: a hundred short random jobs, some with a rank killed or
 # stopped in the middle; every job must end by itself, right where nobody
 # died, and leave nothing in /dev/shm (doc/reliability.md, "Chaos").
 # Sourced by test/run_tests.sh.
