@@ -101,49 +101,12 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
     return unmet;
 }
 
-/* Placement mode (call->rank_order): among the applicable rows that fold
- * in rank order, the largest threshold <= bytes (later rows on ties), else
- * the first of them in table order.  `d` comes with its reason (AUTO,
- * FORCED-turned-FALLBACK, PLACEMENT) and comm_class set. */
-static mca_coll_rsag_decision_t mca_coll_rsag_select_rank_order(
-    mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t *call,
-    const mca_coll_rsag_tuning_t *tuning, mca_coll_rsag_decision_t d)
+/* Whether the call may take row `alg` at all: in placement mode
+ * (call->rank_order) only the rows that fold in rank order. */
+static bool mca_coll_rsag_considered(const mca_coll_rsag_alg_desc_t *alg,
+                                     const mca_coll_rsag_call_t *call)
 {
-    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
-    const mca_coll_rsag_alg_desc_t *first = NULL;
-    unsigned unmet_any = 0;
-
-    for (int i = 0; i < desc->nalgs; ++i) {
-        const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
-        unsigned unmet = mca_coll_rsag_unmet(alg, call);
-        bool by_class;
-        size_t min;
-
-        if (0 == (alg->restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER)) {
-            continue;
-        }
-        if (0 != unmet) {
-            unmet_any |= unmet;
-            continue;
-        }
-        first = (NULL == first) ? alg : first;
-        min = mca_coll_rsag_threshold(coll, tuning, alg->id, d.comm_class, &by_class);
-        if (min <= call->bytes && (MCA_COLL_RSAG_DELEGATE == d.alg || min >= d.threshold)) {
-            d.alg = alg->id;
-            d.threshold = min;
-            d.by_class = by_class;
-        }
-    }
-    if (MCA_COLL_RSAG_DELEGATE == d.alg && NULL != first) {
-        d.alg = first->id;              /* no threshold covers the size */
-        d.threshold = 0;
-        d.by_class = false;
-        d.first = true;
-    } else if (NULL == first) {
-        d.reason = MCA_COLL_RSAG_REASON_NONE;
-        d.unmet = unmet_any;
-    }
-    return d;
+    return !call->rank_order || 0 != (alg->restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER);
 }
 
 mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
@@ -177,15 +140,12 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
         }
         d.reason = MCA_COLL_RSAG_REASON_FALLBACK;
     }
-    if (call->rank_order) {
-        return mca_coll_rsag_select_rank_order(coll, call, tuning, d);
-    }
-
     for (int i = 0; i < desc->nalgs; ++i) {
         const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
         long max = tuning->max_bytes[alg->id];
 
-        if (max >= 0 && call->bytes < (size_t) max && 0 == mca_coll_rsag_unmet(alg, call)) {
+        if (max >= 0 && call->bytes < (size_t) max && mca_coll_rsag_considered(alg, call)
+            && 0 == mca_coll_rsag_unmet(alg, call)) {
             d.alg = alg->id;
             d.threshold = (size_t) max;
             d.below = true;
@@ -197,17 +157,22 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
      * one, so the flat rows' thresholds of the several-nodes class serve
      * the placements no node-aware row takes (one rank per node). */
     bool node_aware = false;
+    const mca_coll_rsag_alg_desc_t *first = NULL;   /* the first applicable row */
     for (int i = 0; i < desc->nalgs; ++i) {
         const mca_coll_rsag_alg_desc_t *alg = &desc->algs[i];
         bool by_class, aware = 0 != (alg->restrictions & MCA_COLL_RSAG_NEEDS_MULTI_NODE);
         size_t min = mca_coll_rsag_threshold(coll, tuning, alg->id, d.comm_class, &by_class);
         unsigned unmet = mca_coll_rsag_unmet(alg, call);
 
+        if (!mca_coll_rsag_considered(alg, call)) {
+            continue;
+        }
         if (0 != unmet) {
             unmet_any |= unmet;
             continue;
         }
         applicable = true;
+        first = (NULL == first) ? alg : first;
         if (min > call->bytes || (node_aware && !aware)) {
             continue;
         }
@@ -218,7 +183,12 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
             node_aware = aware;
         }
     }
-    if (MCA_COLL_RSAG_DELEGATE == d.alg) {
+    if (MCA_COLL_RSAG_DELEGATE == d.alg && call->rank_order && applicable) {
+        d.alg = first->id;              /* placement: never the previous module */
+        d.threshold = 0;
+        d.by_class = false;
+        d.first = true;
+    } else if (MCA_COLL_RSAG_DELEGATE == d.alg) {
         d.reason = applicable ? MCA_COLL_RSAG_REASON_UNCOVERED : MCA_COLL_RSAG_REASON_NONE;
         d.unmet = applicable ? 0 : unmet_any;
     }
