@@ -73,12 +73,30 @@ static inline double mca_coll_rsag_exact_from_bits(uint64_t b)
     return x;
 }
 
+/* 1.5 * 2^k for a normal k, from its biased exponent field k + 1023 (no
+ * branch: the vectorized loops build it too). */
+static inline double mca_coll_rsag_exact_sigma_normal(int biased)
+{
+    return mca_coll_rsag_exact_from_bits(((uint64_t) biased << 52) | (1ULL << 51));
+}
+
+/* The exponent key of x (mca_coll_rsag_exact_field), without a branch. */
+static inline int16_t mca_coll_rsag_exact_key(double x)
+{
+    uint64_t b;
+    int f;
+
+    memcpy(&b, &x, sizeof(b));
+    f = (int) ((b >> 52) & 0x7ff);
+    return (int16_t) (f + (0 == f));
+}
+
 /* 1.5 * 2^k, k >= -1074 + 1: normal, or subnormal below 2^-1022 (exact:
  * 3 * 2^(k - 1) is a multiple of 2^-1074). */
 static inline double mca_coll_rsag_exact_sigma(int k)
 {
     if (k >= -1022) {
-        return mca_coll_rsag_exact_from_bits(((uint64_t) (k + 1023) << 52) | (1ULL << 51));
+        return mca_coll_rsag_exact_sigma_normal(k + 1023);
     }
     return mca_coll_rsag_exact_from_bits(3ULL << (k + 1073));
 }
@@ -137,12 +155,7 @@ static inline double mca_coll_rsag_exact_result(const mca_coll_rsag_exact_cut_t 
 
 int16_t mca_coll_rsag_exact_field(double x)
 {
-    uint64_t b;
-    int16_t f;
-
-    memcpy(&b, &x, sizeof(b));
-    f = (int16_t) ((b >> 52) & 0x7ff);
-    return (0 == f) ? 1 : f;
+    return mca_coll_rsag_exact_key(x);
 }
 
 void mca_coll_rsag_exact_load(const void *in, bool is_float, size_t n, double *x)
@@ -185,14 +198,8 @@ void mca_coll_rsag_exact_store(const double *r, bool is_float, size_t n, void *o
 MCA_COLL_RSAG_EXACT_CLONES
 static void mca_coll_rsag_exact_fields_loops(const double *x, size_t n, int16_t *e)
 {
-    /* branch-free, so that the compiler vectorizes it */
     for (size_t i = 0; i < n; ++i) {
-        uint64_t b;
-        int f;
-
-        memcpy(&b, &x[i], sizeof(b));
-        f = (int) ((b >> 52) & 0x7ff);
-        e[i] = (int16_t) (f + (0 == f));
+        e[i] = mca_coll_rsag_exact_key(x[i]);
     }
 }
 
@@ -217,12 +224,6 @@ static inline bool mca_coll_rsag_exact_plain(int f)
     return f >= MCA_COLL_RSAG_EXACT_PLAIN_LO && f <= MCA_COLL_RSAG_EXACT_PLAIN_HI;
 }
 
-/* sigma = 1.5 * 2^(field - 1023 + d) as bits, for a plain field */
-static inline double mca_coll_rsag_exact_plain_sigma(int f, int d)
-{
-    return mca_coll_rsag_exact_from_bits(((uint64_t) (f + d) << 52) | (1ULL << 51));
-}
-
 MCA_COLL_RSAG_EXACT_CLONES
 static void mca_coll_rsag_exact_extract_loops(const double *x, const int16_t *E, size_t n, double *q)
 {
@@ -231,8 +232,8 @@ static void mca_coll_rsag_exact_extract_loops(const double *x, const int16_t *E,
 
     for (size_t i = 0; i < n; ++i) {
         int f = E[i];
-        double s1 = mca_coll_rsag_exact_plain_sigma(f, d1);
-        double s2 = mca_coll_rsag_exact_plain_sigma(f, d2);
+        double s1 = mca_coll_rsag_exact_sigma_normal(f + d1);
+        double s2 = mca_coll_rsag_exact_sigma_normal(f + d2);
         double hi = (s1 + x[i]) - s1, r = x[i] - hi;
 
         q[2 * i] = hi;
