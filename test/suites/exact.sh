@@ -67,17 +67,21 @@ for np in 4 5 6 7 8 9 10 11 12; do
 done
 
 # The one-collective form and the two passes give the same bits: every
-# call in two passes (threshold 0), then every call in one collective.
+# call exact's own collectives run in two passes (threshold 0), then every
+# one in one collective; auto and a forced `direct` fold whole in both.
 run_test exact-two-pass-only-np6 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
     --mca coll_rsag_exact_gather_max_bytes 0 --mca coll_rsag_verbose 1 -np 6 "$exact"
 exact_job_ok 6
 expect_not_in_log 'coll_rsag_reproducible exact: one collective'
+expect_in_log 'allreduce on MPI_COMM_WORLD .*coll_rsag_reproducible exact: two passes'
+expect_in_log 'allreduce on MPI_COMM_WORLD .*exact: direct folds every element'
 expect_ran exact-sum-np4
 expect_that exact_hashes_equal exact-sum-np4
 run_test exact-gather-only-np5 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
     --mca coll_rsag_exact_gather_max_bytes 1048576 --mca coll_rsag_verbose 1 -np 5 "$exact"
 exact_job_ok 5
 expect_not_in_log 'coll_rsag_reproducible exact: two passes'
+expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*exact: direct folds every element'
 expect_ran exact-sum-np4
 expect_that exact_hashes_equal exact-sum-np4
 
@@ -101,8 +105,9 @@ for coll in allreduce reduce reduce_scatter_block reduce_scatter; do
     expect_count 1 "coll:rsag: $coll on MPI_COMM_WORLD .*exact: not MPI_SUM .*: placement instead"
 done
 
-# valgrind memcheck of the three forms, both of exact's paths and requests
-# in flight together (auto only): no error, no definite leak in rsag.
+# valgrind memcheck of the three forms, exact's three ways (auto: the
+# fold; the first row forced: one collective and two passes) and requests
+# in flight together: no error, no definite leak in rsag.
 exact_valgrind() {
     (export OMPI_MCA_coll_rsag_reproducible=exact OMPI_MCA_coll_rsag_verbose=1; valgrind_job "$@")
 }
@@ -112,13 +117,17 @@ expect_in_log 'valgrind-filter: 4 files \(4 finished\), 0 rsag records'
 expect_in_log 'rsag_exact: rsag ran reduce_scatter: [1-9][0-9]* calls'
 expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*coll_rsag_reproducible exact: two passes'
 expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*coll_rsag_reproducible exact: one collective'
+expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*exact: direct folds every element'
 
 # An allocation failure at any of rsag's memory requests of an exact call
-# (its own temporaries, the inner collectives'), blocking, both paths:
-# MPI_ERR_NO_MEM on every rank, nothing leaked, no hang, the next call right.
+# (its own temporaries, the inner collectives', direct's), blocking, the
+# three ways: MPI_ERR_NO_MEM on every rank, nothing leaked, no hang, the
+# next call right.  (The latency path off: its remembered calls make no
+# memory request at all, so nothing could fail there.)
 for count in 4 3000; do
     run_test "exact-allocfail-$count-np4" "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
-        --mca coll_rsag_verbose 1 -np 4 "$here/mpi/rsag_alloc" --fail --float --count "$count"
+        --mca coll_rsag_latency_max_bytes 0 --mca coll_rsag_verbose 1 -np 4 \
+        "$here/mpi/rsag_alloc" --fail --float --count "$count"
     expect_in_log 'rsag_alloc: np=4 cases=[1-9][0-9]* failed=0'
     expect_not_in_log 'requests 0\.\.0'
     if [ "$count" = 4 ]; then
@@ -129,9 +138,9 @@ for count in 4 3000; do
 done
 
 # Thresholds that cover no size (every call of mode off would go to the
-# previous module): exact still takes the calls, its inner collectives go
-# to the previous module (blocking) or rsag's first row (requests), and the
-# bits are those of exact-sum-np4.
+# previous module), and no node segment: exact still takes the calls, its
+# inner collectives go to the previous module (blocking) or rsag's first
+# row (requests), and the bits are those of exact-sum-np4.
 exact_uncovered=()
 if name_selected exact-delegated-np5; then
     while read -r var; do
@@ -140,9 +149,13 @@ if name_selected exact-delegated-np5; then
         sed -n 's/^mca:coll:rsag:param:\(coll_rsag_[a-z_]*_min_bytes\):value:.*/\1/p' |
         grep -v -e cma -e stream -e '_priority_min_bytes$' | sort -u)
 fi
+# No node segment (a one-byte cap): `direct` cannot fold, exact's own
+# collectives take every call, auto ones too.
 run_test exact-delegated-np5 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
-    --mca coll_rsag_verbose 1 "${exact_uncovered[@]}" -np 5 "$exact" --quick
+    --mca coll_rsag_verbose 1 --mca coll_rsag_segment_max_bytes 1 "${exact_uncovered[@]}" \
+    -np 5 "$exact" --quick
 expect_in_log 'rsag_exact: np=5 cases=[1-9][0-9]* mismatches=0$'
 expect_in_log 'allreduce on MPI_COMM_WORLD .* -> delegated to the previous module'
+expect_not_in_log 'folds every element'
 expect_ran exact-sum-np4
 expect_that exact_hashes_equal exact-sum-np4

@@ -182,6 +182,7 @@ static double gathered(const double *x, size_t n, size_t zeros)
     size_t terms = n + zeros;
     double *g = calloc(terms, sizeof(double)), r;
     size_t *slot = malloc(terms * sizeof(size_t));
+    const void **src = malloc(terms * sizeof(*src));
 
     for (size_t t = 0; t < terms; ++t) {
         slot[t] = t;
@@ -194,9 +195,13 @@ static double gathered(const double *x, size_t n, size_t zeros)
     for (size_t t = 0; t < n; ++t) {
         g[slot[t]] = x[t] + 0.0 + 0.0;           /* what MPI_SUM with zeros delivers */
     }
-    mca_coll_rsag_exact_gathered(g, terms, 1, &r);
+    for (size_t t = 0; t < terms; ++t) {
+        src[t] = &g[t];
+    }
+    mca_coll_rsag_exact_fold(src, terms, false, 1, &r);
     free(g);
     free(slot);
+    free(src);
     return r;
 }
 
@@ -366,6 +371,7 @@ static void test_vectors(void)
 {
     enum { N = 40, P = 7 };
     double x[P][N], q[P][2 * N], S[2 * N], r1[N], r2[N], g[P * N];
+    const void *src[P];
     int16_t E[N], e[N];
 
     for (int i = 0; i < N; ++i) {
@@ -389,8 +395,59 @@ static void test_vectors(void)
         }
     }
     mca_coll_rsag_exact_finish(S, E, N, r1);
-    mca_coll_rsag_exact_gathered(g, P, N, r2);
-    CHECK(0 == memcmp(r1, r2, sizeof(r1)), "vector kernels: two-pass == gathered");
+    for (int t = 0; t < P; ++t) {
+        src[t] = &g[t * N];
+    }
+    mca_coll_rsag_exact_fold(src, P, false, N, r2);
+    CHECK(0 == memcmp(r1, r2, sizeof(r1)), "vector kernels: two-pass == fold");
+}
+
+/* The fold over long vectors (several of its sub-blocks, a partial last
+ * one), float and double sources, unaligned ones, the result written over
+ * a source: the two passes' bits, element by element. */
+static void test_fold(void)
+{
+    enum { N = 700, P = 5 };
+    static double x[P][N], r[N], ref[N];
+    static char raw[P][N * sizeof(double) + 1];
+    static float f[P][N], fr[N], fref[N];
+    const void *src[P];
+
+    for (int t = 0; t < P; ++t) {
+        for (int i = 0; i < N; ++i) {
+            x[t][i] = random_value(i % 3, i % 97 == 5);
+            f[t][i] = (float) ldexp((double) (int32_t) (rng() >> 40), (int) (i % 90) - 45);
+        }
+        memcpy(raw[t] + 1, x[t], sizeof(x[t]));
+    }
+    for (int i = 0; i < N; ++i) {
+        double col[P], fcol[P];
+
+        for (int t = 0; t < P; ++t) {
+            col[t] = x[t][i];
+            fcol[t] = (double) f[t][i];
+        }
+        ref[i] = two_pass(col, P, 0);
+        {
+            double v = two_pass(fcol, P, 0);
+            mca_coll_rsag_exact_store(&v, true, 1, &fref[i]);
+        }
+    }
+    for (int t = 0; t < P; ++t) {
+        src[t] = raw[t] + 1;                    /* doubles at an odd address */
+    }
+    mca_coll_rsag_exact_fold(src, P, false, N, r);
+    CHECK(0 == memcmp(r, ref, sizeof(r)), "fold: unaligned doubles == two passes");
+    for (int t = 0; t < P; ++t) {
+        src[t] = f[t];
+    }
+    mca_coll_rsag_exact_fold(src, P, true, N, fr);
+    CHECK(0 == memcmp(fr, fref, sizeof(fr)), "fold: floats == two passes, rounded once");
+    for (int t = 0; t < P; ++t) {
+        src[t] = x[t];
+    }
+    mca_coll_rsag_exact_fold(src, P, false, N, x[2]);   /* over its own third source */
+    CHECK(0 == memcmp(x[2], ref, sizeof(ref)), "fold: result over a source");
 }
 
 int main(void)
@@ -400,5 +457,6 @@ int main(void)
     test_max_terms();
     test_float();
     test_vectors();
+    test_fold();
     return unit_report("test_exact");
 }

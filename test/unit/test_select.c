@@ -516,7 +516,8 @@ static void test_direct(mca_coll_rsag_coll_t coll)
     }
     CHECK(direct->restrictions == (MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS
                                    | MCA_COLL_RSAG_NEEDS_ORDERED_START
-                                   | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER)
+                                   | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER
+                                   | MCA_COLL_RSAG_FOLDS_WHOLE)
               && direct->layout == MCA_COLL_RSAG_LAYOUT_RANKS, "%s direct row", desc->name);
     /* auto takes it by default at p <= 2 from 1 byte (measured there: from
      * 1 KB, and below it since small calls take the latency path); on
@@ -935,10 +936,63 @@ static void test_placement(mca_coll_rsag_coll_t coll)
     }
 }
 
+/* Exact mode (call.whole_fold): only the rows that fold whole, `direct`
+ * alone; wherever it applies whatever the size (auto or forced direct),
+ * else no row ("delegate": the dispatcher runs exact's own collectives),
+ * never `ordered` (it folds as the pieces arrive). */
+static void test_exact_fold(mca_coll_rsag_coll_t coll)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    const mca_coll_rsag_alg_desc_t *direct = row_named(coll, "direct");
+    mca_coll_rsag_tuning_t t;
+    mca_coll_rsag_decision_t d;
+    int nwhole = 0;
+
+    for (int i = 0; i < desc->nalgs; ++i) {
+        nwhole += 0 != (desc->algs[i].restrictions & MCA_COLL_RSAG_FOLDS_WHOLE);
+    }
+    CHECK(1 == nwhole && NULL != direct && (direct->restrictions & MCA_COLL_RSAG_FOLDS_WHOLE),
+          "%s: direct alone folds whole", desc->name);
+    if (NULL == direct) {
+        return;
+    }
+    mca_coll_rsag_tuning_defaults(coll, &t);
+    for (int p = 2; p <= 12; ++p) {
+        for (size_t count = 1; count <= ((size_t) 1 << 20); count *= 8) {
+            for (int shape = 0; shape < 4; ++shape) {
+                mca_coll_rsag_call_t c = call_of(p, count, 8, true);
+                bool on_node = 0 == shape;
+
+                if (1 == shape) {
+                    c.single_node = false;          /* two nodes */
+                    c.nodes = 2;
+                    c.min_ranks_per_node = 1;
+                } else if (2 == shape) {
+                    c.single_node = false;          /* a request before the segment */
+                    c.nonblocking = true;
+                } else if (3 == shape) {
+                    c.unordered_start = true;       /* persistent, starts not ordered */
+                    c.nonblocking = true;
+                }
+                c.whole_fold = true;
+                t.forced = MCA_COLL_RSAG_AUTO;
+                d = mca_coll_rsag_select(coll, &c, &t);
+                CHECK(d.alg == (on_node ? direct->id : MCA_COLL_RSAG_DELEGATE),
+                      "%s exact p %d count %zu shape %d: %d", desc->name, p, count, shape, d.alg);
+                t.forced = direct->id;
+                d = mca_coll_rsag_select(coll, &c, &t);
+                CHECK(d.alg == (on_node ? direct->id : MCA_COLL_RSAG_DELEGATE),
+                      "%s exact forced direct p %d shape %d: %d", desc->name, p, shape, d.alg);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         test_placement((mca_coll_rsag_coll_t) coll);
+        test_exact_fold((mca_coll_rsag_coll_t) coll);
     }
     test_restriction_texts();
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {

@@ -65,6 +65,11 @@
  * every placement and form; the rows coll_rsag_reproducible = placement
  * chooses among (doc/reproducible.md). */
 #define MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER 0x40u
+/* FOLDS_WHOLE: every contribution of an element is in hand at once where it
+ * is folded (not partial results), so coll_rsag_reproducible = exact can
+ * fold them with its exact sum instead of the op (coll_rsag_exact.h): the
+ * rows exact chooses among before its own collectives. */
+#define MCA_COLL_RSAG_FOLDS_WHOLE 0x80u
 
 /* Layouts (the "layout" column; mca_coll_rsag_args_t in coll_rsag.h). */
 #define MCA_COLL_RSAG_LAYOUT_NONE   0   /* whole vectors only */
@@ -283,7 +288,8 @@
       "buffers, then copies the others; same bits everywhere, any op; one node, "  \
       "contiguous type",                                                           \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
-          | MCA_COLL_RSAG_NEEDS_ORDERED_START | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, \
+          | MCA_COLL_RSAG_NEEDS_ORDERED_START | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER  \
+          | MCA_COLL_RSAG_FOLDS_WHOLE,                                              \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT,              \
       mca_coll_rsag_direct_algorithm)                                              \
     X(ALLREDUCE, HIERARCHICAL, 6, "hierarchical",                                  \
@@ -330,7 +336,8 @@
       "(CMA pulls, or through the shared segment) and writes it into the root's "  \
       "buffer; any op; one node, contiguous datatype",                             \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
-          | MCA_COLL_RSAG_NEEDS_ORDERED_START | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, \
+          | MCA_COLL_RSAG_NEEDS_ORDERED_START | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER  \
+          | MCA_COLL_RSAG_FOLDS_WHOLE,                                              \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_REDUCE_DIRECT,                 \
       mca_coll_rsag_direct_algorithm)                                              \
     X(REDUCE, HIERARCHICAL, 4, "hierarchical",                                     \
@@ -385,7 +392,8 @@
       "pulling peers' pieces with CMA (or through the shared segment); any op; "   \
       "one node, contiguous datatype",                                             \
       MCA_COLL_RSAG_NEEDS_SINGLE_NODE | MCA_COLL_RSAG_NEEDS_CONTIGUOUS             \
-          | MCA_COLL_RSAG_NEEDS_ORDERED_START | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, \
+          | MCA_COLL_RSAG_NEEDS_ORDERED_START | MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER  \
+          | MCA_COLL_RSAG_FOLDS_WHOLE,                                              \
       MCA_COLL_RSAG_LAYOUT_RANKS, MCA_COLL_RSAG_DEF_RS_DIRECT,                     \
       mca_coll_rsag_direct_algorithm)                                              \
     X(COLL, HIERARCHICAL, 5, "hierarchical",                                       \

@@ -45,6 +45,8 @@
 #include "coll_rsag.h"
 #include "coll_rsag_cma.h"
 #include "coll_rsag_direct.h"
+#include "coll_rsag_exact.h"
+#include "coll_rsag_exact_kernels.h"
 #include "coll_rsag_help.h"
 #include "coll_rsag_index.h"
 #include "coll_rsag_mem.h"
@@ -93,6 +95,12 @@ typedef struct mca_coll_rsag_direct_ctx_t {
     char *tmp;                          /* data of one chunk: the other half of the ping-pong */
     char *own;                          /* NULL, or where my own chunk is copied first */
     size_t stream_min;                  /* pieces for peers this large go streamed */
+    /* coll_rsag_reproducible = exact: every chunk's p pieces folded at once
+     * by exact's sum (mca_coll_rsag_exact_fold), `terms` [p] pointing at
+     * them; an element is `reals` floats (exact_float) or doubles */
+    bool exact, exact_float;
+    size_t reals;
+    const void **terms;
 } mca_coll_rsag_direct_ctx_t;
 
 /* Reduce elements [i0, i0 + n) of all p inputs, in rank order, into
@@ -103,6 +111,9 @@ typedef struct mca_coll_rsag_direct_ctx_t {
  * a local piece is read where it is (target = acc op x_q, 3 buffers).
  * When dest is my own input (in place) ctx->own holds a copy of it, taken
  * before dest is written. */
+static int mca_coll_rsag_direct_fold_exact(const mca_coll_rsag_direct_ctx_t *ctx, size_t i0,
+                                           size_t n, char *dest);
+
 static int mca_coll_rsag_direct_fold(const mca_coll_rsag_direct_ctx_t *ctx, size_t i0,
                                      size_t n, char *dest)
 {
@@ -113,6 +124,9 @@ static int mca_coll_rsag_direct_fold(const mca_coll_rsag_direct_ctx_t *ctx, size
 
     if (0 == n) {
         return OMPI_SUCCESS;
+    }
+    if (ctx->exact) {
+        return mca_coll_rsag_direct_fold_exact(ctx, i0, n, dest);
     }
     if (NULL != ctx->own) {
         const mca_coll_rsag_direct_src_t *me = &ctx->src[a->rank];
@@ -148,6 +162,40 @@ static int mca_coll_rsag_direct_fold(const mca_coll_rsag_direct_ctx_t *ctx, size
     if (acc != dest) {      /* p == 1 never comes here; kept for safety of the parity */
         memcpy(dest, acc, bytes);
     }
+    return OMPI_SUCCESS;
+}
+
+/* The same elements under coll_rsag_reproducible = exact: every rank's
+ * piece in hand at once (a local one where it is, a pulled one in its own
+ * part of ctx->tmp: p chunks), then folded by exact's sum into dest. */
+static int mca_coll_rsag_direct_fold_exact(const mca_coll_rsag_direct_ctx_t *ctx, size_t i0,
+                                           size_t n, char *dest)
+{
+    const mca_coll_rsag_args_t *a = ctx->a;
+    size_t bytes = n * ctx->ext;
+
+    if (NULL != ctx->own) {
+        const mca_coll_rsag_direct_src_t *me = &ctx->src[a->rank];
+        memcpy(ctx->own, me->local + (i0 - me->first) * ctx->ext, bytes);
+    }
+    for (int q = 0; q < a->size; ++q) {
+        const mca_coll_rsag_direct_src_t *s = &ctx->src[q];
+
+        if (NULL != s->local) {
+            ctx->terms[q] = (q == a->rank && NULL != ctx->own)
+                            ? ctx->own : s->local + (i0 - s->first) * ctx->ext;
+        } else {
+            char *piece = ctx->tmp + (size_t) q * bytes;
+            int err = mca_coll_rsag_cma_read(s->pid, piece,
+                                             s->remote + (uint64_t) (i0 * ctx->ext), bytes);
+            if (OMPI_SUCCESS != err) {
+                return err;
+            }
+            ctx->terms[q] = piece;
+        }
+    }
+    mca_coll_rsag_exact_fold(ctx->terms, (size_t) a->size, ctx->exact_float, n * ctx->reals,
+                             dest);
     return OMPI_SUCCESS;
 }
 
@@ -1071,11 +1119,12 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
     }
     d->nticks = d->use_cma ? 1 : (n + d->window - 1) / d->window;
     /* at p >= 3, a box may go up a tree instead (the boxed tree); not in
-     * placement mode: the tree folds partials of runs of ranks, another
-     * association than the flat left fold in rank order that `ordered`
-     * and the other forms of `direct` compute (doc/reproducible.md) */
+     * the reproducible modes: the tree folds partials of runs of ranks,
+     * another association than the flat left fold in rank order that
+     * `ordered` and the other forms of `direct` compute, and not every
+     * contribution at once as exact's sum needs (doc/reproducible.md) */
     d->fanin = 0;
-    if (d->boxed && a->size >= 3 && MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT != a->reproducible) {
+    if (d->boxed && a->size >= 3 && MCA_COLL_RSAG_REPRODUCIBLE_OFF == a->reproducible) {
         d->fanin = mca_coll_rsag_direct_fanin(a->size, bytes, d->kind);
         mca_coll_rsag_direct_trace_fanin(d, bytes);
     }
@@ -1093,6 +1142,9 @@ static void mca_coll_rsag_direct_temp_counts(const mca_coll_rsag_direct_t *d, si
     n[1] = n[2] = 0;
     if (d->use_cma) {
         n[0] = d->chunk < a->count ? d->chunk : a->count;
+        if (d->ctx.exact) {
+            n[0] *= (size_t) a->size;           /* every rank's piece of a chunk at once */
+        }
         if (a->in_place && is_root && MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER != d->kind) {
             n[1] = n[0];                        /* dest is my own input */
         }
@@ -1134,7 +1186,7 @@ static void mca_coll_rsag_direct_set_temps(mca_coll_rsag_direct_t *d, char *tmp,
 }
 
 /* One block: the state, then the layout (a copy: the module's cache may be
- * refilled meanwhile), then the source table, then `extra` bytes for the
+ * refilled meanwhile), then the source and term tables, then `extra` bytes for the
  * caller; the call described and planned.  `counted`: a memory request of
  * rsag's (coll_rsag_mem.c: counted, and failed by coll_rsag_test_alloc_fail;
  * freed with mca_coll_rsag_free), else plain calloc.  NULL when it fails. */
@@ -1146,7 +1198,8 @@ static mca_coll_rsag_direct_t *mca_coll_rsag_direct_new(const mca_coll_rsag_args
     int p = a->size;
     size_t nd = (size_t) p + 1;
     size_t bytes = sizeof(mca_coll_rsag_direct_t) + nd * sizeof(size_t)
-                   + (size_t) p * sizeof(mca_coll_rsag_direct_src_t) + extra;
+                   + (size_t) p * (sizeof(mca_coll_rsag_direct_src_t) + sizeof(void *)) + extra;
+    int ncomp = 1;
     ptrdiff_t true_lb, true_extent;
     mca_coll_rsag_direct_t *d;
     size_t *displ;
@@ -1169,6 +1222,10 @@ static mca_coll_rsag_direct_t *mca_coll_rsag_direct_new(const mca_coll_rsag_args
     d->ctx = (mca_coll_rsag_direct_ctx_t) { .a = &d->a, .seg = a->segment, .lb = true_lb,
                                             .ext = (size_t) a->extent,
                                             .src = (mca_coll_rsag_direct_src_t *) (displ + nd) };
+    d->ctx.terms = (const void **) (d->ctx.src + p);
+    d->ctx.exact = MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible
+                   && mca_coll_rsag_exact_kind(a->dtype, a->op, &d->ctx.exact_float, &ncomp);
+    d->ctx.reals = (size_t) ncomp;
     mca_coll_rsag_direct_plan(d);
     return d;
 }
@@ -1226,8 +1283,9 @@ mca_coll_rsag_direct_t *mca_coll_rsag_direct_prepare(const mca_coll_rsag_args_t 
         mca_coll_rsag_direct_free(d);   /* only a one-box call runs without a schedule */
         return NULL;
     }
-    /* the temporaries after the source table, from the next cache line */
-    extra = (uintptr_t) (d->ctx.src + a->size);
+    /* the temporaries after the source and term tables, from the next
+     * cache line */
+    extra = (uintptr_t) (d->ctx.terms + a->size);
     extra = (extra + MCA_COLL_RSAG_CACHE_LINE - 1) & ~(uintptr_t) (MCA_COLL_RSAG_CACHE_LINE - 1);
     mca_coll_rsag_direct_temp_counts(d, n);
     for (int i = 0; i < 3; ++i) {

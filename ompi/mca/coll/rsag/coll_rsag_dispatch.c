@@ -211,7 +211,10 @@ static void mca_coll_rsag_report(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t
                 mca_coll_rsag_reason_text(d, coll, forced, why, sizeof(why)),
                 mca_coll_rsag_threshold_text(d, coll, thr, sizeof(thr)),
                 call->rank_order ? "; coll_rsag_reproducible placement: only algorithms that "
-                                   "fold in rank order" : "",
+                                   "fold in rank order"
+                : call->whole_fold ? "; coll_rsag_reproducible exact: only algorithms that fold "
+                                     "every element's contributions at once"
+                                   : "",
                 no_segment_yet ? "; direct not before a blocking call or a persistent *_init "
                                  "has made the node's shared segment (making it waits for "
                                  "every rank)" : "");
@@ -317,6 +320,7 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
      * forgets its answer when the mode changes through MPI_T; exact's
      * inner collectives run with a->reproducible = off */
     call->rank_order = MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT == a->reproducible;
+    call->whole_fold = MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible;
     if (nonblocking && m->nodes < 0) {
         /* Finding the node structure is a collective exchange: a
          * nonblocking call must not wait for its peers, so until a
@@ -430,9 +434,15 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
             last->valid = true;
         }
     }
+    if (MCA_COLL_RSAG_DELEGATE == d.alg && call.whole_fold) {
+        return d.alg;       /* exact's own collectives take it: counted and traced there */
+    }
     __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][d.alg], 1ULL, __ATOMIC_RELAXED);
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
         mca_coll_rsag_report(m, coll, tuning->forced, &call, &d, a->comm);
+        if (call.whole_fold) {
+            mca_coll_rsag_exact_note_fold(coll, a, mca_coll_rsag_alg_name(coll, d.alg));
+        }
     }
     return d.alg;
 }
@@ -548,22 +558,42 @@ static int mca_coll_rsag_sub_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_modul
 
 /* ---- the entry points of the slots (coll_rsag_dispatch.h) ---------------- */
 
+/* coll_rsag_reproducible = exact: whether exact's own collectives take the
+ * call at once, a row that does not fold whole being forced (it runs their
+ * inner collectives).  A call exact does not handle goes on as placement
+ * (a->reproducible); one it handles otherwise goes to the selector among
+ * the rows that fold whole, and to exact's own collectives where none
+ * runs it (the entry points below). */
+static bool mca_coll_rsag_exact_own(mca_coll_rsag_coll_t coll, mca_coll_rsag_args_t *a)
+{
+    const mca_coll_rsag_alg_desc_t *forced;
+
+    if (MCA_COLL_RSAG_REPRODUCIBLE_EXACT != a->reproducible
+        || !mca_coll_rsag_exact_accepts(coll, a)) {
+        return false;
+    }
+    forced = mca_coll_rsag_alg(coll, mca_coll_rsag_component.tuning[coll].forced);
+    return NULL != forced && 0 == (forced->restrictions & MCA_COLL_RSAG_FOLDS_WHOLE);
+}
+
 int mca_coll_rsag_dispatch(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                            mca_coll_rsag_args_t *a, bool *delegate)
 {
     int alg, err = OMPI_SUCCESS;
 
     *delegate = false;
-    if (MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible
-        && mca_coll_rsag_exact_try(m, coll, a, false, NULL, &err,
-                                   mca_coll_rsag_dispatch_inner)) {
-        return err;                     /* coll_rsag_exact.c: MPI_SUM of floating point */
+    if (mca_coll_rsag_exact_own(coll, a)) {
+        return mca_coll_rsag_exact_run(m, coll, a, false, NULL, mca_coll_rsag_dispatch_inner);
     }
     if (mca_coll_rsag_latency_try(m, coll, a, &err)) {
         return err;                     /* a remembered call: no decision, no schedule */
     }
     mca_coll_rsag_call_begin(&m->scratch);
     alg = mca_coll_rsag_decide(m, coll, a, false, true, false);
+    if (MCA_COLL_RSAG_DELEGATE == alg && MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible) {
+        (void) mca_coll_rsag_call_end(OMPI_SUCCESS);   /* no row folds whole here */
+        return mca_coll_rsag_exact_run(m, coll, a, false, NULL, mca_coll_rsag_dispatch_inner);
+    }
     *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
     if (!*delegate
         && !(mca_coll_rsag_direct_algorithm == mca_coll_rsag_fns[coll][alg]
@@ -611,11 +641,10 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
     mca_coll_rsag_request_t *r = NULL;
     int alg, err;
 
-    if (MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible
-        && mca_coll_rsag_exact_try(m, coll, a, persistent, request, &err,
-                                   mca_coll_rsag_dispatch_inner)) {
-        *delegate = false;
-        return err;                     /* coll_rsag_exact.c: MPI_SUM of floating point */
+    *delegate = false;
+    if (mca_coll_rsag_exact_own(coll, a)) {
+        return mca_coll_rsag_exact_run(m, coll, a, persistent, request,
+                                       mca_coll_rsag_dispatch_inner);
     }
     if (!persistent && mca_coll_rsag_latency_try_request(m, coll, a, request)) {
         *delegate = false;
@@ -630,6 +659,11 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
      * needs the program's assertion that they do not. */
     alg = mca_coll_rsag_decide(m, coll, a, true, persistent,
                                persistent && !mca_coll_rsag_starts_ordered(a->comm, info));
+    if (MCA_COLL_RSAG_DELEGATE == alg && MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible) {
+        (void) mca_coll_rsag_call_end(OMPI_SUCCESS);   /* no row folds whole here */
+        return mca_coll_rsag_exact_run(m, coll, a, persistent, request,
+                                       mca_coll_rsag_dispatch_inner);
+    }
     *delegate = (MCA_COLL_RSAG_DELEGATE == alg);
     if (*delegate) {
         return mca_coll_rsag_call_end(OMPI_SUCCESS);

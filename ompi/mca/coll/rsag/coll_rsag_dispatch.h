@@ -106,7 +106,7 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
 
 /* An inner collective of the exact mode (coll_rsag_exact.c), `in` on
  * `comm`, run with the mode off (mca_coll_rsag_exact_inner_fn_t, handed to
- * mca_coll_rsag_exact_try by the dispatcher): `nested` NULL, a blocking call through
+ * mca_coll_rsag_exact_run by the dispatcher): `nested` NULL, a blocking call through
  * mca_coll_rsag_dispatch (*delegate: the previous module's call is the
  * caller's to make); else decided (counted, traced) and built into
  * `nested`, a schedule of its own that a request runs as one step

@@ -54,9 +54,7 @@ void mca_coll_rsag_exact_register(const mca_base_component_t *c)
 
 /* ---- which calls ------------------------------------------------------- */
 
-/* MPI_SUM of one of exact's types: *is_float (float reals, else double)
- * and *ncomp (reals per element: 2 for complex). */
-static bool mca_coll_rsag_exact_kind(struct ompi_datatype_t *dt, struct ompi_op_t *op,
+bool mca_coll_rsag_exact_kind(struct ompi_datatype_t *dt, struct ompi_op_t *op,
                                      bool *is_float, int *ncomp)
 {
     size_t size = 0;
@@ -121,6 +119,7 @@ typedef struct mca_coll_rsag_exact_plan_t {
     size_t *idispl;                 /* [p + 1]: the inner reduce-scatter's, or NULL */
     mca_coll_rsag_exact_inner_fn_t run;     /* the dispatcher's entry for inner calls */
     double *x, *q, *S, *g, *h;
+    const void **terms;             /* gather: the p contributions to my block in h */
     int16_t *e, *E;
     mca_coll_rsag_exact_stage_t stages[MCA_COLL_RSAG_EXACT_NSTAGES];
 } mca_coll_rsag_exact_plan_t;
@@ -135,7 +134,8 @@ static size_t mca_coll_rsag_exact_bytes(const mca_coll_rsag_exact_plan_t *pl)
 
     if (pl->gather) {
         return b + 2 * MCA_COLL_RSAG_EXACT_ALIGN((size_t) pl->p * pl->R * sizeof(double))
-               + MCA_COLL_RSAG_EXACT_ALIGN(pl->R * sizeof(double));
+               + MCA_COLL_RSAG_EXACT_ALIGN(pl->R * sizeof(double))
+               + MCA_COLL_RSAG_EXACT_ALIGN((size_t) pl->p * sizeof(void *));
     }
     return b + MCA_COLL_RSAG_EXACT_ALIGN(pl->R * sizeof(double))
            + 2 * MCA_COLL_RSAG_EXACT_ALIGN(pl->R * sizeof(int16_t))
@@ -159,6 +159,7 @@ static mca_coll_rsag_exact_plan_t *mca_coll_rsag_exact_carve(const mca_coll_rsag
         MCA_COLL_RSAG_EXACT_TAKE(out->g, double, (size_t) pl->p * pl->R);
         MCA_COLL_RSAG_EXACT_TAKE(out->h, double, (size_t) pl->p * pl->R);
         MCA_COLL_RSAG_EXACT_TAKE(out->x, double, pl->R);
+        MCA_COLL_RSAG_EXACT_TAKE(out->terms, const void *, (size_t) pl->p);
     } else {
         MCA_COLL_RSAG_EXACT_TAKE(out->x, double, pl->R);
         MCA_COLL_RSAG_EXACT_TAKE(out->e, int16_t, pl->R);
@@ -261,8 +262,12 @@ static void mca_coll_rsag_exact_local(mca_coll_rsag_exact_plan_t *pl, int what)
             break;
         }
         if (pl->gather) {
-            /* allreduce, reduce: the whole array; a reduce-scatter: my block's region */
-            mca_coll_rsag_exact_gathered(pl->h, (size_t) pl->p, pl->mine_n, out);
+            /* allreduce, reduce: the whole array; a reduce-scatter: my block's
+             * region, the p contributions to it one after the other */
+            for (int t = 0; t < pl->p; ++t) {
+                pl->terms[t] = pl->h + (size_t) t * pl->mine_n;
+            }
+            mca_coll_rsag_exact_fold(pl->terms, (size_t) pl->p, false, pl->mine_n, out);
         } else {
             mca_coll_rsag_exact_finish(pl->S, pl->E + pl->mine0, pl->mine_n, out);
         }
@@ -482,20 +487,40 @@ static int mca_coll_rsag_exact_request(mca_coll_rsag_module_t *m, mca_coll_rsag_
 
 /* ---- the entry point ---------------------------------------------------- */
 
-bool mca_coll_rsag_exact_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                             mca_coll_rsag_args_t *a, bool persistent,
-                             ompi_request_t **request, int *err,
-                             mca_coll_rsag_exact_inner_fn_t inner)
+bool mca_coll_rsag_exact_accepts(mca_coll_rsag_coll_t coll, mca_coll_rsag_args_t *a)
+{
+    mca_coll_rsag_exact_plan_t desc;
+
+    if (mca_coll_rsag_exact_describe(&desc, coll, a)) {
+        return true;
+    }
+    a->reproducible = MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT;
+    mca_coll_rsag_exact_trace(coll, a, 0, "not MPI_SUM of a floating-point type it "
+                              "handles (or p > 65536): placement instead");
+    return false;
+}
+
+void mca_coll_rsag_exact_note_fold(mca_coll_rsag_coll_t coll, const mca_coll_rsag_args_t *a,
+                                   const char *alg)
+{
+    char text[160];
+
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS && 0 == a->rank) {
+        snprintf(text, sizeof(text), "%s folds every element's contributions at once (no "
+                 "passes)", alg);
+        mca_coll_rsag_exact_trace(coll, a, 3, text);
+    }
+}
+
+int mca_coll_rsag_exact_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                            mca_coll_rsag_args_t *a, bool persistent, ompi_request_t **request,
+                            mca_coll_rsag_exact_inner_fn_t inner)
 {
     mca_coll_rsag_exact_plan_t desc, *pl;
     mca_coll_rsag_tmp_t tmp = MCA_COLL_RSAG_TMP_INIT;
+    int err;
 
-    if (!mca_coll_rsag_exact_describe(&desc, coll, a)) {
-        a->reproducible = MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT;
-        mca_coll_rsag_exact_trace(coll, a, 0, "not MPI_SUM of a floating-point type it "
-                                  "handles (or p > 65536): placement instead");
-        return false;
-    }
+    (void) mca_coll_rsag_exact_describe(&desc, coll, a);   /* accepted: it succeeds */
     desc.run = inner;
     mca_coll_rsag_exact_trace(coll, a, desc.gather ? 1 : 2,
                               desc.gather ? "one collective (gather by sum)"
@@ -513,27 +538,24 @@ bool mca_coll_rsag_exact_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t col
     }
     if (NULL != request) {
         mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */
-        *err = mca_coll_rsag_call_end(mca_coll_rsag_exact_request(m, &desc, a, persistent,
+        return mca_coll_rsag_call_end(mca_coll_rsag_exact_request(m, &desc, a, persistent,
                                                                   request));
-        return true;
     }
     if (0 == a->count) {
-        *err = OMPI_SUCCESS;            /* nothing to reduce */
-        return true;
+        return OMPI_SUCCESS;            /* nothing to reduce */
     }
     /* blocking: the temporaries come from exact's own scratch area of the
      * module (kept between calls, as the module's `scratch`, within
      * coll_rsag_scratch_max_bytes: no fresh pages at every call); each
      * inner call brackets the module's `scratch` for its own */
     mca_coll_rsag_call_begin(&m->exact_scratch);
-    *err = mca_coll_rsag_tmp_alloc(&tmp, mca_coll_rsag_exact_bytes(&desc), MPI_BYTE);
+    err = mca_coll_rsag_tmp_alloc(&tmp, mca_coll_rsag_exact_bytes(&desc), MPI_BYTE);
     (void) mca_coll_rsag_call_end(OMPI_SUCCESS);
-    if (OMPI_SUCCESS == *err) {
+    if (OMPI_SUCCESS == err) {
         pl = mca_coll_rsag_exact_carve(&desc, tmp.buf);
         mca_coll_rsag_exact_blocks(pl, a->displ, a->count);
-        *err = mca_coll_rsag_exact_blocking(m, pl, a);
+        err = mca_coll_rsag_exact_blocking(m, pl, a);
     }
     mca_coll_rsag_tmp_free(&tmp);
-    *err = (OMPI_ERR_OUT_OF_RESOURCE == *err) ? MPI_ERR_NO_MEM : *err;
-    return true;
+    return (OMPI_ERR_OUT_OF_RESOURCE == err) ? MPI_ERR_NO_MEM : err;
 }

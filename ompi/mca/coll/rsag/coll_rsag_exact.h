@@ -7,20 +7,25 @@
  * coll_rsag_reproducible = exact (coll_rsag_exact.c; doc/reproducible.md,
  * "exact"): MPI_SUM of MPI_FLOAT, MPI_DOUBLE, their complex types and the
  * Fortran ones, with a result that depends only on the multiset of the
- * contributions.  The dispatcher's two entry points call
- * mca_coll_rsag_exact_try first when a call asks for exact; a call it does
- * not take goes on asking for placement.
+ * contributions.  Three ways, the same bits (the arithmetic is pure and
+ * lives in coll_rsag_exact_kernels.c):
  *
- * The arithmetic is pure and lives in coll_rsag_exact_kernels.c; this file
- * runs it around rsag's own collectives (mode off, so the thresholds and
- * a forced coll_rsag_<coll>_algorithm choose them, counted and traced as
- * any call):
+ *   fold      a row that has every contribution of an element in hand at
+ *             once (MCA_COLL_RSAG_FOLDS_WHOLE: `direct`, one node) folds
+ *             them with exact's sum instead of the op
+ *             (mca_coll_rsag_exact_fold): one collective of the user's
+ *             bytes, chosen by the selector wherever such a row runs.
+ *
+ * Elsewhere (several nodes, a row without the property forced, a request
+ * made before the node's segment exists) this file runs the call around
+ * rsag's own collectives (mode off, so the thresholds and a forced
+ * coll_rsag_<coll>_algorithm choose them, counted and traced as any call):
  *
  *   gather    p x (the reals of the vector) doubles at most
  *             coll_rsag_exact_gather_max_bytes: every rank writes its
  *             contribution into its slot of a zeroed array, one MPI_SUM
  *             collective of it delivers every contribution exactly, and the
- *             receivers compute the result locally;
+ *             receivers fold them locally;
  *   two-pass  pass 1, an MPI_MAX allreduce of the exponent fields (int16,
  *             one per real); pass 2, the user's collective, MPI_SUM of the
  *             extracted pieces (two doubles per real, interleaved, so a
@@ -35,6 +40,7 @@
 #define MCA_COLL_RSAG_EXACT_H
 
 #include "coll_rsag.h"
+#include "ompi/request/request.h"
 
 BEGIN_C_DECLS
 
@@ -42,11 +48,6 @@ BEGIN_C_DECLS
 extern size_t mca_coll_rsag_exact_gather_max_bytes;
 void mca_coll_rsag_exact_register(const mca_base_component_t *c);
 
-/* A call that asks for exact (a->reproducible): when its op and datatype
- * are exact's (and p <= 2^16), run it (request NULL: blocking; else a
- * nonblocking call, or a persistent *_init when `persistent`) and return
- * true with *err; else set a->reproducible to placement, say so once in
- * the verbose trace, and return false. */
 /* An inner collective: pass 1 (MPI_MAX of the exponent fields), or the
  * one collective of the gather path / pass 2. */
 typedef struct mca_coll_rsag_exact_inner_t {
@@ -70,10 +71,30 @@ typedef int (*mca_coll_rsag_exact_inner_fn_t)(mca_coll_rsag_module_t *m,
                                               struct ompi_communicator_t *comm, int tag,
                                               mca_coll_rsag_sched_t *nested, bool *delegate);
 
-bool mca_coll_rsag_exact_try(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                             mca_coll_rsag_args_t *a, bool persistent,
-                             ompi_request_t **request, int *err,
-                             mca_coll_rsag_exact_inner_fn_t inner);
+/* MPI_SUM of one of exact's types: *is_float (float reals, else double)
+ * and *ncomp (reals per element: 2 for complex). */
+bool mca_coll_rsag_exact_kind(struct ompi_datatype_t *dt, struct ompi_op_t *op, bool *is_float,
+                              int *ncomp);
+
+/* A call that asks for exact (a->reproducible): true when exact takes it
+ * (its op and datatype are exact's, p <= 2^16); else a->reproducible
+ * becomes placement, the verbose trace says so once, and false. */
+bool mca_coll_rsag_exact_accepts(mca_coll_rsag_coll_t coll, mca_coll_rsag_args_t *a);
+
+/* A call exact took, run with exact's own collectives: the one-collective
+ * form or the two passes (request NULL: blocking; else a nonblocking call,
+ * or a persistent *_init when `persistent`).  The dispatcher calls it
+ * where no row that folds whole (MCA_COLL_RSAG_FOLDS_WHOLE: `direct`) runs
+ * the call, or where a row without that property is forced (it then runs
+ * the inner collectives). */
+int mca_coll_rsag_exact_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                            mca_coll_rsag_args_t *a, bool persistent, ompi_request_t **request,
+                            mca_coll_rsag_exact_inner_fn_t inner);
+
+/* The verbose trace, once per collective: the call `a` of exact went to
+ * row `alg`, which folds every element's contributions at once. */
+void mca_coll_rsag_exact_note_fold(mca_coll_rsag_coll_t coll, const mca_coll_rsag_args_t *a,
+                                   const char *alg);
 
 END_C_DECLS
 

@@ -278,25 +278,124 @@ void mca_coll_rsag_exact_finish(const double *S, const int16_t *E, size_t n, dou
     mca_coll_rsag_exact_finish_loops(S, E, n, r);
 }
 
-void mca_coll_rsag_exact_gathered(const double *g, size_t terms, size_t n, double *r)
+/* The fold works in sub-blocks of this many reals: their fields, sums and
+ * float conversions stay in the first-level cache while every source is
+ * read twice (its fields, then its pieces). */
+#define MCA_COLL_RSAG_EXACT_BLOCK 256
+
+MCA_COLL_RSAG_EXACT_CLONES
+static void mca_coll_rsag_exact_max_loops(const double *x, size_t n, int16_t *E)
+{
+    for (size_t i = 0; i < n; ++i) {
+        int16_t f = mca_coll_rsag_exact_key(x[i]);
+
+        E[i] = (f > E[i]) ? f : E[i];
+    }
+}
+
+/* S[2i] += q1, S[2i + 1] += q2 of x[i] under E[i], plain fields only (the
+ * others are summed again by mca_coll_rsag_exact_fold_odd). */
+MCA_COLL_RSAG_EXACT_CLONES
+static void mca_coll_rsag_exact_add_loops(const double *x, const int16_t *E, size_t n, double *S)
+{
+    const int d1 = MCA_COLL_RSAG_EXACT_L + 2, d2 = d1 - 52 + MCA_COLL_RSAG_EXACT_L;
+
+    for (size_t i = 0; i < n; ++i) {
+        int f = E[i];
+        double s1 = mca_coll_rsag_exact_sigma_normal(f + d1);
+        double s2 = mca_coll_rsag_exact_sigma_normal(f + d2);
+        double hi = (s1 + x[i]) - s1, r = x[i] - hi;
+
+        S[2 * i] += hi;
+        S[2 * i + 1] += (s2 + r) - s2;
+    }
+}
+
+/* Real i of source t, as a double. */
+static inline double mca_coll_rsag_exact_real(const void *src, bool is_float, size_t i)
+{
+    float f;
+    double x;
+
+    if (is_float) {
+        memcpy(&f, (const char *) src + i * sizeof(float), sizeof(f));
+        return (double) f;
+    }
+    memcpy(&x, (const char *) src + i * sizeof(double), sizeof(x));
+    return x;
+}
+
+/* Reals [i0, i0 + n) of source t as doubles: where they are (double,
+ * aligned), else converted into buf. */
+static const double *mca_coll_rsag_exact_reals(const void *src, bool is_float, size_t i0,
+                                               size_t n, double *buf)
+{
+    const char *at = (const char *) src + i0 * (is_float ? sizeof(float) : sizeof(double));
+
+    if (!is_float && 0 == ((uintptr_t) at % _Alignof(double))) {
+        return (const double *) at;
+    }
+    mca_coll_rsag_exact_load(at, is_float, n, buf);
+    return buf;
+}
+
+/* The sums of the elements whose field is not plain (inf or NaN, scaled,
+ * a subnormal grid), one by one through the general cut. */
+static void mca_coll_rsag_exact_fold_odd(const void *const *src, size_t terms, bool is_float,
+                                         size_t i0, size_t n, const int16_t *E, double *S)
 {
     for (size_t i = 0; i < n; ++i) {
         mca_coll_rsag_exact_cut_t c;
         double s1 = 0.0, s2 = 0.0;
-        int16_t E = 1;
 
-        for (size_t t = 0; t < terms; ++t) {
-            int16_t f = mca_coll_rsag_exact_field(g[t * n + i]);
-            E = (f > E) ? f : E;
+        if (mca_coll_rsag_exact_plain(E[i])) {
+            continue;
         }
-        c = mca_coll_rsag_exact_cut(E);
+        c = mca_coll_rsag_exact_cut(E[i]);
         for (size_t t = 0; t < terms; ++t) {
             double q1, q2;
 
-            mca_coll_rsag_exact_split(&c, g[t * n + i], &q1, &q2);
+            mca_coll_rsag_exact_split(&c, mca_coll_rsag_exact_real(src[t], is_float, i0 + i),
+                                      &q1, &q2);
             s1 += q1;
             s2 += q2;
         }
-        r[i] = mca_coll_rsag_exact_result(&c, s1, s2);
+        S[2 * i] = s1;
+        S[2 * i + 1] = s2;
+    }
+}
+
+void mca_coll_rsag_exact_fold(const void *const *src, size_t terms, bool is_float, size_t n,
+                              void *dest)
+{
+    int16_t E[MCA_COLL_RSAG_EXACT_BLOCK];
+    double S[2 * MCA_COLL_RSAG_EXACT_BLOCK], buf[MCA_COLL_RSAG_EXACT_BLOCK];
+    size_t realsize = is_float ? sizeof(float) : sizeof(double);
+
+    for (size_t i0 = 0; i0 < n; i0 += MCA_COLL_RSAG_EXACT_BLOCK) {
+        size_t m = (n - i0 < MCA_COLL_RSAG_EXACT_BLOCK) ? n - i0 : MCA_COLL_RSAG_EXACT_BLOCK;
+        int odd = 0;
+
+        for (size_t i = 0; i < m; ++i) {
+            E[i] = 1;
+        }
+        for (size_t t = 0; t < terms; ++t) {
+            mca_coll_rsag_exact_max_loops(mca_coll_rsag_exact_reals(src[t], is_float, i0, m, buf),
+                                          m, E);
+        }
+        memset(S, 0, 2 * m * sizeof(double));
+        for (size_t t = 0; t < terms; ++t) {
+            mca_coll_rsag_exact_add_loops(mca_coll_rsag_exact_reals(src[t], is_float, i0, m, buf),
+                                          E, m, S);
+        }
+        for (size_t i = 0; i < m; ++i) {
+            odd |= !mca_coll_rsag_exact_plain(E[i]);
+        }
+        if (odd) {
+            mca_coll_rsag_exact_fold_odd(src, terms, is_float, i0, m, E, S);
+        }
+        /* every source of this sub-block read: dest may be one of them */
+        mca_coll_rsag_exact_finish(S, E, m, buf);
+        mca_coll_rsag_exact_store(buf, is_float, m, (char *) dest + i0 * realsize);
     }
 }

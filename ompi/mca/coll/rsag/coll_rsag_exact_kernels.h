@@ -23,8 +23,8 @@
  *   2  (q1, q2) per element, interleaved          mca_coll_rsag_exact_extract
  *      then MPI_SUM of the 2n doubles
  *   3  RN(S1 + S2), specials, scale               mca_coll_rsag_exact_finish
- * and the one-collective form (every contribution delivered exactly by a
- * sum with zeros, then 1-3 locally): mca_coll_rsag_exact_gathered.
+ * and the whole fold, 1-3 at once over every contribution in hand (the
+ * one-collective form, and `direct`): mca_coll_rsag_exact_fold.
  *
  * Every operation must round to double on its own: no contraction into
  * fused multiply-adds (the .c file turns it off itself), no reassociation
@@ -64,9 +64,14 @@ void mca_coll_rsag_exact_extract(const double *x, const int16_t *E, size_t n, do
  * under E[i]: RN(S1 + S2) scaled back, a NaN made the canonical quiet NaN. */
 void mca_coll_rsag_exact_finish(const double *S, const int16_t *E, size_t n, double *r);
 
-/* The one-collective form: g holds `terms` contributions of n elements,
- * contribution t at g[t * n .. t * n + n); r[i] = the result of element i,
- * bit for bit what the three passes give for the same contributions. */
-void mca_coll_rsag_exact_gathered(const double *g, size_t terms, size_t n, double *r);
+/* The whole fold: src[t], t < terms, holds contribution t of n reals
+ * (float when `is_float`, else double; any alignment); dest gets the n
+ * results in the same type, bit for bit what the three passes give for the
+ * same contributions.  For the one-collective form and for the algorithms
+ * that have every contribution of an element in hand at once (`direct`).
+ * dest may be one of the sources: each part is read whole before it is
+ * written. */
+void mca_coll_rsag_exact_fold(const void *const *src, size_t terms, bool is_float, size_t n,
+                              void *dest);
 
 #endif /* MCA_COLL_RSAG_EXACT_KERNELS_H */

@@ -23,6 +23,10 @@
  *     replaced (REASON_PLACEMENT), and a size no threshold covers takes
  *     the first applicable such row in table order (`direct`, then
  *     `ordered`, which applies to every call), never the previous module.
+ *     coll_rsag_reproducible = exact (call->whole_fold): the same among
+ *     the rows that fold whole (MCA_COLL_RSAG_FOLDS_WHOLE: `direct`); where
+ *     none applies, "delegate" means exact's own collectives
+ *     (coll_rsag_exact.c), never the previous module.
  *  3. If no algorithm of ours applies (a datatype whose extent is not
  *     positive, an op that every algorithm of the collective needs to be
  *     commutative, or thresholds that leave this size uncovered), delegate
@@ -101,12 +105,22 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
     return unmet;
 }
 
-/* Whether the call may take row `alg` at all: in placement mode
- * (call->rank_order) only the rows that fold in rank order. */
+/* The property bits a row needs for the call: placement's
+ * (call->rank_order), exact's (call->whole_fold), or none. */
+static unsigned mca_coll_rsag_wanted(const mca_coll_rsag_call_t *call)
+{
+    return (call->rank_order ? MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER : 0u)
+           | (call->whole_fold ? MCA_COLL_RSAG_FOLDS_WHOLE : 0u);
+}
+
+/* Whether the call may take row `alg` at all: in a reproducible mode only
+ * the rows with its property. */
 static bool mca_coll_rsag_considered(const mca_coll_rsag_alg_desc_t *alg,
                                      const mca_coll_rsag_call_t *call)
 {
-    return !call->rank_order || 0 != (alg->restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER);
+    unsigned want = mca_coll_rsag_wanted(call);
+
+    return want == (alg->restrictions & want);
 }
 
 mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
@@ -126,8 +140,7 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
         d.reason = MCA_COLL_RSAG_REASON_DATATYPE;
         return d;
     }
-    if (NULL != forced && call->rank_order
-        && 0 == (forced->restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER)) {
+    if (NULL != forced && !mca_coll_rsag_considered(forced, call)) {
         d.reason = MCA_COLL_RSAG_REASON_PLACEMENT;
         forced = NULL;
     }
@@ -183,7 +196,7 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
             node_aware = aware;
         }
     }
-    if (MCA_COLL_RSAG_DELEGATE == d.alg && call->rank_order && applicable) {
+    if (MCA_COLL_RSAG_DELEGATE == d.alg && 0 != mca_coll_rsag_wanted(call) && applicable) {
         d.alg = first->id;              /* placement: never the previous module */
         d.threshold = 0;
         d.by_class = false;

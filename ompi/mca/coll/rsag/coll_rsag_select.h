@@ -91,6 +91,10 @@ typedef struct mca_coll_rsag_call_t {
     /* coll_rsag_reproducible = placement for this call: only the rows with
      * MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER may run it (mca_coll_rsag_select) */
     bool rank_order;
+    /* coll_rsag_reproducible = exact for this call (MPI_SUM of a type
+     * exact handles): only the rows with MCA_COLL_RSAG_FOLDS_WHOLE; where
+     * none applies the dispatcher runs exact's own collectives */
+    bool whole_fold;
 } mca_coll_rsag_call_t;
 
 /* coll_rsag_<coll>_<alg>_min_bytes: any negative value (default -1) means
@@ -155,7 +159,8 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
  * replaced (REASON_PLACEMENT); among them the largest threshold <= bytes,
  * and where no threshold covers the size, the first applicable one in
  * table order (`direct` where it runs, else `ordered`): never a delegation
- * while one of them applies. */
+ * while one of them applies.  call->whole_fold (exact): the same among the
+ * rows with MCA_COLL_RSAG_FOLDS_WHOLE. */
 mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
                                               const mca_coll_rsag_call_t *call,
                                               const mca_coll_rsag_tuning_t *tuning);
