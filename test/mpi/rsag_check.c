@@ -323,6 +323,9 @@ static int printed;
 static int skipped_self;
 static unsigned long long skipped_stock;
 static char cur_desc[1024];
+/* the case in progress, described only when a message needs it (a
+ * description per case was a tenth of the matrix's time under valgrind) */
+static const casedesc *volatile cur_case;
 static volatile sig_atomic_t in_case;
 
 static void describe(const casedesc *cd, char *s, size_t n)
@@ -343,6 +346,8 @@ static void on_alarm(int sig)
 {
     (void)sig;
     char msg[1400];
+    if (in_case)
+        describe(cur_case, cur_desc, sizeof cur_desc);
     int n = snprintf(msg, sizeof msg, "rsag_check: rank %d: TIMEOUT after %d s%s%s\n",
                      world_rank, opt.timeout, in_case ? " in case " : "",
                      in_case ? cur_desc : "");
@@ -361,6 +366,8 @@ static const int crash_sigs[3] = { SIGSEGV, SIGBUS, SIGABRT };
 static void on_crash(int sig)
 {
     char msg[1400];
+    if (in_case)
+        describe(cur_case, cur_desc, sizeof cur_desc);
     int n = snprintf(msg, sizeof msg, "rsag_check: rank %d: signal %d%s%s\n", world_rank, sig,
                      in_case ? " in case " : "", in_case ? cur_desc : "");
     if (n > 0) {
@@ -749,7 +756,7 @@ static void run_case(casedesc *cd)
     int is_root = (coll != COLL_REDUCE) || me == cd->root;
     int niter = opt.form == RT_FORM_PERSISTENT ? 2 : 1;
 
-    describe(cd, cur_desc, sizeof cur_desc);
+    cur_case = cd;
     if (!opt.norsag && !rsag_loaded) {
         /* nothing to prove: every case fails, without calling into stock
          * Open MPI (which crashes on some of them, see run_block) */
@@ -896,6 +903,7 @@ static void run_case(casedesc *cd)
     return;
 
 oom:
+    describe(cd, cur_desc, sizeof cur_desc);
     fprintf(stderr, "rsag_check: rank %d: out of memory in %s\n", world_rank, cur_desc);
     MPI_Abort(MPI_COMM_WORLD, 2);
 }

@@ -305,21 +305,6 @@ int case_group(const ttype *t, int op)
 /* ------------------------------------------------------------------------ */
 /* element load / store / arithmetic                                        */
 
-static inline uint64_t int_mask(int size)
-{
-    return size >= 8 ? ~0ULL : ((1ULL << (8 * size)) - 1);
-}
-
-static inline uint64_t norm_int(int size, int sgn, uint64_t u)
-{
-    if (size >= 8)
-        return u;
-    u &= int_mask(size);
-    if (sgn && ((u >> (8 * size - 1)) & 1))
-        u |= ~int_mask(size);
-    return u;
-}
-
 static void st_int(void *p, int size, uint64_t u)
 {
     switch (size) {
@@ -330,30 +315,11 @@ static void st_int(void *p, int size, uint64_t u)
     }
 }
 
-static uint64_t ld_int(const void *p, int size, int sgn)
-{
-    switch (size) {
-    case 1: { uint8_t v; memcpy(&v, p, 1); return norm_int(1, sgn, v); }
-    case 2: { uint16_t v; memcpy(&v, p, 2); return norm_int(2, sgn, v); }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return norm_int(4, sgn, v); }
-    default: { uint64_t v; memcpy(&v, p, 8); return v; }
-    }
-}
-
 static void st_flt(void *p, int fk, double x)
 {
     if (fk == FK_FLOAT) { float f = (float)x; memcpy(p, &f, sizeof f); }
     else if (fk == FK_DOUBLE) { memcpy(p, &x, sizeof x); }
     else { long double l = x; memcpy(p, &l, sizeof l); }
-}
-
-static double ld_flt(const void *p, int fk)
-{
-    if (fk == FK_FLOAT) { float f; memcpy(&f, p, sizeof f); return f; }
-    if (fk == FK_DOUBLE) { double d; memcpy(&d, p, sizeof d); return d; }
-    long double l;
-    memcpy(&l, p, sizeof l);
-    return (double)l;
 }
 
 void store_elem(const edesc *el, char *p, const val_t *v)
@@ -380,45 +346,6 @@ void store_elem(const edesc *el, char *p, const val_t *v)
     }
 }
 
-val_t load_elem(const edesc *el, const char *p)
-{
-    val_t v;
-    memset(&v, 0, sizeof v);
-    switch (el->cat) {
-    case CAT_INT: case CAT_BYTE: v.u = ld_int(p, el->size, el->sgn); break;
-    case CAT_FLT: v.re = ld_flt(p, el->fk); break;
-    case CAT_CPLX:
-        v.re = ld_flt(p, el->fk);
-        v.im = ld_flt(p + el->size, el->fk);
-        break;
-    case CAT_BOOL: { unsigned char c; memcpy(&c, p, 1); v.u = c; break; }
-    case CAT_PAIR:
-        if (el->pval_int)
-            v.re = (double)(int64_t)ld_int(p, el->size, 1);
-        else
-            v.re = ld_flt(p, el->fk);
-        memcpy(&v.idx, p + el->idx_off, sizeof(int));
-        break;
-    case CAT_AFF:
-        memcpy(&v.u, p, 8);
-        memcpy(&v.u2, p + 8, 8);
-        break;
-    }
-    return v;
-}
-
-int val_eq(const edesc *el, const val_t *a, const val_t *b)
-{
-    switch (el->cat) {
-    case CAT_INT: case CAT_BYTE: case CAT_BOOL: return a->u == b->u;
-    case CAT_FLT: return a->re == b->re;
-    case CAT_CPLX: return a->re == b->re && a->im == b->im;
-    case CAT_PAIR: return a->re == b->re && a->idx == b->idx;
-    case CAT_AFF: return a->u == b->u && a->u2 == b->u2;
-    }
-    return 0;
-}
-
 void val_fmt(const edesc *el, const val_t *v, char *s, size_t n)
 {
     switch (el->cat) {
@@ -435,78 +362,6 @@ void val_fmt(const edesc *el, const val_t *v, char *s, size_t n)
                  (unsigned long long)v->u2);
         break;
     }
-}
-
-/* the input of comm rank r (hash base hb) at element e of the input vector */
-val_t gen_val(const edesc *el, int op, uint64_t hb, uint64_t e, int p)
-{
-    uint64_t h = mix64(hb + e), h2 = mix64(h ^ 0x5bd1e995ULL);
-    uint64_t q = 2 + e % (uint64_t)(2 * p + 1);   /* density of logical zeros */
-    val_t v;
-    memset(&v, 0, sizeof v);
-    switch (el->cat) {
-    case CAT_INT: case CAT_BYTE: {
-        uint64_t u;
-        switch (op) {
-        case OP_SUM:
-            if (h % 13 == 0) {      /* near the top of the range: sums wrap */
-                uint64_t top = el->sgn ? (int_mask(el->size) >> 1) : int_mask(el->size);
-                u = top - (h2 % 4);
-            } else {
-                u = (uint64_t)((int64_t)((h >> 8) % 41) - 20);
-            }
-            break;
-        case OP_PROD: {
-            static const int64_t pv[4] = { 1, 1, 2, -1 };
-            u = (uint64_t)pv[h % 4];
-            break;
-        }
-        case OP_LAND: case OP_LOR: case OP_LXOR:
-            u = (h % q == 0) ? 0 : 1 + h2 % 5;
-            break;
-        case OP_BAND: u = h | h2 | (h2 >> 17); break;
-        case OP_BOR: u = h & h2 & (h2 >> 13); break;
-        case OP_USUM: u = (uint64_t)((int64_t)(h % 2001) - 1000); break;
-        default: u = h; break;   /* MAX, MIN, BXOR: full range */
-        }
-        v.u = norm_int(el->size, el->sgn, u);
-        break;
-    }
-    case CAT_FLT:
-        switch (op) {
-        case OP_PROD: {
-            static const double pv[4] = { 1, 1, 2, -1 };
-            v.re = pv[h % 4];
-            break;
-        }
-        case OP_MAX: case OP_MIN: v.re = (double)((int64_t)(h % 2001) - 1000); break;
-        default: v.re = (double)((int64_t)(h % 101) - 50); break;
-        }
-        break;
-    case CAT_CPLX:
-        if (op == OP_PROD) {
-            static const double pr[8] = { 1, -1, 0, 0, 1, 1, 1, 1 };
-            static const double pi[8] = { 0, 0, 1, -1, 1, 0, 0, 0 };
-            v.re = pr[h % 8];
-            v.im = pi[h % 8];
-        } else {
-            v.re = (double)((int64_t)(h % 41) - 20);
-            v.im = (double)((int64_t)(h2 % 41) - 20);
-        }
-        break;
-    case CAT_BOOL:
-        v.u = (h % q == 0) ? 0 : 1;
-        break;
-    case CAT_PAIR:
-        v.re = (double)((int64_t)(h % 5) - 2);        /* few values: ties */
-        v.idx = (int)(h2 % 9) - 2;                    /* ties on the index too */
-        break;
-    case CAT_AFF:
-        v.u = h;
-        v.u2 = h2;
-        break;
-    }
-    return v;
 }
 
 /* a = a op b, a from the lower rank */

@@ -439,7 +439,7 @@ int rt_snapshot(int coll, rt_snap_t *s)
 
     s->nalg = colls[coll].nalg;
     for (int k = 0; k < s->nalg; k++) {
-        snprintf(s->algs[k], RT_NAMELEN, "%s", 0 == k ? "delegated" : colls[coll].name[k]);
+        s->algs[k] = (0 == k) ? "delegated" : colls[coll].name[k];
         s->ctr[k] = 0;
         if (colls[coll].ctr_found[k]
             && MPI_SUCCESS != MPI_T_pvar_read(session, colls[coll].ctr[k], &s->ctr[k])) {

@@ -30,7 +30,7 @@ extern const char *rt_coll_names[RT_NCOLL];
  * (ctr[0] counts delegated calls). */
 typedef struct {
     int nalg;
-    char algs[RT_MAXALG][RT_NAMELEN];
+    const char *algs[RT_MAXALG];    /* names, not copies: taken around every call */
     unsigned long long ctr[RT_MAXALG];
 } rt_snap_t;
 
