@@ -278,36 +278,137 @@ void mca_coll_rsag_exact_finish(const double *S, const int16_t *E, size_t n, dou
     mca_coll_rsag_exact_finish_loops(S, E, n, r);
 }
 
-/* The fold works in sub-blocks of this many reals: their fields, sums and
- * float conversions stay in the first-level cache while every source is
- * read twice (its fields, then its pieces). */
+/* The fold works in sub-blocks of this many reals: their sums, cut
+ * constants and float conversions stay in the first-level cache while
+ * every source is read twice (its magnitudes, then its pieces). */
 #define MCA_COLL_RSAG_EXACT_BLOCK 256
 
-MCA_COLL_RSAG_EXACT_CLONES
-static void mca_coll_rsag_exact_max_loops(const double *x, size_t n, int16_t *E)
+/* m[i] = max(m[i], |x[i]| as bits), or |x[i]| as bits for the first term:
+ * the largest exponent field of the terms is the field of their largest
+ * magnitude (an inf or a NaN, whose field is 2047, has a larger pattern
+ * than any finite value). */
+#if defined(__GNUC__)
+/* the doubles' bits read in place (GCC does not vectorize a memcpy of an
+ * array element into an integer) */
+typedef uint64_t mca_coll_rsag_exact_bits_t __attribute__((may_alias));
+#define MCA_COLL_RSAG_EXACT_BITS(x, i) (((const mca_coll_rsag_exact_bits_t *) (x))[i])
+#else
+static inline uint64_t mca_coll_rsag_exact_bits_of(const double *x, size_t i)
 {
-    for (size_t i = 0; i < n; ++i) {
-        int16_t f = mca_coll_rsag_exact_key(x[i]);
+    uint64_t b;
 
-        E[i] = (f > E[i]) ? f : E[i];
+    memcpy(&b, &x[i], sizeof(b));
+    return b;
+}
+#define MCA_COLL_RSAG_EXACT_BITS(x, i) mca_coll_rsag_exact_bits_of((x), (i))
+#endif
+
+MCA_COLL_RSAG_EXACT_CLONES
+static void mca_coll_rsag_exact_max_loops(const double *restrict x, size_t n, bool first,
+                                          int64_t *restrict m)
+{
+    if (first) {
+        for (size_t i = 0; i < n; ++i) {
+            m[i] = (int64_t) (MCA_COLL_RSAG_EXACT_BITS(x, i) & 0x7fffffffffffffffULL);
+        }
+        return;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        int64_t a = (int64_t) (MCA_COLL_RSAG_EXACT_BITS(x, i) & 0x7fffffffffffffffULL);
+
+        m[i] = (a > m[i]) ? a : m[i];
     }
 }
 
-/* S[2i] += q1, S[2i + 1] += q2 of x[i] under E[i], plain fields only (the
- * others are summed again by mca_coll_rsag_exact_fold_odd). */
+/* Whether some element's field (from its largest magnitude bits m[i]) is
+ * not plain: those elements are summed again by
+ * mca_coll_rsag_exact_fold_odd. */
 MCA_COLL_RSAG_EXACT_CLONES
-static void mca_coll_rsag_exact_add_loops(const double *x, const int16_t *E, size_t n, double *S)
+static bool mca_coll_rsag_exact_odd_loops(const int64_t *restrict m, size_t n)
 {
-    const int d1 = MCA_COLL_RSAG_EXACT_L + 2, d2 = d1 - 52 + MCA_COLL_RSAG_EXACT_L;
+    uint64_t odd = 0;
 
     for (size_t i = 0; i < n; ++i) {
-        int f = E[i];
-        double s1 = mca_coll_rsag_exact_sigma_normal(f + d1);
-        double s2 = mca_coll_rsag_exact_sigma_normal(f + d2);
-        double hi = (s1 + x[i]) - s1, r = x[i] - hi;
+        /* m >= 0: a logical shift (AVX2 has no 64-bit arithmetic one) */
+        uint64_t f = (uint64_t) m[i] >> 52;
 
-        S[2 * i] += hi;
-        S[2 * i + 1] += (s2 + r) - s2;
+        f += (0 == f);
+        odd |= (uint64_t) (f - MCA_COLL_RSAG_EXACT_PLAIN_LO)
+               > (uint64_t) (MCA_COLL_RSAG_EXACT_PLAIN_HI - MCA_COLL_RSAG_EXACT_PLAIN_LO);
+    }
+    return 0 != odd;
+}
+
+/* The plain pieces of the terms x[i] and y[i] under the cut of the largest
+ * magnitude bits m[i] (sigma1, sigma2 as mca_coll_rsag_exact_cut gives
+ * them for the key of the largest term, built from the field in 64-bit
+ * lanes), summed: sums of pieces on one grid are exact, so any order gives
+ * these bits. */
+static inline void mca_coll_rsag_exact_pair(const double *restrict x, const double *restrict y,
+                                            const int64_t *restrict m, size_t i, double *q1,
+                                            double *q2)
+{
+    const int64_t d1 = MCA_COLL_RSAG_EXACT_L + 2, d2 = d1 - 52 + MCA_COLL_RSAG_EXACT_L;
+    int64_t f = (int64_t) ((uint64_t) m[i] >> 52);     /* m >= 0 */
+    uint64_t b1, b2;
+    double sg1, sg2, hx, hy, rx, ry;
+
+    f += (0 == f);
+    b1 = ((uint64_t) (f + d1) << 52) | (1ULL << 51);
+    b2 = ((uint64_t) (f + d2) << 52) | (1ULL << 51);
+    memcpy(&sg1, &b1, sizeof(sg1));
+    memcpy(&sg2, &b2, sizeof(sg2));
+    hx = (sg1 + x[i]) - sg1;
+    rx = x[i] - hx;
+    hy = (sg1 + y[i]) - sg1;
+    ry = y[i] - hy;
+    *q1 = hx + hy;
+    *q2 = ((sg2 + rx) - sg2) + ((sg2 + ry) - sg2);
+}
+
+/* One pair of terms x and y into the sums S1, S2 (the plain cut; the other
+ * elements: mca_coll_rsag_exact_fold_odd): the first pair sets them, a
+ * later one adds to them, and the last one leaves r = RN(S1 + S2) instead.
+ * Four loops, so that each is a straight vectorized one.  No argument
+ * overlaps another (the sources are the user's or the node's, the rest the
+ * fold's own arrays). */
+enum { MCA_COLL_RSAG_EXACT_FIRST = 1, MCA_COLL_RSAG_EXACT_LAST = 2 };
+
+MCA_COLL_RSAG_EXACT_CLONES
+static void mca_coll_rsag_exact_add_loops(const double *restrict x, const double *restrict y,
+                                          const int64_t *restrict m, size_t n, int which,
+                                          double *restrict S1, double *restrict S2,
+                                          double *restrict r)
+{
+    double q1, q2;
+
+    switch (which) {
+    case MCA_COLL_RSAG_EXACT_FIRST | MCA_COLL_RSAG_EXACT_LAST:
+        for (size_t i = 0; i < n; ++i) {
+            mca_coll_rsag_exact_pair(x, y, m, i, &q1, &q2);
+            r[i] = q1 + q2;
+        }
+        break;
+    case MCA_COLL_RSAG_EXACT_FIRST:
+        for (size_t i = 0; i < n; ++i) {
+            mca_coll_rsag_exact_pair(x, y, m, i, &q1, &q2);
+            S1[i] = q1;
+            S2[i] = q2;
+        }
+        break;
+    case MCA_COLL_RSAG_EXACT_LAST:
+        for (size_t i = 0; i < n; ++i) {
+            mca_coll_rsag_exact_pair(x, y, m, i, &q1, &q2);
+            r[i] = (S1[i] + q1) + (S2[i] + q2);
+        }
+        break;
+    default:
+        for (size_t i = 0; i < n; ++i) {
+            mca_coll_rsag_exact_pair(x, y, m, i, &q1, &q2);
+            S1[i] += q1;
+            S2[i] += q2;
+        }
+        break;
     }
 }
 
@@ -339,19 +440,20 @@ static const double *mca_coll_rsag_exact_reals(const void *src, bool is_float, s
     return buf;
 }
 
-/* The sums of the elements whose field is not plain (inf or NaN, scaled,
- * a subnormal grid), one by one through the general cut. */
+/* The elements whose field is not plain (inf or NaN, scaled, a subnormal
+ * grid), one by one through the general cut: their results into r. */
 static void mca_coll_rsag_exact_fold_odd(const void *const *src, size_t terms, bool is_float,
-                                         size_t i0, size_t n, const int16_t *E, double *S)
+                                         size_t i0, size_t n, const int64_t *m, double *r)
 {
     for (size_t i = 0; i < n; ++i) {
+        int16_t E = (int16_t) ((m[i] >> 52) + (0 == (m[i] >> 52)));
         mca_coll_rsag_exact_cut_t c;
         double s1 = 0.0, s2 = 0.0;
 
-        if (mca_coll_rsag_exact_plain(E[i])) {
+        if (mca_coll_rsag_exact_plain(E)) {
             continue;
         }
-        c = mca_coll_rsag_exact_cut(E[i]);
+        c = mca_coll_rsag_exact_cut(E);
         for (size_t t = 0; t < terms; ++t) {
             double q1, q2;
 
@@ -360,42 +462,42 @@ static void mca_coll_rsag_exact_fold_odd(const void *const *src, size_t terms, b
             s1 += q1;
             s2 += q2;
         }
-        S[2 * i] = s1;
-        S[2 * i + 1] = s2;
+        r[i] = mca_coll_rsag_exact_result(&c, s1, s2);
     }
 }
 
 void mca_coll_rsag_exact_fold(const void *const *src, size_t terms, bool is_float, size_t n,
                               void *dest)
 {
-    int16_t E[MCA_COLL_RSAG_EXACT_BLOCK];
-    double S[2 * MCA_COLL_RSAG_EXACT_BLOCK], buf[MCA_COLL_RSAG_EXACT_BLOCK];
+    enum { B = MCA_COLL_RSAG_EXACT_BLOCK };
+    /* an odd last term is paired with zeros: their pieces are +0, and
+     * adding +0 to a sum of pieces (never -0) changes no bit */
+    static const double zeros[B];
+    int64_t m[B];
+    double S1[B], S2[B], r[B], bx[B], by[B];
     size_t realsize = is_float ? sizeof(float) : sizeof(double);
 
-    for (size_t i0 = 0; i0 < n; i0 += MCA_COLL_RSAG_EXACT_BLOCK) {
-        size_t m = (n - i0 < MCA_COLL_RSAG_EXACT_BLOCK) ? n - i0 : MCA_COLL_RSAG_EXACT_BLOCK;
-        int odd = 0;
+    for (size_t i0 = 0; i0 < n && terms > 0; i0 += B) {
+        size_t len = (n - i0 < B) ? n - i0 : B;
 
-        for (size_t i = 0; i < m; ++i) {
-            E[i] = 1;
-        }
         for (size_t t = 0; t < terms; ++t) {
-            mca_coll_rsag_exact_max_loops(mca_coll_rsag_exact_reals(src[t], is_float, i0, m, buf),
-                                          m, E);
+            mca_coll_rsag_exact_max_loops(mca_coll_rsag_exact_reals(src[t], is_float, i0, len, bx),
+                                          len, 0 == t, m);
         }
-        memset(S, 0, 2 * m * sizeof(double));
-        for (size_t t = 0; t < terms; ++t) {
-            mca_coll_rsag_exact_add_loops(mca_coll_rsag_exact_reals(src[t], is_float, i0, m, buf),
-                                          E, m, S);
-        }
-        for (size_t i = 0; i < m; ++i) {
-            odd |= !mca_coll_rsag_exact_plain(E[i]);
-        }
-        if (odd) {
-            mca_coll_rsag_exact_fold_odd(src, terms, is_float, i0, m, E, S);
+        for (size_t t = 0; t < terms; t += 2) {
+            const double *x = mca_coll_rsag_exact_reals(src[t], is_float, i0, len, bx);
+            const double *y = (t + 1 < terms)
+                              ? mca_coll_rsag_exact_reals(src[t + 1], is_float, i0, len, by)
+                              : zeros;
+            int which = (0 == t ? MCA_COLL_RSAG_EXACT_FIRST : 0)
+                        | (t + 2 >= terms ? MCA_COLL_RSAG_EXACT_LAST : 0);
+
+            mca_coll_rsag_exact_add_loops(x, y, m, len, which, S1, S2, r);
         }
         /* every source of this sub-block read: dest may be one of them */
-        mca_coll_rsag_exact_finish(S, E, m, buf);
-        mca_coll_rsag_exact_store(buf, is_float, m, (char *) dest + i0 * realsize);
+        if (mca_coll_rsag_exact_odd_loops(m, len)) {
+            mca_coll_rsag_exact_fold_odd(src, terms, is_float, i0, len, m, r);
+        }
+        mca_coll_rsag_exact_store(r, is_float, len, (char *) dest + i0 * realsize);
     }
 }
