@@ -17,6 +17,11 @@
 #                                       (repeatable, as test/run_tests.sh -k)
 #   contrib/rsag-debian13.sh --run CMD  run CMD (bash -c) in the built tree
 #                                       inside the chroot instead of the tests
+#   contrib/rsag-debian13.sh --root-only  make the root filesystem (when it
+#                                       is not there) and stop: CI makes it in
+#                                       the background while Debian 12's part
+#                                       runs (a later run waits for it: the
+#                                       same lock)
 #
 # The root filesystem is made once (debootstrap --variant=minbase, ~1.2 GB,
 # a few minutes) in RSAG_DEBIAN13_ROOT (default /var/tmp/rsag-debian13-root)
@@ -85,12 +90,14 @@ step() { echo "== [debian13 $((SECONDS - t_start))s] $*"; }
 
 filters=()
 run_cmd=""
+root_only=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --all) filters=(""); shift ;;
+        --root-only) root_only=1; shift ;;
         -k) filters+=("$2"); shift 2 ;;
         --run) run_cmd="$2"; shift 2 ;;
-        -h|--help) sed -n '5,36p' "$0"; exit 0 ;;
+        -h|--help) sed -n '5,41p' "$0"; exit 0 ;;
         *) die "unknown option $1 (see --help)" ;;
     esac
 done
@@ -120,6 +127,10 @@ else
     rm -rf "$root"
     mv "$root.tmp" "$root"
     date -u +%FT%TZ >"$root/.rsag-complete"
+fi
+if [ "$root_only" = 1 ]; then
+    step "the root filesystem is ready"
+    exit 0
 fi
 
 # ---- 2. Mounts, undone on every exit path ------------------------------------

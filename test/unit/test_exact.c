@@ -448,6 +448,33 @@ static void test_fold(void)
     }
     mca_coll_rsag_exact_fold(src, P, false, N, x[2]);   /* over its own third source */
     CHECK(0 == memcmp(x[2], ref, sizeof(ref)), "fold: result over a source");
+    /* the smallest fields (zeros, -0, subnormals, the smallest normals:
+     * sigma2 subnormal), which the fold cuts in its vector loops too */
+    for (int t = 0; t < P; ++t) {
+        for (int i = 0; i < N; ++i) {
+            int kind = (i + t) % 5;
+            double v = ldexp((double) (int32_t) (rng() >> 33), (int) (i % 70) - 1074);
+
+            x[t][i] = 0 == kind ? 0.0 : 1 == kind ? -0.0 : (i % 7 == 0) ? -v : v;
+        }
+        src[t] = x[t];
+    }
+    for (int i = 0; i < N; ++i) {
+        double col[P];
+
+        for (int t = 0; t < P; ++t) {
+            col[t] = x[t][i];
+        }
+        ref[i] = two_pass(col, P, 0);
+    }
+    mca_coll_rsag_exact_fold(src, P, false, N, r);
+    CHECK(0 == memcmp(r, ref, sizeof(r)), "fold: tiny fields == two passes");
+    for (int t = 0; t < P; ++t) {
+        memset(x[t], 0, sizeof(x[t]));
+        x[t][7] = -0.0;
+    }
+    mca_coll_rsag_exact_fold(src, P, false, N, r);
+    CHECK(0 == bits(r[0]) && 0 == bits(r[7]), "fold: zeros and -0s sum to +0");
 }
 
 int main(void)

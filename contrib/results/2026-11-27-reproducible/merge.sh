@@ -5,7 +5,8 @@
 # merge.sh: medians over the repetitions of run.sh's raw files, per
 # collective, size and mode, and the ratios placement / off and exact / off
 # (time ratios: < 1 faster than off) -> table.txt.
-here=$(cd "$(dirname "$0")" && pwd)
+#   merge.sh [DIR]     (default: this directory; run.sh --out's DIR)
+here=$(cd "${1:-$(dirname "$0")}" && pwd)
 merge() {   # $1 raw file, $2 column of the collective, $3 of bytes, $4 of the time, $5 title
     [ -s "$1" ] || return 0
     awk -F, -v cc="$2" -v cb="$3" -v ct="$4" -v title="$5" '

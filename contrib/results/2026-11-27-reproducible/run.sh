@@ -15,10 +15,14 @@
 #          modes, as users measure (--osu DIR: its mpi/collective directory),
 #          8 B - 1 MB
 # Then merge.sh: medians over the repetitions and the ratios mode / off.
-#   run.sh [--osu DIR] [PART...]        (default: rb osu)
+#   run.sh [--out DIR] [--osu DIR] [PART...]        (default: rb small osu)
+# --out DIR: the raw files, log and table go to DIR (a later run's results
+# directory) instead of here.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
+scripts=$here
+if [ "${1:-}" = --out ]; then mkdir -p "$2" && here=$(cd "$2" && pwd); shift 2; fi
 bench=$top/contrib/rsag_bench
 osu=/tmp/ext/osu/mpi/collective
 if [ "${1:-}" = --osu ]; then osu=$2; shift 2; fi
@@ -63,4 +67,4 @@ for part in $parts; do
     *) echo "unknown part $part" >&2; exit 2 ;;
     esac
 done
-"$here/merge.sh"
+"$scripts/merge.sh" "$here"

@@ -158,6 +158,51 @@ int16_t mca_coll_rsag_exact_field(double x)
     return mca_coll_rsag_exact_key(x);
 }
 
+#if defined(__GNUC__)
+/* floats read and written in place, at any alignment (GCC vectorizes these
+ * loops, not a memcpy per element) */
+typedef float mca_coll_rsag_exact_float_t __attribute__((may_alias, aligned(1)));
+#endif
+
+MCA_COLL_RSAG_EXACT_CLONES
+static void mca_coll_rsag_exact_load_floats(const void *in, size_t n, double *restrict x)
+{
+#if defined(__GNUC__)
+    const mca_coll_rsag_exact_float_t *f = in;
+
+    for (size_t i = 0; i < n; ++i) {
+        x[i] = (double) f[i];
+    }
+#else
+    for (size_t i = 0; i < n; ++i) {
+        float f;
+
+        memcpy(&f, (const char *) in + i * sizeof(float), sizeof(f));
+        x[i] = (double) f;
+    }
+#endif
+}
+
+/* Rounded once to float; a NaN made the canonical quiet NaN of float. */
+MCA_COLL_RSAG_EXACT_CLONES
+static void mca_coll_rsag_exact_store_floats(const double *restrict r, size_t n, void *out)
+{
+    const uint32_t qnan = 0x7fc00000u;
+    float canonical;
+
+    memcpy(&canonical, &qnan, sizeof(canonical));
+    for (size_t i = 0; i < n; ++i) {
+        float f = (float) r[i];
+
+        f = (f != f) ? canonical : f;
+#if defined(__GNUC__)
+        ((mca_coll_rsag_exact_float_t *) out)[i] = f;
+#else
+        memcpy((char *) out + i * sizeof(float), &f, sizeof(f));
+#endif
+    }
+}
+
 void mca_coll_rsag_exact_load(const void *in, bool is_float, size_t n, double *x)
 {
     if (0 == n) {
@@ -167,12 +212,7 @@ void mca_coll_rsag_exact_load(const void *in, bool is_float, size_t n, double *x
         memcpy(x, in, n * sizeof(double));
         return;
     }
-    for (size_t i = 0; i < n; ++i) {
-        float f;
-
-        memcpy(&f, (const char *) in + i * sizeof(float), sizeof(f));
-        x[i] = (double) f;
-    }
+    mca_coll_rsag_exact_load_floats(in, n, x);
 }
 
 void mca_coll_rsag_exact_store(const double *r, bool is_float, size_t n, void *out)
@@ -184,15 +224,7 @@ void mca_coll_rsag_exact_store(const double *r, bool is_float, size_t n, void *o
         memcpy(out, r, n * sizeof(double));
         return;
     }
-    for (size_t i = 0; i < n; ++i) {
-        float f = (float) r[i];
-
-        if (isnan(f)) {
-            uint32_t qnan = 0x7fc00000u;     /* the canonical quiet NaN of float */
-            memcpy(&f, &qnan, sizeof(f));
-        }
-        memcpy((char *) out + i * sizeof(float), &f, sizeof(f));
-    }
+    mca_coll_rsag_exact_store_floats(r, n, out);
 }
 
 MCA_COLL_RSAG_EXACT_CLONES
@@ -321,49 +353,70 @@ static void mca_coll_rsag_exact_max_loops(const double *restrict x, size_t n, bo
 }
 
 /* Whether some element's field (from its largest magnitude bits m[i]) is
- * not plain: those elements are summed again by
- * mca_coll_rsag_exact_fold_odd. */
+ * beyond the fold's vectorized cut (scaled, or inf or NaN, above
+ * MCA_COLL_RSAG_EXACT_PLAIN_HI): those elements are summed again by
+ * mca_coll_rsag_exact_fold_odd.  The small fields below
+ * MCA_COLL_RSAG_EXACT_PLAIN_LO (zeros, subnormals and the smallest
+ * normals: sigma2 subnormal) are in the vectorized cut here
+ * (mca_coll_rsag_exact_pair): a vector of zeros is common. */
 MCA_COLL_RSAG_EXACT_CLONES
 static bool mca_coll_rsag_exact_odd_loops(const int64_t *restrict m, size_t n)
 {
-    uint64_t odd = 0;
+    int64_t odd = 0;
 
     for (size_t i = 0; i < n; ++i) {
-        /* m >= 0: a logical shift (AVX2 has no 64-bit arithmetic one) */
-        uint64_t f = (uint64_t) m[i] >> 52;
-
-        f += (0 == f);
-        odd |= (uint64_t) (f - MCA_COLL_RSAG_EXACT_PLAIN_LO)
-               > (uint64_t) (MCA_COLL_RSAG_EXACT_PLAIN_HI - MCA_COLL_RSAG_EXACT_PLAIN_LO);
+        odd |= m[i] >> 52 > MCA_COLL_RSAG_EXACT_PLAIN_HI;     /* m >= 0 */
     }
     return 0 != odd;
+}
+
+/* a where mask is all ones, b where it is 0 */
+static inline double mca_coll_rsag_exact_pick(double a, double b, uint64_t mask)
+{
+    uint64_t ua, ub;
+
+    memcpy(&ua, &a, sizeof(ua));
+    memcpy(&ub, &b, sizeof(ub));
+    ua = (ua & mask) | (ub & ~mask);
+    memcpy(&a, &ua, sizeof(a));
+    return a;
 }
 
 /* The plain pieces of the terms x[i] and y[i] under the cut of the largest
  * magnitude bits m[i] (sigma1, sigma2 as mca_coll_rsag_exact_cut gives
  * them for the key of the largest term, built from the field in 64-bit
- * lanes), summed: sums of pieces on one grid are exact, so any order gives
- * these bits. */
+ * lanes; every field up to MCA_COLL_RSAG_EXACT_PLAIN_HI, where the cut
+ * needs no scaling), summed: sums of pieces on one grid are exact, so any
+ * order gives these bits. */
 static inline void mca_coll_rsag_exact_pair(const double *restrict x, const double *restrict y,
                                             const int64_t *restrict m, size_t i, double *q1,
                                             double *q2)
 {
     const int64_t d1 = MCA_COLL_RSAG_EXACT_L + 2, d2 = d1 - 52 + MCA_COLL_RSAG_EXACT_L;
-    int64_t f = (int64_t) ((uint64_t) m[i] >> 52);     /* m >= 0 */
-    uint64_t b1, b2;
+    uint64_t f = (uint64_t) m[i] >> 52;                 /* m >= 0 */
+    uint64_t b1, b2, tiny;
     double sg1, sg2, hx, hy, rx, ry;
 
     f += (0 == f);
-    b1 = ((uint64_t) (f + d1) << 52) | (1ULL << 51);
-    b2 = ((uint64_t) (f + d2) << 52) | (1ULL << 51);
+    b1 = ((f + d1) << 52) | (1ULL << 51);
+    b2 = ((f + d2) << 52) | (1ULL << 51);
     memcpy(&sg1, &b1, sizeof(sg1));
     memcpy(&sg2, &b2, sizeof(sg2));
     hx = (sg1 + x[i]) - sg1;
     rx = x[i] - hx;
     hy = (sg1 + y[i]) - sg1;
     ry = y[i] - hy;
+    /* Below PLAIN_LO sigma2 is subnormal and its rounding the identity:
+     * q2 = r exactly (a -0 there instead of +0 changes no sum of pieces nor
+     * the result), so r is taken as it is and the normal sigma2 built above
+     * (meaningless there) is not used.  An integer mask, all ones when f <
+     * PLAIN_LO: no comparison's truth value, no variable shift, which GCC
+     * would not vectorize. */
+    tiny = 0 - ((f - MCA_COLL_RSAG_EXACT_PLAIN_LO) >> 63);
+    rx = mca_coll_rsag_exact_pick(rx, (sg2 + rx) - sg2, tiny);
+    ry = mca_coll_rsag_exact_pick(ry, (sg2 + ry) - sg2, tiny);
     *q1 = hx + hy;
-    *q2 = ((sg2 + rx) - sg2) + ((sg2 + ry) - sg2);
+    *q2 = rx + ry;
 }
 
 /* One pair of terms x and y into the sums S1, S2 (the plain cut; the other
@@ -440,8 +493,8 @@ static const double *mca_coll_rsag_exact_reals(const void *src, bool is_float, s
     return buf;
 }
 
-/* The elements whose field is not plain (inf or NaN, scaled, a subnormal
- * grid), one by one through the general cut: their results into r. */
+/* The elements whose field is above the vectorized cut's (inf or NaN,
+ * scaled), one by one through the general cut: their results into r. */
 static void mca_coll_rsag_exact_fold_odd(const void *const *src, size_t terms, bool is_float,
                                          size_t i0, size_t n, const int64_t *m, double *r)
 {
@@ -450,8 +503,8 @@ static void mca_coll_rsag_exact_fold_odd(const void *const *src, size_t terms, b
         mca_coll_rsag_exact_cut_t c;
         double s1 = 0.0, s2 = 0.0;
 
-        if (mca_coll_rsag_exact_plain(E)) {
-            continue;
+        if (E <= MCA_COLL_RSAG_EXACT_PLAIN_HI) {
+            continue;           /* the vectorized cut took it */
         }
         c = mca_coll_rsag_exact_cut(E);
         for (size_t t = 0; t < terms; ++t) {
