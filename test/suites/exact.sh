@@ -66,6 +66,17 @@ for np in 4 5 6 7 8 9 10 11 12; do
     fi
 done
 
+# `direct` reading its peers' buffers by CMA (each rank's pieces of a chunk
+# pulled side by side, then folded): the same bits.
+run_test exact-direct-cma-np4 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
+    --mca coll_rsag_single_copy cma --mca coll_rsag_direct_cma_min_bytes 0 \
+    --mca coll_rsag_verbose 1 -np 4 "$exact"
+exact_job_ok 4
+expect_in_log 'allreduce on MPI_COMM_WORLD .*exact: direct folds every element'
+expect_in_log 'direct on MPI_COMM_WORLD .*CMA'
+expect_ran exact-sum-np4
+expect_that exact_hashes_equal exact-sum-np4
+
 # The one-collective form and the two passes give the same bits: every
 # call exact's own collectives run in two passes (threshold 0), then every
 # one in one collective; auto and a forced `direct` fold whole in both.
