@@ -1088,8 +1088,12 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
      * less for larger p; a reduce's up to 256 KB at np 2, pipelined, to
      * its root alone (MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES). */
     bool reduce = MCA_COLL_RSAG_DIRECT_REDUCE == d->kind;
-    size_t whole_max = (reduce && 2 == a->size) ? MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES
-                                                : MCA_COLL_RSAG_DIRECT_WHOLE_BYTES / (size_t) a->size;
+    /* (not under exact: its fold costs several times the op's, which the
+     * root alone would pay for the whole vector; split, every rank folds
+     * its part) */
+    size_t whole_max = (reduce && 2 == a->size && !d->ctx.exact)
+                       ? MCA_COLL_RSAG_DIRECT_REDUCE_WHOLE_BYTES
+                       : MCA_COLL_RSAG_DIRECT_WHOLE_BYTES / (size_t) a->size;
 
     d->window = seg->slot_bytes / 2 / ext;
     d->chunk = mca_coll_rsag_node_params.chunk_size / ext;
