@@ -108,7 +108,6 @@ static inline uint64_t mix64(uint64_t x)
 }
 
 /* one element at p, as the element kind stores it */
-void store_elem(const edesc *el, char *p, const val_t *v);
 void val_fmt(const edesc *el, const val_t *v, char *s, size_t n);
 /* a = a op b, a from the lower rank */
 void combine(const edesc *el, int op, val_t *a, const val_t *b);
@@ -266,6 +265,48 @@ static inline __attribute__((always_inline)) val_t gen_val(const edesc *el, int 
     return v;
 #undef GEN_H2
 #undef GEN_Q
+}
+
+
+static inline void st_int(void *p, int size, uint64_t u)
+{
+    switch (size) {
+    case 1: { uint8_t v = (uint8_t)u; memcpy(p, &v, 1); break; }
+    case 2: { uint16_t v = (uint16_t)u; memcpy(p, &v, 2); break; }
+    case 4: { uint32_t v = (uint32_t)u; memcpy(p, &v, 4); break; }
+    default: memcpy(p, &u, 8); break;
+    }
+}
+
+static inline void st_flt(void *p, int fk, double x)
+{
+    if (fk == FK_FLOAT) { float f = (float)x; memcpy(p, &f, sizeof f); }
+    else if (fk == FK_DOUBLE) { memcpy(p, &x, sizeof x); }
+    else { long double l = x; memcpy(p, &l, sizeof l); }
+}
+
+static inline __attribute__((always_inline)) void store_elem(const edesc *el, char *p, const val_t *v)
+{
+    switch (el->cat) {
+    case CAT_INT: case CAT_BYTE: st_int(p, el->size, v->u); break;
+    case CAT_FLT: st_flt(p, el->fk, v->re); break;
+    case CAT_CPLX:
+        st_flt(p, el->fk, v->re);
+        st_flt(p + el->size, el->fk, v->im);
+        break;
+    case CAT_BOOL: { _Bool b = (v->u != 0); memcpy(p, &b, sizeof b); break; }
+    case CAT_PAIR:
+        if (el->pval_int)
+            st_int(p, el->size, (uint64_t)(int64_t)v->re);
+        else
+            st_flt(p, el->fk, v->re);
+        memcpy(p + el->idx_off, &v->idx, sizeof(int));
+        break;
+    case CAT_AFF:
+        memcpy(p, &v->u, 8);
+        memcpy(p + 8, &v->u2, 8);
+        break;
+    }
 }
 
 
