@@ -317,10 +317,6 @@ void mca_coll_rsag_exact_finish(const double *S, const int16_t *E, size_t n, dou
  * every source is read twice (its magnitudes, then its pieces). */
 #define MCA_COLL_RSAG_EXACT_BLOCK 256
 
-/* m[i] = max(m[i], |x[i]| as bits), or |x[i]| as bits for the first term:
- * the largest exponent field of the terms is the field of their largest
- * magnitude (an inf or a NaN, whose field is 2047, has a larger pattern
- * than any finite value). */
 #if defined(__GNUC__)
 /* the doubles' bits read in place (GCC does not vectorize a memcpy of an
  * array element into an integer) */
@@ -337,6 +333,10 @@ static inline uint64_t mca_coll_rsag_exact_bits_of(const double *x, size_t i)
 #define MCA_COLL_RSAG_EXACT_BITS(x, i) mca_coll_rsag_exact_bits_of((x), (i))
 #endif
 
+/* m[i] = max(m[i], |x[i]| as bits), or |x[i]| as bits for the first term:
+ * the largest exponent field of the terms is the field of their largest
+ * magnitude (an inf or a NaN, whose field is 2047, has a larger pattern
+ * than any finite value). */
 MCA_COLL_RSAG_EXACT_CLONES
 static void mca_coll_rsag_exact_max_loops(const double *restrict x, size_t n, bool first,
                                           int64_t *restrict m)
