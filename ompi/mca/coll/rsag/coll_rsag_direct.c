@@ -125,12 +125,12 @@ static int mca_coll_rsag_direct_fold(const mca_coll_rsag_direct_ctx_t *ctx, size
     if (0 == n) {
         return OMPI_SUCCESS;
     }
-    if (ctx->exact) {
-        return mca_coll_rsag_direct_fold_exact(ctx, i0, n, dest);
-    }
     if (NULL != ctx->own) {
         const mca_coll_rsag_direct_src_t *me = &ctx->src[a->rank];
         memcpy(ctx->own, me->local + (i0 - me->first) * ctx->ext, bytes);
+    }
+    if (ctx->exact) {
+        return mca_coll_rsag_direct_fold_exact(ctx, i0, n, dest);
     }
     for (int q = 0; q < p; ++q) {
         const mca_coll_rsag_direct_src_t *s = &ctx->src[q];
@@ -165,19 +165,16 @@ static int mca_coll_rsag_direct_fold(const mca_coll_rsag_direct_ctx_t *ctx, size
     return OMPI_SUCCESS;
 }
 
-/* The same elements under coll_rsag_reproducible = exact: every rank's
- * piece in hand at once (a local one where it is, a pulled one in its own
- * part of ctx->tmp: p chunks), then folded by exact's sum into dest. */
+/* The same elements under coll_rsag_reproducible = exact (my own piece
+ * already in ctx->own when in place): every rank's piece in hand at once
+ * (a local one where it is, a pulled one in its own part of ctx->tmp: p
+ * chunks), then folded by exact's sum into dest. */
 static int mca_coll_rsag_direct_fold_exact(const mca_coll_rsag_direct_ctx_t *ctx, size_t i0,
                                            size_t n, char *dest)
 {
     const mca_coll_rsag_args_t *a = ctx->a;
     size_t bytes = n * ctx->ext;
 
-    if (NULL != ctx->own) {
-        const mca_coll_rsag_direct_src_t *me = &ctx->src[a->rank];
-        memcpy(ctx->own, me->local + (i0 - me->first) * ctx->ext, bytes);
-    }
     for (int q = 0; q < a->size; ++q) {
         const mca_coll_rsag_direct_src_t *s = &ctx->src[q];
 

@@ -647,7 +647,6 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
                                        mca_coll_rsag_dispatch_inner);
     }
     if (!persistent && mca_coll_rsag_latency_try_request(m, coll, a, request)) {
-        *delegate = false;
         return OMPI_SUCCESS;            /* a kept request: no decision, no build */
     }
     mca_coll_rsag_call_begin(NULL);     /* temporaries: the request's own memory */

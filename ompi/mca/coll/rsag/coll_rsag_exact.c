@@ -192,6 +192,17 @@ static void mca_coll_rsag_exact_blocks(mca_coll_rsag_exact_plan_t *pl, const siz
     }
 }
 
+/* Whether exact takes the call a: MPI_SUM of one of its types (*is_float,
+ * *ncomp), at most 2^16 processes, a count its inner collectives can
+ * carry as int. */
+static bool mca_coll_rsag_exact_handles(const mca_coll_rsag_args_t *a, bool *is_float,
+                                        int *ncomp)
+{
+    return mca_coll_rsag_exact_kind(a->dtype, a->op, is_float, ncomp)
+           && a->size <= MCA_COLL_RSAG_EXACT_MAX_TERMS
+           && a->count <= (size_t) INT32_MAX / 4 / (size_t) *ncomp;
+}
+
 /* Fill the plan of a call (without its buffers); false when exact cannot
  * take it.  MPI_Reduce_scatter's blocks (a->displ) are the module's
  * layout cache, which the inner calls overwrite: they are copied into the
@@ -203,9 +214,7 @@ static bool mca_coll_rsag_exact_describe(mca_coll_rsag_exact_plan_t *pl,
     bool rs = (MCA_COLL_RSAG_REDUCE_SCATTER == coll || MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK == coll);
 
     memset(pl, 0, sizeof(*pl));
-    if (!mca_coll_rsag_exact_kind(a->dtype, a->op, &pl->is_float, &pl->ncomp)
-        || a->size > MCA_COLL_RSAG_EXACT_MAX_TERMS
-        || a->count > (size_t) INT32_MAX / 4 / (size_t) pl->ncomp) {
+    if (!mca_coll_rsag_exact_handles(a, &pl->is_float, &pl->ncomp)) {
         return false;
     }
     pl->coll = coll;
@@ -489,9 +498,10 @@ static int mca_coll_rsag_exact_request(mca_coll_rsag_module_t *m, mca_coll_rsag_
 
 bool mca_coll_rsag_exact_accepts(mca_coll_rsag_coll_t coll, mca_coll_rsag_args_t *a)
 {
-    mca_coll_rsag_exact_plan_t desc;
+    bool is_float;
+    int ncomp;
 
-    if (mca_coll_rsag_exact_describe(&desc, coll, a)) {
+    if (mca_coll_rsag_exact_handles(a, &is_float, &ncomp)) {
         return true;
     }
     a->reproducible = MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT;

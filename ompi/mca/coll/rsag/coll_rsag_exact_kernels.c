@@ -75,22 +75,33 @@ static inline double mca_coll_rsag_exact_from_bits(uint64_t b)
     return x;
 }
 
-/* 1.5 * 2^k for a normal k, from its biased exponent field k + 1023 (no
- * branch: the vectorized loops build it too). */
-static inline double mca_coll_rsag_exact_sigma_normal(int biased)
+/* The bits of 1.5 * 2^k for a normal k, from its biased exponent field
+ * k + 1023 (64-bit lanes, no branch: the vectorized loops build it too). */
+static inline uint64_t mca_coll_rsag_exact_sigma_bits(uint64_t biased)
 {
-    return mca_coll_rsag_exact_from_bits(((uint64_t) biased << 52) | (1ULL << 51));
+    return (biased << 52) | (1ULL << 51);
 }
 
-/* The exponent key of x (mca_coll_rsag_exact_field), without a branch. */
+static inline double mca_coll_rsag_exact_sigma_normal(int biased)
+{
+    return mca_coll_rsag_exact_from_bits(mca_coll_rsag_exact_sigma_bits((uint64_t) biased));
+}
+
+/* The exponent key of a double's bits b (mca_coll_rsag_exact_field): its
+ * 11-bit field, 1 for zeros and subnormals; no branch, 64-bit lanes. */
+static inline uint64_t mca_coll_rsag_exact_key_bits(uint64_t b)
+{
+    uint64_t f = (b >> 52) & 0x7ff;
+
+    return f + (0 == f);
+}
+
 static inline int16_t mca_coll_rsag_exact_key(double x)
 {
     uint64_t b;
-    int f;
 
     memcpy(&b, &x, sizeof(b));
-    f = (int) ((b >> 52) & 0x7ff);
-    return (int16_t) (f + (0 == f));
+    return (int16_t) mca_coll_rsag_exact_key_bits(b);
 }
 
 /* 1.5 * 2^k, k >= -1074 + 1: normal, or subnormal below 2^-1022 (exact:
@@ -312,9 +323,9 @@ void mca_coll_rsag_exact_finish(const double *S, const int16_t *E, size_t n, dou
     mca_coll_rsag_exact_finish_loops(S, E, n, r);
 }
 
-/* The fold works in sub-blocks of this many reals: their sums, cut
- * constants and float conversions stay in the first-level cache while
- * every source is read twice (its magnitudes, then its pieces). */
+/* The fold works in sub-blocks of this many reals: their largest
+ * magnitudes, sums and float conversions stay in the first-level cache
+ * while every source is read twice (its magnitudes, then its pieces). */
 #define MCA_COLL_RSAG_EXACT_BLOCK 256
 
 #if defined(__GNUC__)
@@ -395,15 +406,11 @@ static inline void mca_coll_rsag_exact_pair(const double *restrict x, const doub
                                             double *q2)
 {
     const int64_t d1 = MCA_COLL_RSAG_EXACT_L + 2, d2 = d1 - 52 + MCA_COLL_RSAG_EXACT_L;
-    uint64_t f = (uint64_t) m[i] >> 52;                 /* m >= 0 */
-    uint64_t b1, b2, tiny;
-    double sg1, sg2, hx, hy, rx, ry;
+    uint64_t f = mca_coll_rsag_exact_key_bits((uint64_t) m[i]), tiny;
+    double sg1 = mca_coll_rsag_exact_from_bits(mca_coll_rsag_exact_sigma_bits(f + d1));
+    double sg2 = mca_coll_rsag_exact_from_bits(mca_coll_rsag_exact_sigma_bits(f + d2));
+    double hx, hy, rx, ry;
 
-    f += (0 == f);
-    b1 = ((f + d1) << 52) | (1ULL << 51);
-    b2 = ((f + d2) << 52) | (1ULL << 51);
-    memcpy(&sg1, &b1, sizeof(sg1));
-    memcpy(&sg2, &b2, sizeof(sg2));
     hx = (sg1 + x[i]) - sg1;
     rx = x[i] - hx;
     hy = (sg1 + y[i]) - sg1;
@@ -501,7 +508,7 @@ static void mca_coll_rsag_exact_fold_odd(const void *const *src, size_t terms, b
                                          size_t i0, size_t n, const int64_t *m, double *r)
 {
     for (size_t i = 0; i < n; ++i) {
-        int16_t E = (int16_t) ((m[i] >> 52) + (0 == (m[i] >> 52)));
+        int16_t E = (int16_t) mca_coll_rsag_exact_key_bits((uint64_t) m[i]);
         mca_coll_rsag_exact_cut_t c;
         double s1 = 0.0, s2 = 0.0;
 
