@@ -13,7 +13,11 @@
 # (matrix.sh) runs them too, one case in np at these sizes; here one case
 # in 8 of each block, rotating with RSAG_MATRIX_SEED (default: the day,
 # UTC) as the matrix does.  rsag_check proves through MPI_T that
-# circulant ran every case it applies to (commutative ops).
+# circulant ran every case it applies to (commutative ops).  The
+# circulant-chunks tests cut every run into messages far smaller than
+# rsag_check's vectors (coll_rsag_circulant_chunk_size 24: a few elements,
+# lengths not a multiple of the chunk; 8: one double per message, the
+# types larger than that one element each).
 
 circulant_seed=${RSAG_MATRIX_SEED:-$(( $(date -u +%s) / 86400 ))}
 [[ "$circulant_seed" =~ ^[0-9]+$ ]] || circulant_seed=0
@@ -26,6 +30,21 @@ for np in 5 6 7; do
         "$check" --quick --algorithms current --coll allreduce,reduce_scatter_block,reduce_scatter \
         --form blocking,nonblocking,persistent --every 8 --offset "$offset"
     expect_in_log "rsag_check: seed=[0-9]+ np=$np mode=quick every=8 "
+    expect_in_log "rsag_check: np=$np cases=[1-9][0-9]* passed=[0-9]+ failed=0 "
+    for coll in allreduce reduce_scatter_block reduce_scatter; do
+        expect_in_log "rsag_check: forced $coll=circulant: [1-9][0-9]* cases, 0 failed"
+        expect_in_log "rsag_check: ran under coll_rsag_${coll}_circulant_calls: [1-9][0-9]* cases"
+    done
+done
+for spec in 5:8 6:24; do
+    np=${spec%%:*} chunk=${spec#*:}
+    run_test "circulant-chunks-$chunk-np$np" "${mpirun_cmd[@]}" -np "$np" \
+        --mca coll_rsag_allreduce_algorithm circulant \
+        --mca coll_rsag_reduce_scatter_block_algorithm circulant \
+        --mca coll_rsag_reduce_scatter_algorithm circulant \
+        --mca coll_rsag_circulant_chunk_size "$chunk" \
+        "$check" --quick --algorithms current --coll allreduce,reduce_scatter_block,reduce_scatter \
+        --form blocking,nonblocking,persistent --every 8 --offset "$(( (10#$circulant_seed + 3) % 8 ))"
     expect_in_log "rsag_check: np=$np cases=[1-9][0-9]* passed=[0-9]+ failed=0 "
     for coll in allreduce reduce_scatter_block reduce_scatter; do
         expect_in_log "rsag_check: forced $coll=circulant: [1-9][0-9]* cases, 0 failed"

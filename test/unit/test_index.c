@@ -873,6 +873,39 @@ static void test_block_run(int p, const size_t *displ)
     CHECK(0 == bad, "p=%d: %d wrong pieces", p, bad);
 }
 
+/* A piece cut into even messages of at most `chunk` elements: they
+ * follow one another from 0 to cnt, none empty, none longer than chunk,
+ * as few as that allows, lengths within one of each other. */
+static void test_even_chunks(void)
+{
+    static const size_t chunks[] = { 1, 2, 3, 7, 8, 64, 1000, SIZE_MAX };
+    int bad = 0;
+
+    for (size_t cnt = 0; cnt <= 200; ++cnt) {
+        for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); ++c) {
+            size_t m = mca_coll_rsag_even_chunks(cnt, chunks[c]), next = 0, lo = SIZE_MAX, hi = 0;
+
+            bad += m != (cnt + chunks[c] - 1 < cnt ? 1 : (cnt + chunks[c] - 1) / chunks[c]);
+            for (size_t j = 0; j < m; ++j) {
+                size_t len, at = mca_coll_rsag_even_chunk(cnt, m, j, &len);
+
+                bad += at != next || 0 == len || len > chunks[c];
+                next = at + len;
+                lo = len < lo ? len : lo;
+                hi = len > hi ? len : hi;
+            }
+            bad += next != cnt || (m > 0 && hi - lo > 1);
+        }
+    }
+    {   /* near the top of size_t: no overflow in the offsets */
+        size_t big = SIZE_MAX - 5, len, m = mca_coll_rsag_even_chunks(big, SIZE_MAX / 3);
+        size_t at = mca_coll_rsag_even_chunk(big, m, m - 1, &len);
+
+        bad += 3 != m || at + len != big;
+    }
+    CHECK(0 == bad, "%d wrong message cuts", bad);
+}
+
 /* Every p up to CIRC_ALL, then a spread up to CIRC_MAXP (the simulation
  * costs p^2 steps: every p to 1000 would take seconds). */
 static void test_circulant_all(void)
@@ -930,6 +963,7 @@ int main(void)
     test_hier_layouts();
     test_hier_chunks();
     test_circulant_all();
+    test_even_chunks();
     for (int p = 1; p <= 33; ++p) {
         static const size_t segs[] = { 1, 2, 3, 7, 64 };
         int irregular[33];

@@ -80,6 +80,9 @@ typedef struct mca_coll_rsag_component_t {
     /* coll_rsag_hierarchical_chunk_size: bytes of one chunk of the pipelined
      * hierarchical algorithms (0: not pipelined; coll_rsag_hier.c) */
     size_t hier_chunk_size;
+    /* coll_rsag_circulant_chunk_size: largest message of the circulant
+     * algorithms in bytes (0: whole runs; coll_rsag_circulant.c) */
+    size_t circulant_chunk_size;
 
     /* MPI_T counters coll_rsag_<coll>_<alg>_calls; [coll][0] counts calls
      * delegated to the previous module (coll_rsag_<coll>_delegated_calls).

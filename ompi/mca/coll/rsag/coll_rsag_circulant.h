@@ -13,8 +13,11 @@
  *
  * Blocks are those of a->displ (any sizes, zeros included: MPI's blocks for
  * the reduce-scatters, the even cut for the allreduce).  A round's run of
- * blocks may wrap around the end of the vector: it then travels as two
- * messages (mca_coll_rsag_block_run), an empty piece as none.  Both blocks
+ * blocks may wrap around the end of the vector: it is then two pieces
+ * (mca_coll_rsag_block_run), an empty piece none.  Each piece travels in
+ * messages of at most coll_rsag_circulant_chunk_size bytes (even sizes;
+ * 0: whole), each reduced as it arrives: below the transport's eager
+ * limit none of them waits for a rendezvous handshake.  Both blocks
  * describe their steps into a schedule (coll_rsag_sched.h) and end with a
  * fence; they return the schedule's first error.
  */

@@ -20,6 +20,7 @@
  *   coll_rsag_<coll>_hierarchical_inter_algorithm
  *                                       the cross-node step of hierarchical
  *   coll_rsag_hierarchical_chunk_size   the pipeline of hierarchical (chunk bytes)
+ *   coll_rsag_circulant_chunk_size      largest message of the circulant algorithms
  *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_mem.c)
  *   coll_rsag_op_selftest               test the op framework at start-up (coll_rsag_op.c)
  *   coll_rsag_segment_size, coll_rsag_single_copy, coll_rsag_direct_chunk_size,
@@ -561,15 +562,16 @@ static int mca_coll_rsag_register_chunk_size(const mca_base_component_t *c, cons
 }
 
 /* A chunk size that is not a size (a negative number) says so and takes
- * the default. */
-static void mca_coll_rsag_check_chunk_size(const char *name, size_t *storage)
+ * the default; `zero` says what 0 means. */
+static void mca_coll_rsag_check_chunk(const char *name, const char *zero, size_t dflt,
+                                      size_t *storage)
 {
     size_t asked = *storage;
 
-    if (mca_coll_rsag_fix_chunk_size(storage, MCA_COLL_RSAG_DEFAULT_RING_CHUNK)) {
+    if (mca_coll_rsag_fix_chunk_size(storage, dflt)) {
         MCA_COLL_RSAG_WARN("coll_rsag_%s = %zu is not a size (a negative value?); valid: 0 "
-                           "(whole blocks) or a byte count; using %zu",
-                           name, asked, MCA_COLL_RSAG_DEFAULT_RING_CHUNK);
+                           "(%s) or a byte count; using %zu",
+                           name, asked, zero, dflt);
     }
 }
 
@@ -609,8 +611,10 @@ static void mca_coll_rsag_register_ring_chunks(const mca_base_component_t *c)
         }
     }
     *ar = ar_value;
-    mca_coll_rsag_check_chunk_size("allreduce_ring_chunk_size", ar);
-    mca_coll_rsag_check_chunk_size("reduce_scatter_ring_chunk_size", rs);
+    mca_coll_rsag_check_chunk("allreduce_ring_chunk_size", "whole blocks",
+                              MCA_COLL_RSAG_DEFAULT_RING_CHUNK, ar);
+    mca_coll_rsag_check_chunk("reduce_scatter_ring_chunk_size", "whole blocks",
+                              MCA_COLL_RSAG_DEFAULT_RING_CHUNK, rs);
 }
 
 /* coll_rsag_priority_aware_run_blocks, formerly coll_rsag_priority_chunks. */
@@ -640,31 +644,39 @@ static void mca_coll_rsag_register_run_blocks(const mca_base_component_t *c)
     }
 }
 
-/* coll_rsag_hierarchical_chunk_size; its default
- * (MCA_COLL_RSAG_HIER_DEFAULT_CHUNK, coll_rsag_index.h, where the cost
- * model reads it too) is provisional: to be set from measurements on the
- * emulated cluster (contrib/results/). */
-
-static void mca_coll_rsag_register_hier_chunk(const mca_base_component_t *c)
+/* A chunk size of its own (coll_rsag_<name>), checked. */
+static void mca_coll_rsag_register_chunk(const mca_base_component_t *c, const char *name,
+                                         const char *help, const char *zero, size_t dflt,
+                                         size_t *storage)
 {
-    size_t *storage = &mca_coll_rsag_component.hier_chunk_size;
-    size_t asked;
+    *storage = dflt;
+    (void) mca_base_component_var_register(c, name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0,
+                                           MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
+                                           MCA_BASE_VAR_SCOPE_ALL_EQ, storage);
+    mca_coll_rsag_check_chunk(name, zero, dflt, storage);
+}
 
-    *storage = MCA_COLL_RSAG_HIER_DEFAULT_CHUNK;
-    (void) mca_base_component_var_register(
+/* coll_rsag_hierarchical_chunk_size (its default,
+ * MCA_COLL_RSAG_HIER_DEFAULT_CHUNK, is in coll_rsag_index.h, where the
+ * cost model reads it too) and coll_rsag_circulant_chunk_size. */
+static void mca_coll_rsag_register_chunks(const mca_base_component_t *c)
+{
+    mca_coll_rsag_register_chunk(
         c, "hierarchical_chunk_size",
         "Chunk size in bytes of the pipelined hierarchical collectives: the vector is cut "
         "into chunks of about this size (at most 256 of them), and the node phases of one "
         "chunk overlap the cross-node phase of another (doc/hierarchical.md); 0 runs the "
         "phases one after the other on the whole vector (so do in-place reduce-scatters)",
-        MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_ALL_EQ, storage);
-    asked = *storage;
-    if (mca_coll_rsag_fix_chunk_size(storage, MCA_COLL_RSAG_HIER_DEFAULT_CHUNK)) {
-        MCA_COLL_RSAG_WARN("coll_rsag_hierarchical_chunk_size = %zu is not a size (a negative "
-                           "value?); valid: 0 (not pipelined) or a byte count; using %zu",
-                           asked, MCA_COLL_RSAG_HIER_DEFAULT_CHUNK);
-    }
+        "not pipelined", MCA_COLL_RSAG_HIER_DEFAULT_CHUNK,
+        &mca_coll_rsag_component.hier_chunk_size);
+    mca_coll_rsag_register_chunk(
+        c, "circulant_chunk_size",
+        "Largest message in bytes of the circulant algorithms: a round's run of blocks "
+        "travels in messages of at most this size, each reduced as it arrives; below the "
+        "transport's eager limit (ob1 over TCP: 64 KB) no message waits for a rendezvous "
+        "handshake (doc/parameters.md); 0 sends each run whole",
+        "whole runs", MCA_COLL_RSAG_CIRCULANT_DEFAULT_CHUNK,
+        &mca_coll_rsag_component.circulant_chunk_size);
 }
 
 static int mca_coll_rsag_register(void)
@@ -676,7 +688,7 @@ static int mca_coll_rsag_register(void)
     mca_coll_rsag_register_basics(c);
     mca_coll_rsag_register_ring_chunks(c);
     mca_coll_rsag_register_run_blocks(c);
-    mca_coll_rsag_register_hier_chunk(c);
+    mca_coll_rsag_register_chunks(c);
     mca_coll_rsag_register_classes();
     mca_coll_rsag_mem_register(c);
     mca_coll_rsag_op_register(c);

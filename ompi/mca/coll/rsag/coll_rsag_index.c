@@ -497,6 +497,19 @@ mca_coll_rsag_circulant_round_t mca_coll_rsag_circulant_round(int rank, int p, c
     return c;
 }
 
+size_t mca_coll_rsag_even_chunks(size_t cnt, size_t chunk)
+{
+    return cnt / chunk + (0 != cnt % chunk);
+}
+
+size_t mca_coll_rsag_even_chunk(size_t cnt, size_t m, size_t j, size_t *len)
+{
+    size_t base = cnt / m, longer = cnt % m;
+
+    *len = base + (j < longer);
+    return j * base + (j < longer ? j : longer);
+}
+
 int mca_coll_rsag_block_run(const size_t *displ, int p, mca_coll_rsag_vrange_t run,
                             mca_coll_rsag_range_t piece[2])
 {

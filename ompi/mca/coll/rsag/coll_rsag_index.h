@@ -265,6 +265,12 @@ int mca_coll_rsag_hier_min_ranks(const int *count, int N);
 #define MCA_COLL_RSAG_HIER_DEFAULT_CHUNK ((size_t) 256 * 1024)
 #define MCA_COLL_RSAG_HIER_MAX_CHUNKS 256
 
+/* coll_rsag_circulant_chunk_size's default: below ob1's TCP eager limit
+ * (64 KB with its header), so no message of a round waits for a
+ * rendezvous handshake behind the other direction's data
+ * (contrib/results/2026-11-27-circulant-chunks) */
+#define MCA_COLL_RSAG_CIRCULANT_DEFAULT_CHUNK ((size_t) 60 * 1024)
+
 /* The chunks the pipeline cuts a call of `count` elements of `type_size`
  * bytes into, with chunks of `chunk` bytes (0: not cut) on nodes of at
  * least S ranks: ceil(bytes / chunk), at most count / S (every chunk at
@@ -331,5 +337,13 @@ mca_coll_rsag_circulant_round_t mca_coll_rsag_circulant_round(int rank, int p, c
  * message cut the same run alike, so each piece is one message. */
 int mca_coll_rsag_block_run(const size_t *displ, int p, mca_coll_rsag_vrange_t run,
                             mca_coll_rsag_range_t piece[2]);
+
+/* A piece of cnt elements cut into the fewest messages of at most `chunk`
+ * elements (chunk >= 1), of even sizes: m = ceil(cnt / chunk) of them
+ * (mca_coll_rsag_even_chunks), the first cnt % m one element longer.
+ * mca_coll_rsag_even_chunk gives message j's (j < m) offset in the piece
+ * and its length.  Both ends of a message cut a piece the same way. */
+size_t mca_coll_rsag_even_chunks(size_t cnt, size_t chunk);
+size_t mca_coll_rsag_even_chunk(size_t cnt, size_t m, size_t j, size_t *len);
 
 #endif /* MCA_COLL_RSAG_INDEX_H */

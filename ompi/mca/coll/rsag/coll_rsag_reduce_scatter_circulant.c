@@ -31,8 +31,10 @@
  * Cost, n the whole vector (even blocks):
  *       ceil(log2 p) alpha + (p-1)/p n beta + (p-1)/p n gamma: the
  *       latency of recursive halving and its bandwidth for every p, with
- *       no folding step for p != 2^k (up to twice as many alphas when a
- *       round's run wraps into two messages).
+ *       no folding step for p != 2^k (more alphas where a round's run
+ *       wraps into two pieces, or is longer than
+ *       coll_rsag_circulant_chunk_size: its messages are in flight
+ *       together, and each is reduced as it arrives).
  * Restrictions: commutative op (each block's partial sums are combined in
  *       an order that depends on the block).
  * Memory: a work vector of n elements (the partial sums; only the blocks
