@@ -198,9 +198,9 @@
  *   2026-11-27 (contrib/results/2026-11-27-circulant-chunks, same set-up,
  *   and 4 x 1): circulant's runs in messages below TCP's eager limit
  *   (coll_rsag_circulant_chunk_size) took it from 0.39-0.60 of the ring
- *   to 0.94-0.99 at 256 KB (both at the link's rate), and ahead of it
- *   from 1 MB to 4 MB (allreduce 1 MB 1.17-1.47, the reduce-scatter 4 MB
- *   1.13-1.36; at 4 x 1 1.1-1.4 from 256 KB); at 16 MB the ring is ahead
+ *   to 0.94-1.00 at 256 KB (both at the link's rate), and ahead of it
+ *   from 1 MB to 4 MB (1 MB: 1.16-1.50, 4 MB 0.93-1.36; at 4 x 1 1.1-1.4
+ *   from 256 KB); at 16 MB the ring is ahead
  *   (allreduce 1.08-1.3, the reduce-scatter 1.0-1.07): the ring moves
  *   from 1 MB to 16 MB on several nodes. */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
