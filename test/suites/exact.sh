@@ -145,13 +145,16 @@ for count in 4 3000; do
         expect_in_log 'reduce_scatter on .*coll_rsag_reproducible exact: one collective'
     else
         expect_in_log 'reduce_scatter on .*coll_rsag_reproducible exact: two passes'
+        # `ordered` forced folds whole (its fold step's memory request too)
+        expect_in_log 'allreduce on .* -> ordered \(forced\); coll_rsag_reproducible exact'
     fi
 done
 
 # Thresholds that cover no size (every call of mode off would go to the
-# previous module), and no node segment: exact still takes the calls, its
-# inner collectives go to the previous module (blocking) or rsag's first
-# row (requests), and the bits are those of exact-sum-np4.
+# previous module), and no node segment: exact still takes the calls, the
+# small ones by its one collective, whose inner collectives go to the
+# previous module (blocking) or rsag's first row (requests), the others by
+# `ordered`'s fold over the network; the bits are those of exact-sum-np4.
 exact_uncovered=()
 if name_selected exact-delegated-np5; then
     while read -r var; do
@@ -160,13 +163,14 @@ if name_selected exact-delegated-np5; then
         sed -n 's/^mca:coll:rsag:param:\(coll_rsag_[a-z_]*_min_bytes\):value:.*/\1/p' |
         grep -v -e cma -e stream -e '_priority_min_bytes$' | sort -u)
 fi
-# No node segment (a one-byte cap): `direct` cannot fold, exact's own
-# collectives take every call, auto ones too.
+# No node segment (a one-byte cap): `direct` cannot fold.
 run_test exact-delegated-np5 "${mpirun_cmd[@]}" --mca coll_rsag_reproducible exact \
     --mca coll_rsag_verbose 1 --mca coll_rsag_segment_max_bytes 1 "${exact_uncovered[@]}" \
     -np 5 "$exact" --quick
 expect_in_log 'rsag_exact: np=5 cases=[1-9][0-9]* mismatches=0$'
 expect_in_log 'allreduce on MPI_COMM_WORLD .* -> delegated to the previous module'
-expect_not_in_log 'folds every element'
+expect_in_log 'allreduce on MPI_COMM_WORLD .*coll_rsag_reproducible exact: one collective'
+expect_in_log 'allreduce on MPI_COMM_WORLD .*exact: ordered folds every element'
+expect_not_in_log 'exact: direct folds every element'
 expect_ran exact-sum-np4
 expect_that exact_hashes_equal exact-sum-np4

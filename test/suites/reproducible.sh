@@ -33,6 +33,11 @@
 #                         the same checks (`ordered` ran, never `direct`), and
 #                         the same hashes as the one-node job of the same p
 #                         (which must run in the same invocation)
+#   exact-cluster-323-np8  coll_rsag_reproducible = exact on 3+2+3:
+#                         test/mpi/rsag_exact (exact.sh), every row forced and
+#                         auto; auto's large calls by `ordered`'s fold over
+#                         the network, the small ones by exact's one
+#                         collective; the hashes of exact-sum-np4 (one node)
 # About 40 s on 2 cores (the cluster ~15 s of it).  The cluster tests follow
 # multinode.sh: a SKIP where namespaces cannot be made (a failure with
 # RSAG_REQUIRE_MULTINODE=1), the lock of rsag-cluster.sh held meanwhile.
@@ -99,7 +104,8 @@ expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag_reprod
 
 # --- the emulated cluster ---------------------------------------------------
 rp_cluster="$top/contrib/rsag-cluster.sh"
-rp_cluster_names=(reproducible-placement-cluster-2x2-np4 reproducible-placement-cluster-323-np8)
+rp_cluster_names=(reproducible-placement-cluster-2x2-np4 reproducible-placement-cluster-323-np8
+                  exact-cluster-323-np8)
 rp_wanted=0
 for rp_name in "${rp_cluster_names[@]}"; do
     name_selected "$rp_name" && rp_wanted=1
@@ -147,6 +153,14 @@ elif [ "$rp_wanted" = 1 ]; then
                 expect_ran "reproducible-placement-node-np$rp_np"
                 expect_that rp_same_hashes "$rp_np"
             done
+            run_test exact-cluster-323-np8 "${rp_mpirun[@]}" --host rsag-h1:3,rsag-h2:2,rsag-h3:3 \
+                -np 8 --mca coll_rsag_reproducible exact --mca coll_rsag_verbose 1 "$here/mpi/rsag_exact"
+            exact_job_ok 8
+            expect_in_log 'allreduce on MPI_COMM_WORLD .*exact: ordered folds every element'
+            expect_in_log 'reduce_scatter on MPI_COMM_WORLD .*coll_rsag_reproducible exact: one collective'
+            expect_not_in_log 'exact: direct folds'
+            expect_ran exact-sum-np4
+            expect_that exact_hashes_equal exact-sum-np4
             "$rp_cluster" down >/dev/null 2>&1
             trap - EXIT INT TERM
             eval "$rp_saved_traps"

@@ -873,7 +873,8 @@ static void test_placement(mca_coll_rsag_coll_t coll)
         nrank_order += 0 != (desc->algs[i].restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER);
     }
     CHECK(2 == nrank_order && (direct->restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER)
-              && ordered->restrictions == MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER
+              && (ordered->restrictions & MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER)
+              && 0 == (ordered->restrictions & ((1u << MCA_COLL_RSAG_NUM_RESTRICTIONS) - 1u))
               && ordered->layout == MCA_COLL_RSAG_LAYOUT_RANKS,
           "%s: direct and ordered fold in rank order, ordered needs nothing", desc->name);
     for (int k = 0; k < MCA_COLL_RSAG_NUM_COMM_CLASSES; ++k) {
@@ -937,13 +938,16 @@ static void test_placement(mca_coll_rsag_coll_t coll)
 }
 
 /* Exact mode (call.whole_fold): only the rows that fold whole, `direct`
- * alone; wherever it applies whatever the size (auto or forced direct),
- * else no row ("delegate": the dispatcher runs exact's own collectives),
- * never `ordered` (it folds as the pieces arrive). */
+ * and `ordered`.  `direct` wherever it applies, whatever the size (auto or
+ * forced direct); elsewhere `ordered`, except for a call exact's one
+ * collective takes (call.exact_gather): then no row ("delegate": the
+ * dispatcher runs exact's own collectives).  A forced `ordered` runs
+ * every call. */
 static void test_exact_fold(mca_coll_rsag_coll_t coll)
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
     const mca_coll_rsag_alg_desc_t *direct = row_named(coll, "direct");
+    const mca_coll_rsag_alg_desc_t *ordered = row_named(coll, "ordered");
     mca_coll_rsag_tuning_t t;
     mca_coll_rsag_decision_t d;
     int nwhole = 0;
@@ -951,38 +955,45 @@ static void test_exact_fold(mca_coll_rsag_coll_t coll)
     for (int i = 0; i < desc->nalgs; ++i) {
         nwhole += 0 != (desc->algs[i].restrictions & MCA_COLL_RSAG_FOLDS_WHOLE);
     }
-    CHECK(1 == nwhole && NULL != direct && (direct->restrictions & MCA_COLL_RSAG_FOLDS_WHOLE),
-          "%s: direct alone folds whole", desc->name);
-    if (NULL == direct) {
+    CHECK(2 == nwhole && NULL != direct && (direct->restrictions & MCA_COLL_RSAG_FOLDS_WHOLE)
+          && NULL != ordered && (ordered->restrictions & MCA_COLL_RSAG_FOLDS_WHOLE),
+          "%s: direct and ordered fold whole", desc->name);
+    if (NULL == direct || NULL == ordered) {
         return;
     }
     mca_coll_rsag_tuning_defaults(coll, &t);
     for (int p = 2; p <= 12; ++p) {
         for (size_t count = 1; count <= ((size_t) 1 << 20); count *= 8) {
-            for (int shape = 0; shape < 4; ++shape) {
+            for (int shape = 0; shape < 8; ++shape) {
                 mca_coll_rsag_call_t c = call_of(p, count, 8, true);
-                bool on_node = 0 == shape;
+                bool on_node = 0 == shape % 4, gather = shape >= 4;
+                int off_node = gather ? MCA_COLL_RSAG_DELEGATE : ordered->id;
 
-                if (1 == shape) {
+                if (1 == shape % 4) {
                     c.single_node = false;          /* two nodes */
                     c.nodes = 2;
                     c.min_ranks_per_node = 1;
-                } else if (2 == shape) {
+                } else if (2 == shape % 4) {
                     c.single_node = false;          /* a request before the segment */
                     c.nonblocking = true;
-                } else if (3 == shape) {
+                } else if (3 == shape % 4) {
                     c.unordered_start = true;       /* persistent, starts not ordered */
                     c.nonblocking = true;
                 }
                 c.whole_fold = true;
+                c.exact_gather = gather;
                 t.forced = MCA_COLL_RSAG_AUTO;
                 d = mca_coll_rsag_select(coll, &c, &t);
-                CHECK(d.alg == (on_node ? direct->id : MCA_COLL_RSAG_DELEGATE),
+                CHECK(d.alg == (on_node ? direct->id : off_node),
                       "%s exact p %d count %zu shape %d: %d", desc->name, p, count, shape, d.alg);
                 t.forced = direct->id;
                 d = mca_coll_rsag_select(coll, &c, &t);
-                CHECK(d.alg == (on_node ? direct->id : MCA_COLL_RSAG_DELEGATE),
+                CHECK(d.alg == (on_node ? direct->id : off_node),
                       "%s exact forced direct p %d shape %d: %d", desc->name, p, shape, d.alg);
+                t.forced = ordered->id;
+                d = mca_coll_rsag_select(coll, &c, &t);
+                CHECK(d.alg == ordered->id, "%s exact forced ordered p %d shape %d: %d",
+                      desc->name, p, shape, d.alg);
             }
         }
     }

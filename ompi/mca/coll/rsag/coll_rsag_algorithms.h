@@ -68,7 +68,9 @@
 /* FOLDS_WHOLE: every contribution of an element is in hand at once where it
  * is folded (not partial results), so coll_rsag_reproducible = exact can
  * fold them with its exact sum instead of the op (coll_rsag_exact.h): the
- * rows exact chooses among before its own collectives. */
+ * rows exact chooses among before its own collectives (`direct`, and
+ * `ordered` for the calls its one collective does not take:
+ * mca_coll_rsag_select). */
 #define MCA_COLL_RSAG_FOLDS_WHOLE 0x80u
 
 /* Layouts (the "layout" column; mca_coll_rsag_args_t in coll_rsag.h). */
@@ -323,7 +325,8 @@
       "rank-order fold: each rank receives the p-1 pieces of its block (pairwise " \
       "exchange) and folds all p in rank order, then a ring allgather; the same "  \
       "bits on any placement; any op, any datatype",                               \
-      MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, MCA_COLL_RSAG_LAYOUT_RANKS,               \
+      MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER | MCA_COLL_RSAG_FOLDS_WHOLE,               \
+      MCA_COLL_RSAG_LAYOUT_RANKS,                                                  \
       MCA_COLL_RSAG_DEF_ALLREDUCE_ORDERED, mca_coll_rsag_allreduce_ordered)
 
 #define MCA_COLL_RSAG_REDUCE_ALGORITHMS(X)                                         \
@@ -366,7 +369,8 @@
       "rank-order fold: each rank receives the p-1 pieces of its block (pairwise " \
       "exchange), folds all p in rank order and sends the block to the root; "     \
       "the same bits on any placement; any op, any datatype",                      \
-      MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, MCA_COLL_RSAG_LAYOUT_RANKS,               \
+      MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER | MCA_COLL_RSAG_FOLDS_WHOLE,               \
+      MCA_COLL_RSAG_LAYOUT_RANKS,                                                  \
       MCA_COLL_RSAG_DEF_REDUCE_ORDERED, mca_coll_rsag_reduce_ordered)
 
 /* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
@@ -430,7 +434,8 @@
       "rank-order fold: each rank receives the p-1 pieces of its block (pairwise " \
       "exchange) and folds all p in rank order; the same bits on any placement; "  \
       "any op, any datatype",                                                      \
-      MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER, MCA_COLL_RSAG_LAYOUT_RANKS,               \
+      MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER | MCA_COLL_RSAG_FOLDS_WHOLE,               \
+      MCA_COLL_RSAG_LAYOUT_RANKS,                                                  \
       MCA_COLL_RSAG_DEF_RS_ORDERED, mca_coll_rsag_reduce_scatter_ordered)
 
 #define MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK_ALGORITHMS(X)                           \

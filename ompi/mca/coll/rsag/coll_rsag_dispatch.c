@@ -163,7 +163,7 @@ static const char *mca_coll_rsag_threshold_text(const mca_coll_rsag_decision_t *
         return "";
     }
     if (d->first) {
-        return "; the first rank-order algorithm that applies (no *_min_bytes of one covers "
+        return "; the first algorithm of the mode that applies (no *_min_bytes of one covers "
                "this size)";
     }
     mca_coll_rsag_class_text(mca_coll_rsag_component.class_bounds, d->comm_class, range,
@@ -321,6 +321,7 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
      * inner collectives run with a->reproducible = off */
     call->rank_order = MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT == a->reproducible;
     call->whole_fold = MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible;
+    call->exact_gather = call->whole_fold && mca_coll_rsag_exact_gathers(a);
     if (nonblocking && m->nodes < 0) {
         /* Finding the node structure is a collective exchange: a
          * nonblocking call must not wait for its peers, so until a

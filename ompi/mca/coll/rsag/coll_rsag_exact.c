@@ -510,6 +510,78 @@ bool mca_coll_rsag_exact_accepts(mca_coll_rsag_coll_t coll, mca_coll_rsag_args_t
     return false;
 }
 
+bool mca_coll_rsag_exact_gathers(const mca_coll_rsag_args_t *a)
+{
+    bool is_float;
+    int ncomp;
+
+    return mca_coll_rsag_exact_handles(a, &is_float, &ncomp)
+           && (size_t) a->size * a->count * (size_t) ncomp * sizeof(double)
+              <= mca_coll_rsag_exact_gather_max_bytes;
+}
+
+/* ---- a row's fold (mca_coll_rsag_exact_fold_step) ------------------------ */
+
+typedef struct mca_coll_rsag_exact_fold_t {
+    const void **src;           /* [terms]: the slots */
+    size_t terms, reals;
+    bool is_float;
+    void *dest;
+} mca_coll_rsag_exact_fold_t;
+
+static void mca_coll_rsag_exact_fold_start(void *state)
+{
+    mca_coll_rsag_exact_fold_t *f = state;
+
+    mca_coll_rsag_exact_fold(f->src, f->terms, f->is_float, f->reals, f->dest);
+}
+
+static int mca_coll_rsag_exact_fold_poll(void *state, bool wait)
+{
+    return OMPI_SUCCESS;        /* done when started */
+}
+
+static void mca_coll_rsag_exact_fold_release(void *state)
+{
+    mca_coll_rsag_free(state);
+}
+
+int mca_coll_rsag_exact_fold_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                  const char *base, size_t slot, int nslots, void *dest)
+{
+    mca_coll_rsag_exact_fold_t *f;
+    mca_coll_rsag_poll_t poll = { NULL, mca_coll_rsag_exact_fold_start,
+                                  mca_coll_rsag_exact_fold_poll,
+                                  mca_coll_rsag_exact_fold_release };
+    bool is_float;
+    int ncomp;
+
+    if (OMPI_SUCCESS != s->err) {
+        return -1;
+    }
+    if (!mca_coll_rsag_exact_handles(a, &is_float, &ncomp)) {
+        s->err = OMPI_ERR_BAD_PARAM;            /* exact mode accepted it: not reached */
+        return -1;
+    }
+    /* one block: the state and the slots' addresses after it */
+    f = mca_coll_rsag_malloc(sizeof(*f) + (size_t) nslots * sizeof(*f->src));
+    if (NULL == f) {
+        s->err = OMPI_ERR_OUT_OF_RESOURCE;
+        return -1;
+    }
+    f->src = (const void **) (f + 1);
+    for (int j = 0; j < nslots; ++j) {
+        f->src[j] = base + (size_t) j * slot * (size_t) a->extent;
+    }
+    f->terms = (size_t) nslots;
+    f->reals = slot * (size_t) ncomp;
+    f->is_float = is_float;
+    f->dest = dest;
+    poll.state = f;
+    mca_coll_rsag_sched_fence(s);               /* every piece is in its slot */
+    return mca_coll_rsag_sched_poll_step(s, &poll);     /* it owns f, also on failure */
+}
+
 void mca_coll_rsag_exact_note_fold(mca_coll_rsag_coll_t coll, const mca_coll_rsag_args_t *a,
                                    const char *alg)
 {

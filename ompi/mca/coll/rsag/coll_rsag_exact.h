@@ -11,15 +11,18 @@
  * lives in coll_rsag_exact_kernels.c):
  *
  *   fold      a row that has every contribution of an element in hand at
- *             once (MCA_COLL_RSAG_FOLDS_WHOLE: `direct`, one node) folds
- *             them with exact's sum instead of the op
- *             (mca_coll_rsag_exact_fold): one collective of the user's
- *             bytes, chosen by the selector wherever such a row runs.
+ *             once (MCA_COLL_RSAG_FOLDS_WHOLE: `direct` on one node;
+ *             `ordered`, whose owner of a block receives its p pieces)
+ *             folds them with exact's sum instead of the op
+ *             (mca_coll_rsag_exact_fold, mca_coll_rsag_exact_fold_step):
+ *             one collective of the user's bytes, chosen by the selector
+ *             wherever `direct` runs, and `ordered` for the calls the
+ *             gather below does not take.
  *
- * Elsewhere (several nodes, a row without the property forced, a request
- * made before the node's segment exists) this file runs the call around
- * rsag's own collectives (mode off, so the thresholds and a forced
- * coll_rsag_<coll>_algorithm choose them, counted and traced as any call):
+ * Elsewhere (small calls off the node path, a row without the property
+ * forced) this file runs the call around rsag's own collectives (mode off,
+ * so the thresholds and a forced coll_rsag_<coll>_algorithm choose them,
+ * counted and traced as any call):
  *
  *   gather    p x (the reals of the vector) doubles at most
  *             coll_rsag_exact_gather_max_bytes: every rank writes its
@@ -84,12 +87,28 @@ bool mca_coll_rsag_exact_accepts(mca_coll_rsag_coll_t coll, mca_coll_rsag_args_t
 /* A call exact took, run with exact's own collectives: the one-collective
  * form or the two passes (request NULL: blocking; else a nonblocking call,
  * or a persistent *_init when `persistent`).  The dispatcher calls it
- * where no row that folds whole (MCA_COLL_RSAG_FOLDS_WHOLE: `direct`) runs
+ * where no row that folds whole (MCA_COLL_RSAG_FOLDS_WHOLE: `direct` on a
+ * node, `ordered` for the calls the one collective does not take) runs
  * the call, or where a row without that property is forced (it then runs
  * the inner collectives). */
 int mca_coll_rsag_exact_run(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                             mca_coll_rsag_args_t *a, bool persistent, ompi_request_t **request,
                             mca_coll_rsag_exact_inner_fn_t inner);
+
+/* Whether exact's one collective takes the call `a` (exact handles it, and
+ * p x its reals as doubles fit coll_rsag_exact_gather_max_bytes): the
+ * selector leaves such a call to it rather than to a fold over the network
+ * (`ordered`: p - 1 messages per rank). */
+bool mca_coll_rsag_exact_gathers(const mca_coll_rsag_args_t *a);
+
+/* A row that folds whole with the pieces of a block in `nslots` slots of
+ * `slot` elements from `base` (slot j: rank j's contribution, one
+ * contiguous run of the call's datatype) appends the fold as one step of
+ * s: after every step before it (a fence), dest = exact's sum of the slots
+ * (dest may be a slot).  Returns the step, or -1 (s->err) when the call is
+ * not one exact takes or memory runs out. */
+int mca_coll_rsag_exact_fold_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                  const char *base, size_t slot, int nslots, void *dest);
 
 /* The verbose trace, once per collective: the call `a` of exact went to
  * row `alg`, which folds every element's contributions at once. */

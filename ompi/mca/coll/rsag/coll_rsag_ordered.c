@@ -22,7 +22,10 @@
  * The fold runs `dst = acc (op) piece` with the partial result on the left
  * (ompi_op_reduce's inout is the right operand): MPI's order for every op.
  * Which rank folds a block, in which order the pieces arrive and over
- * which transport do not change a bit of it.
+ * which transport do not change a bit of it.  Under coll_rsag_reproducible
+ * = exact the p pieces are folded at once by exact's sum instead, after a
+ * fence (mca_coll_rsag_exact_fold_step): the bits then depend only on the
+ * multiset of the pieces.
  *
  * Cost: (p - 1) alpha (the messages are all in flight; the receiver's link
  *       carries (p - 1) n beta) + (p - 1) n gamma, n = n_r.
@@ -32,7 +35,9 @@
 
 #include "ompi/constants.h"
 
+#include "coll_rsag_exact.h"
 #include "coll_rsag_ordered.h"
+#include "coll_rsag_reproducible.h"
 
 char *mca_coll_rsag_ordered_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
                                char *out)
@@ -73,7 +78,12 @@ char *mca_coll_rsag_ordered_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_arg
                                             b.cnt, t);
         }
     }
-    if (n > 0) {
+    if (n > 0 && MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible) {
+        /* exact (the row folds whole): all p pieces at once, after every
+         * receive and send (in place, out is the input being sent) */
+        result = (NULL != out) ? out : MCA_COLL_RSAG_SLOT(p - 1);
+        (void) mca_coll_rsag_exact_fold_step(s, a, tmp, n, p, result);
+    } else if (n > 0) {
         for (int j = 1; j < p; ++j) {
             int step;
 

@@ -24,8 +24,12 @@
  *     the first applicable such row in table order (`direct`, then
  *     `ordered`, which applies to every call), never the previous module.
  *     coll_rsag_reproducible = exact (call->whole_fold): the same among
- *     the rows that fold whole (MCA_COLL_RSAG_FOLDS_WHOLE: `direct`); where
- *     none applies, "delegate" means exact's own collectives
+ *     the rows that fold whole (MCA_COLL_RSAG_FOLDS_WHOLE: `direct`, then
+ *     `ordered`), except that a call exact's one collective takes
+ *     (call->exact_gather: small) goes to the first such row only if it
+ *     runs on one node (`direct`: no message at all), not to one that
+ *     folds over the network (`ordered`: p - 1 messages per rank); where
+ *     none is taken, "delegate" means exact's own collectives
  *     (coll_rsag_exact.c), never the previous module.
  *  3. If no algorithm of ours applies (a datatype whose extent is not
  *     positive, an op that every algorithm of the collective needs to be
@@ -196,7 +200,8 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
             node_aware = aware;
         }
     }
-    if (MCA_COLL_RSAG_DELEGATE == d.alg && 0 != mca_coll_rsag_wanted(call) && applicable) {
+    if (MCA_COLL_RSAG_DELEGATE == d.alg && 0 != mca_coll_rsag_wanted(call) && applicable
+        && !(call->exact_gather && 0 == (first->restrictions & MCA_COLL_RSAG_NEEDS_SINGLE_NODE))) {
         d.alg = first->id;              /* placement: never the previous module */
         d.threshold = 0;
         d.by_class = false;

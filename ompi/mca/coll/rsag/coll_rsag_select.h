@@ -95,6 +95,9 @@ typedef struct mca_coll_rsag_call_t {
      * exact handles): only the rows with MCA_COLL_RSAG_FOLDS_WHOLE; where
      * none applies the dispatcher runs exact's own collectives */
     bool whole_fold;
+    /* whole_fold, and exact's one collective takes the call
+     * (mca_coll_rsag_exact_gathers): no row folds it over the network */
+    bool exact_gather;
 } mca_coll_rsag_call_t;
 
 /* coll_rsag_<coll>_<alg>_min_bytes: any negative value (default -1) means
@@ -160,7 +163,10 @@ unsigned mca_coll_rsag_unmet(const mca_coll_rsag_alg_desc_t *alg,
  * and where no threshold covers the size, the first applicable one in
  * table order (`direct` where it runs, else `ordered`): never a delegation
  * while one of them applies.  call->whole_fold (exact): the same among the
- * rows with MCA_COLL_RSAG_FOLDS_WHOLE. */
+ * rows with MCA_COLL_RSAG_FOLDS_WHOLE, except that a call with
+ * call->exact_gather goes to the first applicable one only if it needs one
+ * node (`direct`), else to the previous module (meaning exact's own
+ * collectives there). */
 mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
                                               const mca_coll_rsag_call_t *call,
                                               const mca_coll_rsag_tuning_t *tuning);
