@@ -13,11 +13,7 @@
 # (matrix.sh) runs them too, one case in np at these sizes; here one case
 # in 8 of each block, rotating with RSAG_MATRIX_SEED (default: the day,
 # UTC) as the matrix does.  rsag_check proves through MPI_T that
-# circulant ran every case it applies to (commutative ops).  The
-# circulant-chunks tests cut every run into messages far smaller than
-# rsag_check's vectors (coll_rsag_circulant_chunk_size 24: a few elements,
-# lengths not a multiple of the chunk; 8: one double per message, the
-# types larger than that one element each).
+# circulant ran every case it applies to (commutative ops).
 
 circulant_seed=${RSAG_MATRIX_SEED:-$(( $(date -u +%s) / 86400 ))}
 [[ "$circulant_seed" =~ ^[0-9]+$ ]] || circulant_seed=0
@@ -36,18 +32,25 @@ for np in 5 6 7; do
         expect_in_log "rsag_check: ran under coll_rsag_${coll}_circulant_calls: [1-9][0-9]* cases"
     done
 done
-for spec in 5:8 6:24; do
-    np=${spec%%:*} chunk=${spec#*:}
-    run_test "circulant-chunks-$chunk-np$np" "${mpirun_cmd[@]}" -np "$np" \
-        --mca coll_rsag_allreduce_algorithm circulant \
-        --mca coll_rsag_reduce_scatter_block_algorithm circulant \
-        --mca coll_rsag_reduce_scatter_algorithm circulant \
-        --mca coll_rsag_circulant_chunk_size "$chunk" \
-        "$check" --quick --algorithms current --coll allreduce,reduce_scatter_block,reduce_scatter \
+# exchange-chunks-<alg>-<chunk>-npN: coll_rsag_exchange_chunk_size far
+# below rsag_check's vectors, so every run of circulant's rounds and every
+# piece of ordered's exchange goes in several messages, each reduced as
+# it arrives (ordered: message by message in rank order).
+for spec in circulant:8:5 circulant:24:6 ordered:200:5; do
+    IFS=: read -r alg chunk np <<<"$spec"
+    colls=allreduce,reduce_scatter_block,reduce_scatter
+    [ "$alg" = ordered ] && colls=allreduce,reduce,reduce_scatter_block,reduce_scatter
+    forced=()
+    for coll in ${colls//,/ }; do
+        forced+=(--mca "coll_rsag_${coll}_algorithm" "$alg")
+    done
+    run_test "exchange-chunks-$alg-$chunk-np$np" "${mpirun_cmd[@]}" -np "$np" "${forced[@]}" \
+        --mca coll_rsag_exchange_chunk_size "$chunk" \
+        "$check" --quick --algorithms current --coll "$colls" \
         --form blocking,nonblocking,persistent --every 8 --offset "$(( (10#$circulant_seed + 3) % 8 ))"
     expect_in_log "rsag_check: np=$np cases=[1-9][0-9]* passed=[0-9]+ failed=0 "
-    for coll in allreduce reduce_scatter_block reduce_scatter; do
-        expect_in_log "rsag_check: forced $coll=circulant: [1-9][0-9]* cases, 0 failed"
-        expect_in_log "rsag_check: ran under coll_rsag_${coll}_circulant_calls: [1-9][0-9]* cases"
+    for coll in ${colls//,/ }; do
+        expect_in_log "rsag_check: forced $coll=$alg: [1-9][0-9]* cases, 0 failed"
+        expect_in_log "rsag_check: ran under coll_rsag_${coll}_${alg}_calls: [1-9][0-9]* cases"
     done
 done

@@ -46,9 +46,9 @@ expect_in_log 'coll_rsag_comm_class_\*_max_size must be >= 1 and increasing; usi
 
 # --- chunk sizes ----------------------------------------------------------------
 hostile_test hostile-chunk-size-negative-np3 3 --mca coll_rsag_allreduce_ring_chunk_size -1 \
-    --mca coll_rsag_circulant_chunk_size -1
+    --mca coll_rsag_exchange_chunk_size -1
 expect_in_log 'coll_rsag_allreduce_ring_chunk_size = 18446744073709551615 is not a size \(a negative value\?\); valid: 0 \(whole blocks\) or a byte count; using 262144'
-expect_in_log 'coll_rsag_circulant_chunk_size = 18446744073709551615 is not a size \(a negative value\?\); valid: 0 \(whole runs\) or a byte count; using 61440'
+expect_in_log 'coll_rsag_exchange_chunk_size = 18446744073709551615 is not a size \(a negative value\?\); valid: 0 \(whole runs\) or a byte count; using 61440'
 
 # smaller than one element (MPI_INT): one element per chunk, no message
 hostile_test hostile-chunk-size-one-byte-np3 3 --mca coll_rsag_verbose 1 \
@@ -58,9 +58,9 @@ expect_not_in_log 'coll:rsag: coll_rsag_allreduce_ring_chunk_size'
 
 hostile_test hostile-chunk-size-huge-np3 3 \
     --mca coll_rsag_allreduce_ring_chunk_size 4611686018427387904 \
-    --mca coll_rsag_circulant_chunk_size 4611686018427387904
+    --mca coll_rsag_exchange_chunk_size 4611686018427387904
 expect_not_in_log 'coll:rsag: coll_rsag_allreduce_ring_chunk_size'
-expect_not_in_log 'coll:rsag: coll_rsag_circulant_chunk_size'
+expect_not_in_log 'coll:rsag: coll_rsag_exchange_chunk_size'
 
 # --- priority_aware_run_blocks -------------------------------------------------------------
 for c in zero:0:1 negative:-3:1 not-power-of-two:6:4 huge:2147483647:65536; do

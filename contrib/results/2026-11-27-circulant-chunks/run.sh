@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
 # The runs of this directory (README.md): the circulant algorithms with
-# their runs cut into messages of at most coll_rsag_circulant_chunk_size
+# their runs cut into messages of at most coll_rsag_exchange_chunk_size
 # (default 60 KB) against rsag's other algorithms and coll/tuned's, on the
 # emulated cluster with one rank per host (links capped at 1 Gbit/s),
 # p = 5, 6, 7, from 64 KB (below, no run is longer than a chunk: the

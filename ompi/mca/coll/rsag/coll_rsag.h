@@ -80,9 +80,10 @@ typedef struct mca_coll_rsag_component_t {
     /* coll_rsag_hierarchical_chunk_size: bytes of one chunk of the pipelined
      * hierarchical algorithms (0: not pipelined; coll_rsag_hier.c) */
     size_t hier_chunk_size;
-    /* coll_rsag_circulant_chunk_size: largest message of the circulant
-     * algorithms in bytes (0: whole runs; coll_rsag_circulant.c) */
-    size_t circulant_chunk_size;
+    /* coll_rsag_exchange_chunk_size: largest message in bytes where
+     * circulant and ordered send a run of blocks (0: whole runs;
+     * mca_coll_rsag_exchange_chunk) */
+    size_t exchange_chunk_size;
 
     /* MPI_T counters coll_rsag_<coll>_<alg>_calls; [coll][0] counts calls
      * delegated to the previous module (coll_rsag_<coll>_delegated_calls).
@@ -276,6 +277,21 @@ typedef struct mca_coll_rsag_args_t {
      * collective rsag runs inside another one may ask for less */
     int reproducible;
 } mca_coll_rsag_args_t;
+
+/* Elements per message at most where an algorithm sends a run of blocks
+ * at once (circulant, ordered): coll_rsag_exchange_chunk_size in elements
+ * of the call (at least one), or SIZE_MAX (0: every piece whole).  A
+ * piece travels in the messages mca_coll_rsag_even_chunk cuts. */
+static inline size_t mca_coll_rsag_exchange_chunk(const mca_coll_rsag_args_t *a)
+{
+    size_t bytes = mca_coll_rsag_component.exchange_chunk_size;
+    size_t ext = (size_t) a->extent;
+
+    if (0 == bytes) {
+        return SIZE_MAX;
+    }
+    return (bytes >= ext && ext > 0) ? bytes / ext : 1;
+}
 
 typedef int (*mca_coll_rsag_alg_fn_t)(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a);
 

@@ -199,7 +199,7 @@
  *   link-bound; the power-of-two side from the model, not measured.
  *   2026-11-27 (contrib/results/2026-11-27-circulant-chunks, same set-up,
  *   and 4 x 1): circulant's runs in messages below TCP's eager limit
- *   (coll_rsag_circulant_chunk_size) took it from 0.39-0.60 of the ring
+ *   (coll_rsag_exchange_chunk_size) took it from 0.39-0.60 of the ring
  *   to 0.94-1.00 at 256 KB (both at the link's rate), and ahead of it
  *   from 1 MB to 4 MB (1 MB: 1.16-1.50, 4 MB 0.93-1.36; at 4 x 1 1.1-1.4
  *   from 256 KB); at 16 MB the ring is ahead

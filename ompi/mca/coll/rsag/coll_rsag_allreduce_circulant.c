@@ -26,7 +26,7 @@
  *       (which costs it 2 alpha + n beta + n/2 gamma more), the ring's
  *       bandwidth with log2 p latencies instead of p - 1.  A round whose
  *       run of blocks wraps around the vector sends two pieces, each in
- *       messages of at most coll_rsag_circulant_chunk_size.
+ *       messages of at most coll_rsag_exchange_chunk_size.
  * Restrictions: commutative op.  None on the count: blocks may be empty.
  * Memory: a receive buffer of floor(p/2) blocks.  recvbuf is the work
  *       vector: the first round reduces the send buffer with what it

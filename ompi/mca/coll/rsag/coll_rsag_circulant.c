@@ -10,7 +10,7 @@
  * A reduce-scatter round k, on rank r, with up = r + s_k, down = r - s_k:
  *
  *   receive  the near run (blocks r .. r + n_k - 1) from down into tmp,
- *            in messages of at most coll_rsag_circulant_chunk_size bytes;
+ *            in messages of at most coll_rsag_exchange_chunk_size bytes;
  *   send     the far run (blocks r + s_k .. r + s_(k+1) - 1) to up, from
  *            `input` in the first round, from work afterwards;
  *   reduce   each received message with ours of the same blocks into work
@@ -57,19 +57,6 @@ size_t mca_coll_rsag_circulant_recv_count(const mca_coll_rsag_args_t *a)
         max = n > max ? n : max;
     }
     return max;
-}
-
-/* Elements per message at most: coll_rsag_circulant_chunk_size in
- * elements (at least one), or every piece whole (0). */
-static size_t mca_coll_rsag_circulant_chunk(const mca_coll_rsag_args_t *a)
-{
-    size_t bytes = mca_coll_rsag_component.circulant_chunk_size;
-    size_t ext = (size_t) a->extent;
-
-    if (0 == bytes) {
-        return SIZE_MAX;
-    }
-    return (bytes >= ext && ext > 0) ? bytes / ext : 1;
 }
 
 /* A run of blocks (its pieces, mca_coll_rsag_block_run) as messages: each
@@ -184,7 +171,7 @@ int mca_coll_rsag_circulant_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_arg
 {
     int skip[MCA_COLL_RSAG_MAX_STEPS + 1];
     int q = mca_coll_rsag_circulant_skips(a->size, skip);
-    size_t chunk = mca_coll_rsag_circulant_chunk(a);
+    size_t chunk = mca_coll_rsag_exchange_chunk(a);
 
     for (int k = q - 1; k >= 0 && OMPI_SUCCESS == s->err; --k) {
         mca_coll_rsag_circulant_rs_round(s, a, skip, k, k == q - 1, chunk, input, work, tmp,
@@ -198,7 +185,7 @@ int mca_coll_rsag_circulant_allgather(mca_coll_rsag_sched_t *s, const mca_coll_r
 {
     int skip[MCA_COLL_RSAG_MAX_STEPS + 1];
     int q = mca_coll_rsag_circulant_skips(a->size, skip);
-    size_t chunk = mca_coll_rsag_circulant_chunk(a);
+    size_t chunk = mca_coll_rsag_exchange_chunk(a);
 
     for (int k = 0; k < q && OMPI_SUCCESS == s->err; ++k) {
         mca_coll_rsag_circulant_round_t c = mca_coll_rsag_circulant_round(a->rank, a->size,

@@ -15,7 +15,7 @@
  * the reduce-scatters, the even cut for the allreduce).  A round's run of
  * blocks may wrap around the end of the vector: it is then two pieces
  * (mca_coll_rsag_block_run), an empty piece none.  Each piece travels in
- * messages of at most coll_rsag_circulant_chunk_size bytes (even sizes;
+ * messages of at most coll_rsag_exchange_chunk_size bytes (even sizes;
  * 0: whole), each reduced as it arrives: below the transport's eager
  * limit none of them waits for a rendezvous handshake.  Both blocks
  * describe their steps into a schedule (coll_rsag_sched.h) and end with a

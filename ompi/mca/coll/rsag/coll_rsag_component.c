@@ -20,7 +20,7 @@
  *   coll_rsag_<coll>_hierarchical_inter_algorithm
  *                                       the cross-node step of hierarchical
  *   coll_rsag_hierarchical_chunk_size   the pipeline of hierarchical (chunk bytes)
- *   coll_rsag_circulant_chunk_size      largest message of the circulant algorithms
+ *   coll_rsag_exchange_chunk_size       largest message of circulant's and ordered's runs
  *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_mem.c)
  *   coll_rsag_op_selftest               test the op framework at start-up (coll_rsag_op.c)
  *   coll_rsag_segment_size, coll_rsag_single_copy, coll_rsag_direct_chunk_size,
@@ -658,7 +658,7 @@ static void mca_coll_rsag_register_chunk(const mca_base_component_t *c, const ch
 
 /* coll_rsag_hierarchical_chunk_size (its default,
  * MCA_COLL_RSAG_HIER_DEFAULT_CHUNK, is in coll_rsag_index.h, where the
- * cost model reads it too) and coll_rsag_circulant_chunk_size. */
+ * cost model reads it too) and coll_rsag_exchange_chunk_size. */
 static void mca_coll_rsag_register_chunks(const mca_base_component_t *c)
 {
     mca_coll_rsag_register_chunk(
@@ -670,13 +670,14 @@ static void mca_coll_rsag_register_chunks(const mca_base_component_t *c)
         "not pipelined", MCA_COLL_RSAG_HIER_DEFAULT_CHUNK,
         &mca_coll_rsag_component.hier_chunk_size);
     mca_coll_rsag_register_chunk(
-        c, "circulant_chunk_size",
-        "Largest message in bytes of the circulant algorithms: a round's run of blocks "
-        "travels in messages of at most this size, each reduced as it arrives; below the "
-        "transport's eager limit (ob1 over TCP: 64 KB) no message waits for a rendezvous "
-        "handshake (doc/parameters.md); 0 sends each run whole",
-        "whole runs", MCA_COLL_RSAG_CIRCULANT_DEFAULT_CHUNK,
-        &mca_coll_rsag_component.circulant_chunk_size);
+        c, "exchange_chunk_size",
+        "Largest message in bytes where an algorithm sends a run of blocks at once "
+        "(circulant's rounds, ordered's exchange): a run travels in messages of at most "
+        "this size, all in flight, each reduced as it arrives; below the transport's eager "
+        "limit (ob1 over TCP: 64 KB) no message waits for a rendezvous handshake "
+        "(doc/parameters.md); 0 sends each run whole",
+        "whole runs", MCA_COLL_RSAG_EXCHANGE_DEFAULT_CHUNK,
+        &mca_coll_rsag_component.exchange_chunk_size);
 }
 
 static int mca_coll_rsag_register(void)

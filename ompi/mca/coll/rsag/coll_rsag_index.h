@@ -265,11 +265,11 @@ int mca_coll_rsag_hier_min_ranks(const int *count, int N);
 #define MCA_COLL_RSAG_HIER_DEFAULT_CHUNK ((size_t) 256 * 1024)
 #define MCA_COLL_RSAG_HIER_MAX_CHUNKS 256
 
-/* coll_rsag_circulant_chunk_size's default: below ob1's TCP eager limit
+/* coll_rsag_exchange_chunk_size's default: below ob1's TCP eager limit
  * (64 KB with its header), so no message of a round waits for a
  * rendezvous handshake behind the other direction's data
  * (contrib/results/2026-11-27-circulant-chunks) */
-#define MCA_COLL_RSAG_CIRCULANT_DEFAULT_CHUNK ((size_t) 60 * 1024)
+#define MCA_COLL_RSAG_EXCHANGE_DEFAULT_CHUNK ((size_t) 60 * 1024)
 
 /* The chunks the pipeline cuts a call of `count` elements of `type_size`
  * bytes into, with chunks of `chunk` bytes (0: not cut) on nodes of at

@@ -33,7 +33,7 @@
  *       latency of recursive halving and its bandwidth for every p, with
  *       no folding step for p != 2^k (more alphas where a round's run
  *       wraps into two pieces, or is longer than
- *       coll_rsag_circulant_chunk_size: its messages are in flight
+ *       coll_rsag_exchange_chunk_size: its messages are in flight
  *       together, and each is reduced as it arrives).
  * Restrictions: commutative op (each block's partial sums are combined in
  *       an order that depends on the block).
