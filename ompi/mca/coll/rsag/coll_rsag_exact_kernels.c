@@ -531,30 +531,41 @@ static void mca_coll_rsag_exact_fold_odd(const void *const *src, size_t terms, b
 void mca_coll_rsag_exact_fold(const void *const *src, size_t terms, bool is_float, size_t n,
                               void *dest)
 {
-    enum { B = MCA_COLL_RSAG_EXACT_BLOCK };
+    /* B reals a sub-block; the first KEPT terms' converted reals (floats,
+     * unaligned doubles) are kept from the first pass for the second */
+    enum { B = MCA_COLL_RSAG_EXACT_BLOCK, KEPT = 4 };
     /* an odd last term is paired with zeros: their pieces are +0, and
      * adding +0 to a sum of pieces (never -0) changes no bit */
     static const double zeros[B];
     int64_t m[B];
-    double S1[B], S2[B], r[B], bx[B], by[B];
+    double S1[B], S2[B], r[B], bx[B], by[B], kept[KEPT][B];
+    const double *x[KEPT];
     size_t realsize = is_float ? sizeof(float) : sizeof(double);
 
     for (size_t i0 = 0; i0 < n && terms > 0; i0 += B) {
         size_t len = (n - i0 < B) ? n - i0 : B;
 
         for (size_t t = 0; t < terms; ++t) {
-            mca_coll_rsag_exact_max_loops(mca_coll_rsag_exact_reals(src[t], is_float, i0, len, bx),
-                                          len, 0 == t, m);
+            const double *xt = mca_coll_rsag_exact_reals(src[t], is_float, i0, len,
+                                                         t < KEPT ? kept[t] : bx);
+
+            if (t < KEPT) {
+                x[t] = xt;
+            }
+            mca_coll_rsag_exact_max_loops(xt, len, 0 == t, m);
         }
         for (size_t t = 0; t < terms; t += 2) {
-            const double *x = mca_coll_rsag_exact_reals(src[t], is_float, i0, len, bx);
-            const double *y = (t + 1 < terms)
-                              ? mca_coll_rsag_exact_reals(src[t + 1], is_float, i0, len, by)
-                              : zeros;
+            const double *xa = (t < KEPT) ? x[t]
+                                          : mca_coll_rsag_exact_reals(src[t], is_float, i0, len,
+                                                                      bx);
+            const double *ya = (t + 1 >= terms) ? zeros
+                               : (t + 1 < KEPT) ? x[t + 1]
+                                                : mca_coll_rsag_exact_reals(src[t + 1], is_float,
+                                                                            i0, len, by);
             int which = (0 == t ? MCA_COLL_RSAG_EXACT_FIRST : 0)
                         | (t + 2 >= terms ? MCA_COLL_RSAG_EXACT_LAST : 0);
 
-            mca_coll_rsag_exact_add_loops(x, y, m, len, which, S1, S2, r);
+            mca_coll_rsag_exact_add_loops(xa, ya, m, len, which, S1, S2, r);
         }
         /* every source of this sub-block read: dest may be one of them */
         if (mca_coll_rsag_exact_odd_loops(m, len)) {
