@@ -8,16 +8,26 @@
 # Gbit/s, are the bottleneck), p = 5, 6, 7 (and 3 with the part p3):
 # 5 interleaved repetitions, medians.  Oversubscribed: 5-7 processes on 2
 # cores; the links are slower than the cores here, but say so with the numbers.
-#   run.sh [PART...]    PART: rsb, allreduce, rs (MPI_Reduce_scatter, equal
-#                       counts), p3; default rsb allreduce
+#   run.sh [--out DIR] [--sizes LIST] [PART...]
+#                       PART: rsb, allreduce, rs (MPI_Reduce_scatter, equal
+#                       counts), p3; default rsb allreduce; DIR: this
+#                       directory; LIST: 8,4K,64K,256K,1M,4M
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$top/contrib/results/2026-11-27-circulant
+list=8,4K,64K,256K,1M,4M
+while [ $# -gt 0 ]; do
+    case $1 in
+    --out) out=$2; shift 2 ;;
+    --sizes) list=$2; shift 2 ;;
+    *) break ;;
+    esac
+done
 bench=$top/contrib/rsag-cluster-bench.sh
 parts=${*:-rsb allreduce}
 comp=(--component-dir "$HOME/.openmpi/components")
 pl=(--placements 5x1,6x1,7x1 --rate 1gbit --reps 5)
-sizes=(--sizes 8,4K,64K,256K,1M,4M --iters 20)
+sizes=(--sizes "$list" --iters 20)
 for part in $parts; do
     case $part in
     rsb)       "$bench" -o "$out/reduce_scatter_block" -c reduce_scatter_block --tuned-algs 2,3,4 \
