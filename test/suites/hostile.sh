@@ -23,7 +23,7 @@ expect_in_log 'ignoring the invalid coll_rsag_reduce_scatter_block_algorithm set
 
 # --- thresholds ----------------------------------------------------------------
 hostile_test hostile-threshold-negative-np3 3 --mca coll_rsag_allreduce_ring_min_bytes -5
-expect_in_log 'coll_rsag_allreduce_ring_min_bytes = -5 is invalid \(valid: -1 for the size-class defaults p <= 2: off, p <= 4: off, p > 4: off, several nodes: 1048576, or a byte count >= 0\); using -1'
+expect_in_log 'coll_rsag_allreduce_ring_min_bytes = -5 is invalid \(valid: -1 for the size-class defaults p <= 2: off, p <= 4: off, p > 4: off, several nodes: 16777216, or a byte count >= 0\); using -1'
 
 # Absurd thresholds on every algorithm: nothing covers any size, so rsag
 # says so at start and delegates every auto call (and still runs forced ones).
