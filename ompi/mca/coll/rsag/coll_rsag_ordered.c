@@ -99,28 +99,36 @@ char *mca_coll_rsag_ordered_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_arg
     } else if (n > 0) {
         /* message by message, each in rank order: message c of slot j
          * folds once it arrived and message c of slot j - 1 was folded
-         * (the step just before it; a reduction runs when issued) */
-        if (NULL != out && a->in_place) {
-            mca_coll_rsag_sched_fence(s);   /* out may be input still being sent */
-        }
-        for (size_t c = 0; c < m; ++c) {
-            size_t len, at = mca_coll_rsag_even_chunk(n, m, c, &len);
+         * (listed before it; a reduction runs when issued).  In place the
+         * last folds write `out`, which may be input still being sent:
+         * they go in a second phase after a fence, the others as their
+         * messages arrive. */
+        int split = (NULL != out && a->in_place) ? p - 1 : p;
 
-            for (int j = 1; j < p; ++j) {
-                int step;
+        for (int phase = 0; phase < 2; ++phase) {
+            int j0 = (0 == phase) ? 1 : split, j1 = (0 == phase) ? split : p;
 
-                if (j == p - 1 && NULL != out) {
-                    step = mca_coll_rsag_sched_reduce3(s, MCA_COLL_RSAG_SLOT(j - 1, at),
-                                                       MCA_COLL_RSAG_SLOT(j, at),
-                                                       mca_coll_rsag_elem(out, at, a->extent),
-                                                       len);
-                } else {
-                    step = mca_coll_rsag_sched_reduce(s, MCA_COLL_RSAG_SLOT(j - 1, at),
-                                                      MCA_COLL_RSAG_SLOT(j, at), len);
-                }
-                mca_coll_rsag_sched_after(s, step, MCA_COLL_RSAG_RECV_STEP(j, c));
-                if (1 == j) {
-                    mca_coll_rsag_sched_after(s, step, MCA_COLL_RSAG_RECV_STEP(0, c));
+            if (1 == phase && j0 < j1) {
+                mca_coll_rsag_sched_fence(s);
+            }
+            for (size_t c = 0; c < m && j0 < j1; ++c) {
+                size_t len, at = mca_coll_rsag_even_chunk(n, m, c, &len);
+
+                for (int j = j0; j < j1; ++j) {
+                    int step;
+
+                    if (j == p - 1 && NULL != out) {
+                        step = mca_coll_rsag_sched_reduce3(
+                            s, MCA_COLL_RSAG_SLOT(j - 1, at), MCA_COLL_RSAG_SLOT(j, at),
+                            mca_coll_rsag_elem(out, at, a->extent), len);
+                    } else {
+                        step = mca_coll_rsag_sched_reduce(s, MCA_COLL_RSAG_SLOT(j - 1, at),
+                                                          MCA_COLL_RSAG_SLOT(j, at), len);
+                    }
+                    mca_coll_rsag_sched_after(s, step, MCA_COLL_RSAG_RECV_STEP(j, c));
+                    if (1 == j) {
+                        mca_coll_rsag_sched_after(s, step, MCA_COLL_RSAG_RECV_STEP(0, c));
+                    }
                 }
             }
         }
