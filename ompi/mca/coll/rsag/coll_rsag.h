@@ -100,6 +100,20 @@ MCA_COLL_RSAG_EXPORT extern mca_coll_rsag_component_t mca_coll_rsag_component;
  * Open MPI's nonblocking range: libnbc takes its tags from the top of it
  * and would have to run some 10^9 nonblocking collectives on one
  * communicator, with some still in flight, to meet one of ours in use. */
+/* Add d to a process-wide counter (the MPI_T counters): a relaxed atomic
+ * when threads may make MPI calls at once, a plain add otherwise.  A
+ * locked add also waits for this thread's earlier stores to reach the
+ * cache, such as a box just published to a peer on another core: a tenth
+ * of a small nonblocking call. */
+static inline void mca_coll_rsag_count(unsigned long long *counter, unsigned long long d)
+{
+    if (opal_using_threads()) {
+        (void) __atomic_fetch_add(counter, d, __ATOMIC_RELAXED);
+    } else {
+        *counter += d;
+    }
+}
+
 /* A macro's value as a string literal (for help texts). */
 #define MCA_COLL_RSAG_STR2(x) #x
 #define MCA_COLL_RSAG_STRINGIFY(x) MCA_COLL_RSAG_STR2(x)

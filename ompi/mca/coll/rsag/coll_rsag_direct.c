@@ -930,7 +930,7 @@ static int mca_coll_rsag_direct_tree(mca_coll_rsag_direct_t *d)
             return MCA_COLL_RSAG_POLL_AGAIN;
         }
         mca_coll_rsag_direct_tree_note(d);
-        __atomic_fetch_add(&mca_coll_rsag_direct_tree_calls, 1ULL, __ATOMIC_RELAXED);
+        mca_coll_rsag_count(&mca_coll_rsag_direct_tree_calls, 1ULL);
         d->acc = d->in;
         d->k = 0;
         d->phase = MCA_COLL_RSAG_DIRECT_TREE_GATHER;

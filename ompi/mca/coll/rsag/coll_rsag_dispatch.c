@@ -438,7 +438,7 @@ static int mca_coll_rsag_decide(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t 
     if (MCA_COLL_RSAG_DELEGATE == d.alg && call.whole_fold) {
         return d.alg;       /* exact's own collectives take it: counted and traced there */
     }
-    __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][d.alg], 1ULL, __ATOMIC_RELAXED);
+    mca_coll_rsag_count(&mca_coll_rsag_component.calls[coll][d.alg], 1ULL);
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS) {
         mca_coll_rsag_report(m, coll, tuning->forced, &call, &d, a->comm);
         if (call.whole_fold) {
@@ -730,9 +730,9 @@ int mca_coll_rsag_dispatch_inner(mca_coll_rsag_module_t *m, const mca_coll_rsag_
     if (MCA_COLL_RSAG_DELEGATE == alg) {
         /* thresholds that leave this size uncovered (MPI_SUM and MPI_MAX of
          * predefined types need no more): the first row, counted as such */
-        __atomic_fetch_sub(&mca_coll_rsag_component.calls[coll][alg], 1ULL, __ATOMIC_RELAXED);
+        mca_coll_rsag_count(&mca_coll_rsag_component.calls[coll][alg], -1ULL);
         alg = 1;
-        __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][alg], 1ULL, __ATOMIC_RELAXED);
+        mca_coll_rsag_count(&mca_coll_rsag_component.calls[coll][alg], 1ULL);
     }
     nested->nonblocking = true;
     (void) mca_coll_rsag_build(nested, m, coll, alg, a);

@@ -192,7 +192,7 @@ static int mca_coll_rsag_fill_call(mca_coll_base_module_t *module, mca_coll_rsag
         mca_coll_rsag_request_release(r);
         return err;
     }
-    __atomic_fetch_add(&mca_coll_rsag_fill_calls, 1ULL, __ATOMIC_RELAXED);
+    mca_coll_rsag_count(&mca_coll_rsag_fill_calls, 1ULL);
     *request = &r->super.super;
     return persistent ? OMPI_SUCCESS : mca_coll_rsag_request_start_nonblocking(r);
 }

@@ -245,8 +245,8 @@ static int mca_coll_rsag_latency_set(mca_coll_rsag_latency_entry_t *e,
 static void mca_coll_rsag_latency_count(const mca_coll_rsag_latency_entry_t *e,
                                         mca_coll_rsag_coll_t coll)
 {
-    __atomic_fetch_add(&mca_coll_rsag_component.calls[coll][e->alg], 1ULL, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&mca_coll_rsag_latency.calls, 1ULL, __ATOMIC_RELAXED);
+    mca_coll_rsag_count(&mca_coll_rsag_component.calls[coll][e->alg], 1ULL);
+    mca_coll_rsag_count(&mca_coll_rsag_latency.calls, 1ULL);
 }
 
 /* ---- blocking calls -------------------------------------------------------- */

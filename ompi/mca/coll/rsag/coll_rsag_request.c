@@ -59,8 +59,22 @@ static struct {
 /* This thread holds the lock. */
 static __thread bool mca_coll_rsag_nb_holding;
 
+/* Without MPI_THREAD_MULTIPLE one thread makes every MPI call: the lock is
+ * a plain flag then, which still keeps a completion's own start from
+ * walking the list it is in.  (The atomic word and the thread-local flag
+ * cost a small nonblocking call about a tenth of its time: a thread-local
+ * of a loaded component is a __tls_get_addr call.) */
+static bool mca_coll_rsag_nb_held;
+
 static bool mca_coll_rsag_nb_trylock(void)
 {
+    if (!opal_using_threads()) {
+        if (mca_coll_rsag_nb_held) {
+            return false;
+        }
+        mca_coll_rsag_nb_held = true;
+        return true;
+    }
     if (mca_coll_rsag_nb_holding
         || 0 != __atomic_exchange_n(&mca_coll_rsag_nb.lock, 1, __ATOMIC_ACQUIRE)) {
         return false;
@@ -73,6 +87,9 @@ static bool mca_coll_rsag_nb_trylock(void)
 /* Take the lock unless this thread holds it; returns whether it took it. */
 static bool mca_coll_rsag_nb_lock(void)
 {
+    if (!opal_using_threads()) {
+        return mca_coll_rsag_nb_trylock();
+    }
     if (mca_coll_rsag_nb_holding) {
         return false;
     }
@@ -84,7 +101,9 @@ static bool mca_coll_rsag_nb_lock(void)
 
 static void mca_coll_rsag_nb_unlock(bool took)
 {
-    if (took) {
+    if (took && !opal_using_threads()) {
+        mca_coll_rsag_nb_held = false;
+    } else if (took) {
         mca_coll_rsag_nb_holding = false;
         ANNOTATE_RWLOCK_RELEASED(&mca_coll_rsag_nb.lock, 1);
         __atomic_store_n(&mca_coll_rsag_nb.lock, 0, __ATOMIC_RELEASE);
@@ -97,6 +116,18 @@ static opal_list_item_t *mca_coll_rsag_nb_item(mca_coll_rsag_request_t *r)
     return &r->super.super.super.super;
 }
 
+/* The list's length, read by the progress function without the lock: a
+ * relaxed atomic when threads may call at once, else a plain add (no
+ * locked instruction after a start's first step; mca_coll_rsag_count). */
+static void mca_coll_rsag_nb_in_flight(int d)
+{
+    if (opal_using_threads()) {
+        (void) __atomic_fetch_add(&mca_coll_rsag_nb.in_flight, d, __ATOMIC_RELAXED);
+    } else {
+        mca_coll_rsag_nb.in_flight += d;
+    }
+}
+
 /* Under the lock, as the list changes. */
 static void mca_coll_rsag_nb_link(mca_coll_rsag_request_t *r)
 {
@@ -106,14 +137,14 @@ static void mca_coll_rsag_nb_link(mca_coll_rsag_request_t *r)
     }
     opal_list_append(&mca_coll_rsag_nb.active, mca_coll_rsag_nb_item(r));
     r->in_flight = true;
-    __atomic_fetch_add(&mca_coll_rsag_nb.in_flight, 1, __ATOMIC_RELAXED);
+    mca_coll_rsag_nb_in_flight(1);
 }
 
 static void mca_coll_rsag_nb_unlink(mca_coll_rsag_request_t *r)
 {
     (void) opal_list_remove_item(&mca_coll_rsag_nb.active, mca_coll_rsag_nb_item(r));
     r->in_flight = false;
-    __atomic_fetch_sub(&mca_coll_rsag_nb.in_flight, 1, __ATOMIC_RELAXED);
+    mca_coll_rsag_nb_in_flight(-1);
 }
 
 static void mca_coll_rsag_request_destroy(mca_coll_rsag_request_t *r)
@@ -235,7 +266,7 @@ static int mca_coll_rsag_request_start(size_t count, ompi_request_t **requests)
         mca_coll_rsag_request_launch(r);
         mca_coll_rsag_nb_unlock(took);
         if (!r->filled) {
-            __atomic_fetch_add(&mca_coll_rsag_nb.persistent_starts, 1ULL, __ATOMIC_RELAXED);
+            mca_coll_rsag_count(&mca_coll_rsag_nb.persistent_starts, 1ULL);
         }
     }
     return OMPI_SUCCESS;
@@ -248,7 +279,7 @@ int mca_coll_rsag_request_start_nonblocking(mca_coll_rsag_request_t *r)
     mca_coll_rsag_request_launch(r);
     mca_coll_rsag_nb_unlock(took);
     if (!r->filled) {
-        __atomic_fetch_add(&mca_coll_rsag_nb.nonblocking_requests, 1ULL, __ATOMIC_RELAXED);
+        mca_coll_rsag_count(&mca_coll_rsag_nb.nonblocking_requests, 1ULL);
     }
     return OMPI_SUCCESS;
 }
