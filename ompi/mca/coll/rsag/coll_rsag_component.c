@@ -21,6 +21,7 @@
  *                                       the cross-node step of hierarchical
  *   coll_rsag_hierarchical_chunk_size   the pipeline of hierarchical (chunk bytes)
  *   coll_rsag_exchange_chunk_size       largest message of circulant's and ordered's runs
+ *                                       and of exchanges across nodes
  *   coll_rsag_scratch_max_bytes, coll_rsag_test_alloc_fail (coll_rsag_mem.c)
  *   coll_rsag_op_selftest               test the op framework at start-up (coll_rsag_op.c)
  *   coll_rsag_segment_size, coll_rsag_single_copy, coll_rsag_direct_chunk_size,
@@ -672,10 +673,11 @@ static void mca_coll_rsag_register_chunks(const mca_base_component_t *c)
     mca_coll_rsag_register_chunk(
         c, "exchange_chunk_size",
         "Largest message in bytes where an algorithm sends a run of blocks at once "
-        "(circulant's rounds, ordered's exchange): a run travels in messages of at most "
-        "this size, all in flight, each reduced as it arrives; below the transport's eager "
-        "limit (ob1 over TCP: 64 KB) no message waits for a rendezvous handshake "
-        "(doc/parameters.md); 0 sends each run whole",
+        "(circulant's rounds, ordered's exchange) and of the exchanges with a peer on "
+        "another node (recursive halving and doubling, Rabenseifner): a run travels in "
+        "messages of at most this size, all in flight, each reduced as it arrives; below "
+        "the transport's eager limit (ob1 over TCP: 64 KB) no message waits for a "
+        "rendezvous handshake (doc/parameters.md); 0 sends each run whole",
         "whole runs", MCA_COLL_RSAG_EXCHANGE_DEFAULT_CHUNK,
         &mca_coll_rsag_component.exchange_chunk_size);
 }

@@ -269,7 +269,9 @@ int mca_coll_rsag_sched_gate(mca_coll_rsag_sched_t *s, int dep);
 
 /* One exchange with a peer and a fence after it: the send (of scount
  * elements at sbuf to dst) and the receive (of rcount into rbuf from src)
- * are both in flight, and what follows sees both complete. */
+ * are both in flight, and what follows sees both complete.  With a peer on
+ * another node each travels in messages of at most the exchange chunk
+ * (coll_rsag_exchange_chunk_size). */
 void mca_coll_rsag_sched_sendrecv(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
                                   const void *sbuf, size_t scount, int dst, void *rbuf,
                                   size_t rcount, int src);
