@@ -745,6 +745,18 @@ static double f_reduce_ordered(const ctx_t *x)
 
 static double f_rs_ordered(const ctx_t *x) { return ordered_rs(x, x->n / x->p); }
 
+/* `chain` (coll_rsag_reduce_chain.c): segments of the exchange chunk go
+ * down p - 1 hops; the first one crosses them all, each later one follows
+ * at the pace of the slowest stage (its hop, across nodes one stream per
+ * node when the ranks span nodes, or its reduction). */
+static double f_reduce_chain(const ctx_t *x)
+{
+    double chunk = (double) MCA_COLL_RSAG_EXCHANGE_DEFAULT_CHUNK;
+    double s = x->n < chunk ? x->n : chunk, m = ceil(x->n / s);
+    double hop = x->nodes > 1 ? msg_k(x, s, 1, 1) : msg_k(x, s, 0, x->ppn), r = red(x, s);
+    return (x->p - 1) * (hop + r) + (m - 1) * (hop > r ? hop : r);
+}
+
 #define ALL_RS ((1u << MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK) | (1u << MCA_COLL_RSAG_REDUCE_SCATTER))
 static const struct {
     unsigned colls;
@@ -767,6 +779,7 @@ static const struct {
     { ALL_RS, "circulant", f_rs_circulant },
     { 1u << MCA_COLL_RSAG_ALLREDUCE, "ordered", f_allreduce_ordered },
     { 1u << MCA_COLL_RSAG_REDUCE, "ordered", f_reduce_ordered },
+    { 1u << MCA_COLL_RSAG_REDUCE, "chain", f_reduce_chain },
     { ALL_RS, "ordered", f_rs_ordered },
 };
 

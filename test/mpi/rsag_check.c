@@ -46,7 +46,7 @@
  * Exactly one must move, by one, and belong to the tested collective; all
  * ranks must agree on it; when the forced algorithm applies (an algorithm
  * named *rabenseifner* needs a commutative op and count >= p', *ring*,
- * *priority* and *circulant* a commutative op, *direct* a contiguous
+ * *priority*, *circulant* and *chain* a commutative op, *direct* a contiguous
  * datatype and one node, *hierarchical* and *leaders* a commutative op and
  * several nodes, one of them with >= 2 ranks) it must be its
  * counter (or "delegated", for a non-commutative op); "delegated" is a failure

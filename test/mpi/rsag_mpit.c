@@ -473,7 +473,7 @@ static int needs_commutative(const char *alg)
     return NULL != strstr(alg, "rabenseifner") || NULL != strstr(alg, "ring")
            || NULL != strstr(alg, "priority") || NULL != strstr(alg, "halving")
            || NULL != strstr(alg, "hierarchical") || NULL != strstr(alg, "leaders")
-           || NULL != strstr(alg, "circulant");
+           || NULL != strstr(alg, "circulant") || NULL != strstr(alg, "chain");
 }
 
 rt_placement_t rt_placement(MPI_Comm comm)

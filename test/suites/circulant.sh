@@ -35,11 +35,14 @@ done
 # exchange-chunks-<alg>-<chunk>-npN: coll_rsag_exchange_chunk_size far
 # below rsag_check's vectors, so every run of circulant's rounds and every
 # piece of ordered's exchange goes in several messages, each reduced as
-# it arrives (ordered: message by message in rank order).
-for spec in circulant:8:5 circulant:24:6 ordered:200:5; do
+# it arrives (ordered: message by message in rank order), and MPI_Reduce's
+# chain passes many more segments than its window of receives posted
+# ahead and sends in flight (coll_rsag_reduce_chain.c).
+for spec in circulant:8:5 circulant:24:6 ordered:200:5 chain:8:5; do
     IFS=: read -r alg chunk np <<<"$spec"
     colls=allreduce,reduce_scatter_block,reduce_scatter
     [ "$alg" = ordered ] && colls=allreduce,reduce,reduce_scatter_block,reduce_scatter
+    [ "$alg" = chain ] && colls=reduce
     forced=()
     for coll in ${colls//,/ }; do
         forced+=(--mca "coll_rsag_${coll}_algorithm" "$alg")

@@ -29,7 +29,8 @@ expect_in_log 'coll_rsag_allreduce_ring_min_bytes = -5 is invalid \(valid: -1 fo
 # says so at start and delegates every auto call (and still runs forced ones).
 hostile_test hostile-threshold-absurd-np3 3 --mca coll_rsag_verbose 1 \
     --mca coll_rsag_reduce_binomial_min_bytes 1000000000000000 \
-    --mca coll_rsag_reduce_rabenseifner_min_bytes 1000000000000000
+    --mca coll_rsag_reduce_rabenseifner_min_bytes 1000000000000000 \
+    --mca coll_rsag_reduce_chain_min_bytes 1000000000000000
 expect_in_log 'the coll_rsag_reduce_\*_min_bytes thresholds leave MPI_Reduce messages below 1000000000000000 bytes uncovered \(every communicator size\): they go to the previous coll module'
 expect_in_log 'reduce on MPI_COMM_WORLD .* -> delegated to the previous module \(no rsag algorithm.s \*_min_bytes covers this size\)'
 expect_in_log 'reduce on MPI_COMM_WORLD .* -> binomial \(forced\)'

@@ -21,6 +21,10 @@
 #                         they apply to any placement with a node of >= 2)
 # In all of them every rank pair on one node must use vader and every pair
 # across nodes tcp (btl_base_verbose).  And:
+#   multinode-exchange-chunks-np4  2 hosts x 2 ranks, exchanges across the
+#                         hosts cut in 24-byte messages: rsag_check --quick
+#                         (one case in 3), every algorithm forced, blocking
+#                         and nonblocking, 0 failed
 #   multinode-hier-auto-np4  2 hosts x 2 ranks: with the default thresholds
 #                         auto chooses hierarchical for 1 MiB of each of the
 #                         four collectives (the verbose trace says so, and
@@ -92,7 +96,7 @@ mn_nodes="$here/mpi/rsag_nodes"
 mn_bench="$top/contrib/rsag_bench"
 mn_timeout=${RSAG_MULTINODE_TIMEOUT:-300}
 mn_names=()
-mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4
+mn_names=(multinode-nodes-np4 multinode-nodes-np5 multinode-matrix-np4 multinode-exchange-chunks-np4
           multinode-hier-auto-np4 multinode-hier-roundrobin-np4
           multinode-hier-forced-nonblocking-np4 multinode-hier-uneven-np5
           multinode-matrix-uneven-np8 multinode-hier-samebits-np8
@@ -279,6 +283,21 @@ elif [ "$mn_wanted" = 1 ]; then
         done
 
         mn_matrix multinode-matrix-np4 4 rsag-h1:2,rsag-h2:2
+
+        # Exchanges with a rank on another node go in messages of at most
+        # coll_rsag_exchange_chunk_size (coll_rsag_sched.c): 24 bytes cuts
+        # every exchange across the two hosts of rsag_check's vectors into
+        # many (recursive doubling and halving, Rabenseifner, their folds,
+        # hierarchical's cross step), the node's exchanges stay whole.
+        run_test multinode-exchange-chunks-np4 "${mn_mpirun[@]}" --oversubscribe \
+            --host rsag-h1:2,rsag-h2:2 -np 4 --mca coll_rsag_exchange_chunk_size 24 \
+            "$check" --quick --every 3 --form blocking,nonblocking
+        expect_in_log "rsag_check: np=4 cases=[1-9][0-9]* passed=[0-9]+ failed=0"
+        for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
+            for mn_alg in $(enum_values "$mn_coll"); do
+                expect_in_log "forced $mn_coll=$mn_alg: [1-9][0-9]* cases, 0 failed"
+            done
+        done
 
         # hierarchical (doc/hierarchical.md): auto takes it on 2 hosts x 2
         # ranks at 1 MiB, for each collective.

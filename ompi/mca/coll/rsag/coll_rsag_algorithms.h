@@ -204,7 +204,17 @@
  *   from 1 MB to 4 MB (1 MB: 1.16-1.50, 4 MB 0.93-1.36; at 4 x 1 1.1-1.4
  *   from 256 KB); at 16 MB the ring is ahead
  *   (allreduce 1.08-1.3, the reduce-scatter 1.0-1.07): the ring moves
- *   from 1 MB to 16 MB on several nodes. */
+ *   from 1 MB to 16 MB on several nodes.
+ *   2026-11-27 (contrib/results/2026-11-27-cross-chunks: 2 x 2, 3+2+3 and
+ *   4 x 1, 3 interleaved repetitions): MPI_Reduce's pipelined `chain`
+ *   carries the vector once over each link, where Rabenseifner's root takes
+ *   in 2 (p-1)/p n and the tree's log2 p n: flat on 4 x 1 0.44 / 2.2 / 9.4
+ *   ms at 64 KB / 256 KB / 1 MB against Rabenseifner's 0.74 / 4.1 / 16.7
+ *   and binomial's 0.18 against its 0.07 at 16 KB; as hierarchical's cross
+ *   step on 3+2+3 2.5 / 10.2 ms at 256 KB / 1 MB against 5.3 / 19.3 with
+ *   Rabenseifner across.  It takes the several-nodes column from 16 KB in
+ *   place of Rabenseifner (on 2 x 2 at 16-32 KB binomial stays ahead,
+ *   34-43 against 57-67 us; on 3+2+3 and 4 x 1 chain is 1.8-3.2x). */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096, MCA_COLL_RSAG_OFF)
@@ -216,11 +226,12 @@
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_ORDERED               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_REDUCE_LEADERS                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_ORDERED                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_CHAIN                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     16384)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
 #define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,  16777216)
@@ -371,7 +382,13 @@
       "the same bits on any placement; any op, any datatype",                      \
       MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER | MCA_COLL_RSAG_FOLDS_WHOLE,               \
       MCA_COLL_RSAG_LAYOUT_RANKS,                                                  \
-      MCA_COLL_RSAG_DEF_REDUCE_ORDERED, mca_coll_rsag_reduce_ordered)
+      MCA_COLL_RSAG_DEF_REDUCE_ORDERED, mca_coll_rsag_reduce_ordered)                \
+    X(REDUCE, CHAIN, 7, "chain",                                                   \
+      "pipelined chain: the vector in coll_rsag_exchange_chunk_size segments "     \
+      "flows from the last rank to the root, each rank adding its part as a "      \
+      "segment passes; every link carries the vector once; commutative ops",       \
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_NONE,                  \
+      MCA_COLL_RSAG_DEF_REDUCE_CHAIN, mca_coll_rsag_reduce_chain)
 
 /* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
  * (one implementation over a block layout, coll_rsag_reduce_scatter_*.c),

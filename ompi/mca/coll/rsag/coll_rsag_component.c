@@ -428,7 +428,7 @@ static int mca_coll_rsag_register_collective(mca_coll_rsag_coll_t coll)
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
     mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     mca_base_var_enum_value_t values[MCA_COLL_RSAG_ENUM_ROOM];
-    char name[128], help[1200], enum_name[128];
+    char name[128], help[2048], enum_name[128];
     size_t used;
     int rc;
 

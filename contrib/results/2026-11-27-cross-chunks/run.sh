@@ -1,0 +1,27 @@
+#!/bin/bash
+# Copyright (c) 2026 The mca_coll_rsag developers. All rights reserved.
+# SPDX-License-Identifier: BSD-3-Clause
+# See LICENSE at the top of the tree.
+# The runs of this directory (README.md): rsag auto, with the exchanges
+# across nodes in messages below TCP's eager limit, against coll/tuned's
+# default and forced algorithms, Open MPI 4.1, emulated cluster at 1 Gbit/s.
+#   run.sh [PART...]     PART: allreduce, reduce, reduce_scatter_block,
+#                        one (4 hosts x 1); default all
+set -u   # a part that fails (see its log.txt) does not stop the others
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+out=$top/contrib/results/2026-11-27-cross-chunks
+bench=$top/contrib/rsag-cluster-bench.sh
+comp=(--component-dir "$HOME/.openmpi/components")
+pl=(--placements 2x2,3+2+3 --rate 1gbit --reps 5 --sizes 64K,256K,1M,4M --iters 10)
+for part in ${*:-allreduce reduce reduce_scatter_block one}; do
+    case $part in
+    allreduce) "$bench" -o "$out/allreduce" -c allreduce --tuned-algs 3,4,6 "${pl[@]}" "${comp[@]}" ;;
+    reduce)    "$bench" -o "$out/reduce" -c reduce --tuned-algs 3,5,7 "${pl[@]}" "${comp[@]}" ;;
+    reduce_scatter_block)
+               "$bench" -o "$out/reduce_scatter_block" -c reduce_scatter_block --tuned-algs 3,4 \
+                   "${pl[@]}" "${comp[@]}" ;;
+    one)       "$bench" -o "$out/4x1" -c allreduce,reduce,reduce_scatter_block --tuned-algs 3,4,5,6,7 \
+                   --placements 4x1 --rate 1gbit --reps 5 --sizes 64K,256K,1M,4M --iters 10 "${comp[@]}" ;;
+    *) echo "run.sh: unknown part $part" >&2; exit 2 ;;
+    esac
+done
