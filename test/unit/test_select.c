@@ -354,6 +354,7 @@ static int reference_auto(mca_coll_rsag_coll_t coll, const mca_coll_rsag_call_t 
         bool aware = node_aware(coll, a->id);
         /* a node-aware row over its threshold beats every flat row */
         if (0 == mca_coll_rsag_unmet(a, c) && min <= c->bytes
+            && (0 == (a->restrictions & MCA_COLL_RSAG_FILLS_PIPE) || c->pipe_full)
             && (0 == best || aware > best_aware || (aware == best_aware && min >= best_min))) {
             best = a->id;
             best_min = min;
@@ -943,6 +944,49 @@ static void test_placement(mca_coll_rsag_coll_t coll)
  * collective takes (call.exact_gather): then no row ("delegate": the
  * dispatcher runs exact's own collectives).  A forced `ordered` runs
  * every call. */
+/* MPI_Reduce's chain (MCA_COLL_RSAG_FILLS_PIPE): on several nodes, one rank
+ * on each, auto takes it from its threshold for a message of at least
+ * p - 1 segments (call.pipe_full, which the dispatcher computes) and
+ * Rabenseifner, which shares the threshold, otherwise; forced, it runs at
+ * any size; a non-commutative op never gets it. */
+static void test_chain(void)
+{
+    const mca_coll_rsag_alg_desc_t *chain = row_named(MCA_COLL_RSAG_REDUCE, "chain");
+    const mca_coll_rsag_alg_desc_t *raben = row_named(MCA_COLL_RSAG_REDUCE, "rabenseifner");
+    const size_t seg = MCA_COLL_RSAG_EXCHANGE_DEFAULT_CHUNK;
+    mca_coll_rsag_tuning_t t;
+
+    CHECK(NULL != chain && NULL != raben && (chain->restrictions & MCA_COLL_RSAG_FILLS_PIPE),
+          "reduce has chain (FILLS_PIPE) and rabenseifner");
+    if (NULL == chain || NULL == raben) {
+        return;
+    }
+    mca_coll_rsag_tuning_defaults(MCA_COLL_RSAG_REDUCE, &t);
+    for (int p = 2; p <= 64; p *= 2) {
+        for (size_t bytes = 65536; bytes <= ((size_t) 16 << 20); bytes *= 4) {
+            for (int forced = 0; forced <= 1; ++forced) {
+                for (int comm = 0; comm <= 1; ++comm) {
+                    mca_coll_rsag_call_t c = call_of(p, bytes / 8, 8, 1 == comm);
+                    size_t segments = (bytes + seg - 1) / seg;
+                    mca_coll_rsag_decision_t d;
+                    int want;
+
+                    c.single_node = false;
+                    c.nodes = p;
+                    c.min_ranks_per_node = 1;
+                    c.pipe_full = segments + 1 >= (size_t) p;
+                    t.forced = forced ? chain->id : 0;
+                    d = mca_coll_rsag_select(MCA_COLL_RSAG_REDUCE, &c, &t);
+                    want = !comm ? d.alg : (forced || c.pipe_full) ? chain->id : raben->id;
+                    CHECK(d.alg == want && (comm || d.alg != chain->id),
+                          "reduce p %d x 1, %zu bytes, forced %d, commutative %d: %d (want %d)",
+                          p, bytes, forced, comm, d.alg, want);
+                }
+            }
+        }
+    }
+}
+
 static void test_exact_fold(mca_coll_rsag_coll_t coll)
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
@@ -1006,6 +1050,7 @@ int main(void)
         test_exact_fold((mca_coll_rsag_coll_t) coll);
     }
     test_restriction_texts();
+    test_chain();
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         test_direct((mca_coll_rsag_coll_t) coll);
         test_hierarchical((mca_coll_rsag_coll_t) coll);

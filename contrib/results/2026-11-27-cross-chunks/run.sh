@@ -12,16 +12,18 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$top/contrib/results/2026-11-27-cross-chunks
 bench=$top/contrib/rsag-cluster-bench.sh
 comp=(--component-dir "$HOME/.openmpi/components")
-pl=(--placements 2x2,3+2+3 --rate 1gbit --reps 5 --sizes 64K,256K,1M,4M --iters 10)
+pl=(--placements 2x2,3+2+3 --rate 1gbit --reps 5 --iters 10)
+sizes=(--sizes 64K,256K,1M,4M)
 for part in ${*:-allreduce reduce reduce_scatter_block one}; do
     case $part in
-    allreduce) "$bench" -o "$out/allreduce" -c allreduce --tuned-algs 3,4,6 "${pl[@]}" "${comp[@]}" ;;
-    reduce)    "$bench" -o "$out/reduce" -c reduce --tuned-algs 3,5,7 "${pl[@]}" "${comp[@]}" ;;
+    allreduce) "$bench" -o "$out/allreduce" -c allreduce --tuned-algs 3,4,6 "${pl[@]}" "${sizes[@]}" "${comp[@]}" ;;
+    reduce)    "$bench" -o "$out/reduce" -c reduce --tuned-algs 3,5,7 "${pl[@]}" --sizes 16K,64K,256K,1M,4M \
+                   "${comp[@]}" ;;
     reduce_scatter_block)
                "$bench" -o "$out/reduce_scatter_block" -c reduce_scatter_block --tuned-algs 3,4 \
-                   "${pl[@]}" "${comp[@]}" ;;
+                   "${pl[@]}" "${sizes[@]}" "${comp[@]}" ;;
     one)       "$bench" -o "$out/4x1" -c allreduce,reduce,reduce_scatter_block --tuned-algs 3,4,5,6,7 \
-                   --placements 4x1 --rate 1gbit --reps 5 --sizes 64K,256K,1M,4M --iters 10 "${comp[@]}" ;;
+                   --placements 4x1 --rate 1gbit --reps 5 --sizes 16K,64K,256K,1M,4M --iters 10 "${comp[@]}" ;;
     *) echo "run.sh: unknown part $part" >&2; exit 2 ;;
     esac
 done

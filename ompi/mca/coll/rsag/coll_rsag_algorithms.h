@@ -72,6 +72,12 @@
  * `ordered` for the calls its one collective does not take:
  * mca_coll_rsag_select). */
 #define MCA_COLL_RSAG_FOLDS_WHOLE 0x80u
+/* FILLS_PIPE: a pipeline of segments of coll_rsag_exchange_chunk_size down
+ * p - 1 hops (`chain`): auto takes the row only for a message of at least
+ * p - 1 segments (call->pipe_full), where filling the pipe costs no more
+ * than the segments themselves and the row is no slower than the trees;
+ * forced, it runs at any size. */
+#define MCA_COLL_RSAG_FILLS_PIPE 0x100u
 
 /* Layouts (the "layout" column; mca_coll_rsag_args_t in coll_rsag.h). */
 #define MCA_COLL_RSAG_LAYOUT_NONE   0   /* whole vectors only */
@@ -212,9 +218,15 @@
  *   ms at 64 KB / 256 KB / 1 MB against Rabenseifner's 0.74 / 4.1 / 16.7
  *   and binomial's 0.18 against its 0.07 at 16 KB; as hierarchical's cross
  *   step on 3+2+3 2.5 / 10.2 ms at 256 KB / 1 MB against 5.3 / 19.3 with
- *   Rabenseifner across.  It takes the several-nodes column from 16 KB in
- *   place of Rabenseifner (on 2 x 2 at 16-32 KB binomial stays ahead,
- *   34-43 against 57-67 us; on 3+2+3 and 4 x 1 chain is 1.8-3.2x). */
+ *   Rabenseifner across.  It shares Rabenseifner's 64 KB in the
+ *   several-nodes column and, the later row, wins the tie where auto may
+ *   take it: for a message of at least p - 1 segments (FILLS_PIPE), where
+ *   filling the pipe costs no more than the segments do; below that the
+ *   trees' log2 p steps beat the chain's p - 1 hops (the cost model: at
+ *   64 nodes x 1 rank chain 41 ms at 1 MB against Rabenseifner's 17).
+ *   On the emulator, whose capped links pass small bursts at once, the
+ *   chain was ahead from 16 KB on 3+2+3 and 4 x 1 (1.8-3.2x) and behind
+ *   binomial on 2 x 2 (57-67 against 34-43 us at 16-32 KB). */
 /* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096, MCA_COLL_RSAG_OFF)
@@ -226,12 +238,12 @@
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_ALLREDUCE_ORDERED               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
 #define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 #define MCA_COLL_RSAG_DEF_REDUCE_LEADERS                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 #define MCA_COLL_RSAG_DEF_REDUCE_ORDERED                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_REDUCE_CHAIN                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     16384)
+#define MCA_COLL_RSAG_DEF_REDUCE_CHAIN                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
 #define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
 #define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,  16777216)
@@ -387,8 +399,9 @@
       "pipelined chain: the vector in coll_rsag_exchange_chunk_size segments "     \
       "flows from the last rank to the root, each rank adding its part as a "      \
       "segment passes; every link carries the vector once; commutative ops",       \
-      MCA_COLL_RSAG_NEEDS_COMMUTATIVE, MCA_COLL_RSAG_LAYOUT_NONE,                  \
-      MCA_COLL_RSAG_DEF_REDUCE_CHAIN, mca_coll_rsag_reduce_chain)
+      MCA_COLL_RSAG_NEEDS_COMMUTATIVE | MCA_COLL_RSAG_FILLS_PIPE,                  \
+      MCA_COLL_RSAG_LAYOUT_NONE, MCA_COLL_RSAG_DEF_REDUCE_CHAIN,                   \
+      mca_coll_rsag_reduce_chain)
 
 /* MPI_Reduce_scatter_block and MPI_Reduce_scatter share their algorithms
  * (one implementation over a block layout, coll_rsag_reduce_scatter_*.c),

@@ -44,6 +44,16 @@
 /* Segments whose receives are posted ahead, and sends in flight at most. */
 #define MCA_COLL_RSAG_CHAIN_WINDOW 8
 
+/* Post the receive of segment j (of m) from the child into its place in
+ * acc; returns the step. */
+static int mca_coll_rsag_chain_recv(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
+                                    char *acc, size_t m, size_t j, int child)
+{
+    size_t len, at = mca_coll_rsag_even_chunk(a->count, m, j, &len);
+
+    return mca_coll_rsag_sched_recv(s, a, mca_coll_rsag_elem(acc, at, a->extent), len, child);
+}
+
 int mca_coll_rsag_reduce_chain(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a)
 {
     const size_t W = MCA_COLL_RSAG_CHAIN_WINDOW;
@@ -52,26 +62,22 @@ int mca_coll_rsag_reduce_chain(mca_coll_rsag_sched_t *s, const mca_coll_rsag_arg
     int parent = vrank > 0 ? mca_coll_rsag_unrotate(vrank - 1, a->root, a->size) : -1;
     size_t chunk = mca_coll_rsag_exchange_chunk(a);
     size_t m = a->count > chunk ? mca_coll_rsag_even_chunks(a->count, chunk) : 1;
-    /* the step indices of the receives posted ahead and of the sends in
-     * flight, segment j's at j % W */
-    int recvs[MCA_COLL_RSAG_CHAIN_WINDOW], sends[MCA_COLL_RSAG_CHAIN_WINDOW];
-    char *acc = NULL;
-
     /* where the child's segments land: rbuf at a root not in place (its
      * own part is then added to them), else a temporary.  Every rank asks
      * for it (empty where not needed): a failed allocation is then met at
      * the same request on every rank, and leaves no peer waiting. */
-    bool own_rbuf = (0 == vrank && !a->in_place), need = (child >= 0 && !own_rbuf);
-    char *tmp = mca_coll_rsag_sched_tmp(s, need ? a->count : 0);
+    bool own_rbuf = (0 == vrank && !a->in_place);
+    char *tmp = mca_coll_rsag_sched_tmp(s, (child >= 0 && !own_rbuf) ? a->count : 0);
+    char *acc = own_rbuf ? a->rbuf : tmp;
+    /* the step indices of the receives posted ahead and of the sends in
+     * flight, segment j's at j % W */
+    int recvs[MCA_COLL_RSAG_CHAIN_WINDOW], sends[MCA_COLL_RSAG_CHAIN_WINDOW];
 
     if (OMPI_SUCCESS != s->err) {
         return s->err;
     }
-    acc = own_rbuf ? a->rbuf : tmp;
     for (size_t j = 0; child >= 0 && j < m && j < W; ++j) {
-        size_t len, at = mca_coll_rsag_even_chunk(a->count, m, j, &len);
-        recvs[j % W] = mca_coll_rsag_sched_recv(s, a, mca_coll_rsag_elem(acc, at, a->extent),
-                                                len, child);
+        recvs[j] = mca_coll_rsag_chain_recv(s, a, acc, m, j, child);
     }
     for (size_t j = 0; j < m; ++j) {
         size_t len, at = mca_coll_rsag_even_chunk(a->count, m, j, &len);
@@ -91,18 +97,17 @@ int mca_coll_rsag_reduce_chain(mca_coll_rsag_sched_t *s, const mca_coll_rsag_arg
                 seg = in;
             }
             mca_coll_rsag_sched_after(s, reduce, recvs[j % W]);
+            if (j + W < m) {
+                recvs[j % W] = mca_coll_rsag_chain_recv(s, a, acc, m, j + W, child);
+            }
         }
         if (parent >= 0) {
             int send = mca_coll_rsag_sched_send(s, a, seg, len, parent);
+
             if (j >= W) {
                 mca_coll_rsag_sched_after(s, send, sends[j % W]);
             }
             sends[j % W] = send;
-        }
-        if (child >= 0 && j + W < m) {
-            size_t l2, at2 = mca_coll_rsag_even_chunk(a->count, m, j + W, &l2);
-            recvs[j % W] = mca_coll_rsag_sched_recv(s, a, mca_coll_rsag_elem(acc, at2, a->extent),
-                                                    l2, child);
         }
     }
     return s->err;

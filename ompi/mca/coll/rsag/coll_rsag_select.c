@@ -190,7 +190,8 @@ mca_coll_rsag_decision_t mca_coll_rsag_select(mca_coll_rsag_coll_t coll,
         }
         applicable = true;
         first = (NULL == first) ? alg : first;
-        if (min > call->bytes || (node_aware && !aware)) {
+        if (min > call->bytes || (node_aware && !aware)
+            || ((alg->restrictions & MCA_COLL_RSAG_FILLS_PIPE) && !call->pipe_full)) {
             continue;
         }
         if (MCA_COLL_RSAG_DELEGATE == d.alg || (aware && !node_aware) || min >= d.threshold) {

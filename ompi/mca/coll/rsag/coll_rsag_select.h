@@ -98,6 +98,10 @@ typedef struct mca_coll_rsag_call_t {
     /* whole_fold, and exact's one collective takes the call
      * (mca_coll_rsag_exact_gathers): no row folds it over the network */
     bool exact_gather;
+    /* the message is at least comm_size - 1 segments of
+     * coll_rsag_exchange_chunk_size: auto may take a MCA_COLL_RSAG_FILLS_PIPE
+     * row */
+    bool pipe_full;
 } mca_coll_rsag_call_t;
 
 /* coll_rsag_<coll>_<alg>_min_bytes: any negative value (default -1) means
