@@ -31,6 +31,9 @@
  *       segments to fill it.  Across nodes with ranks placed node by node
  *       the chain crosses each node boundary once.
  * Restrictions: commutative op (the root's rotation changes the order).
+ *       Auto takes it only for a message of at least p - 1 segments
+ *       (MCA_COLL_RSAG_FILLS_PIPE): below that its p - 1 hops cost more
+ *       than the segments, and the trees' log2 p steps win.
  * Memory: vranks 1 .. p - 2 a temporary of count elements (the segments
  *       they receive, reduce and forward); the root one only in place
  *       (else it receives into rbuf); vrank p - 1 none.
