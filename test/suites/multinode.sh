@@ -23,7 +23,7 @@
 # across nodes tcp (btl_base_verbose).  And:
 #   multinode-exchange-chunks-np4  2 hosts x 2 ranks, exchanges across the
 #                         hosts cut in 24-byte messages: rsag_check --quick
-#                         (one case in 3), every algorithm forced, blocking
+#                         (one case in 6), every algorithm forced, blocking
 #                         and nonblocking, 0 failed
 #   multinode-hier-auto-np4  2 hosts x 2 ranks: with the default thresholds
 #                         auto chooses hierarchical for 1 MiB of each of the
@@ -291,7 +291,7 @@ elif [ "$mn_wanted" = 1 ]; then
         # hierarchical's cross step), the node's exchanges stay whole.
         run_test multinode-exchange-chunks-np4 "${mn_mpirun[@]}" --oversubscribe \
             --host rsag-h1:2,rsag-h2:2 -np 4 --mca coll_rsag_exchange_chunk_size 24 \
-            "$check" --quick --every 3 --form blocking,nonblocking
+            "$check" --quick --every 6 --form blocking,nonblocking
         expect_in_log "rsag_check: np=4 cases=[1-9][0-9]* passed=[0-9]+ failed=0"
         for mn_coll in allreduce reduce reduce_scatter_block reduce_scatter; do
             for mn_alg in $(enum_values "$mn_coll"); do
