@@ -895,6 +895,8 @@ static void test_even_chunks(void)
                 hi = len > hi ? len : hi;
             }
             bad += next != cnt || (m > 0 && hi - lo > 1);
+            /* a message's cut: the same, but one (empty) for cnt 0 */
+            bad += mca_coll_rsag_even_messages(cnt, chunks[c]) != (0 == cnt ? 1 : m);
         }
     }
     {   /* near the top of size_t: no overflow in the offsets */

@@ -307,6 +307,13 @@ static inline size_t mca_coll_rsag_exchange_chunk(const mca_coll_rsag_args_t *a)
     return (bytes >= ext && ext > 0) ? bytes / ext : 1;
 }
 
+/* The segments of a pipeline over the whole vector in exchange chunks
+ * (MPI_Reduce's chain; the dispatcher's call->pipe_full). */
+static inline size_t mca_coll_rsag_pipe_segments(const mca_coll_rsag_args_t *a)
+{
+    return mca_coll_rsag_even_messages(a->count, mca_coll_rsag_exchange_chunk(a));
+}
+
 typedef int (*mca_coll_rsag_alg_fn_t)(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a);
 
 /* The algorithms: one file each (the function column of the tables). */

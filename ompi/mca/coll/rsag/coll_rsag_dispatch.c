@@ -322,12 +322,7 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
     call->rank_order = MCA_COLL_RSAG_REPRODUCIBLE_PLACEMENT == a->reproducible;
     call->whole_fold = MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible;
     call->exact_gather = call->whole_fold && mca_coll_rsag_exact_gathers(a);
-    {
-        size_t chunk = mca_coll_rsag_exchange_chunk(a);
-        size_t segments = a->count > chunk ? mca_coll_rsag_even_chunks(a->count, chunk) : 1;
-
-        call->pipe_full = segments + 1 >= (size_t) a->size;
-    }
+    call->pipe_full = mca_coll_rsag_pipe_segments(a) + 1 >= (size_t) a->size;
     if (nonblocking && m->nodes < 0) {
         /* Finding the node structure is a collective exchange: a
          * nonblocking call must not wait for its peers, so until a

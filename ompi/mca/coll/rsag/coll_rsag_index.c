@@ -502,6 +502,11 @@ size_t mca_coll_rsag_even_chunks(size_t cnt, size_t chunk)
     return cnt / chunk + (0 != cnt % chunk);
 }
 
+size_t mca_coll_rsag_even_messages(size_t cnt, size_t chunk)
+{
+    return cnt > chunk ? mca_coll_rsag_even_chunks(cnt, chunk) : 1;
+}
+
 size_t mca_coll_rsag_even_chunk(size_t cnt, size_t m, size_t j, size_t *len)
 {
     size_t base = cnt / m, longer = cnt % m;

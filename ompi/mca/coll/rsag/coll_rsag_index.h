@@ -345,5 +345,9 @@ int mca_coll_rsag_block_run(const size_t *displ, int p, mca_coll_rsag_vrange_t r
  * and its length.  Both ends of a message cut a piece the same way. */
 size_t mca_coll_rsag_even_chunks(size_t cnt, size_t chunk);
 size_t mca_coll_rsag_even_chunk(size_t cnt, size_t m, size_t j, size_t *len);
+/* The messages of one message of cnt elements cut so (an exchange's, a
+ * pipeline's segments): mca_coll_rsag_even_chunks, but one for cnt 0 (a
+ * zero-count message is still a message). */
+size_t mca_coll_rsag_even_messages(size_t cnt, size_t chunk);
 
 #endif /* MCA_COLL_RSAG_INDEX_H */

@@ -72,9 +72,8 @@ char *mca_coll_rsag_ordered_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_arg
      * first + j' m + c, j' = j less one past my own): every piece has its
      * place before any is sent */
     for (int j = 0; j < p && n > 0; ++j) {
-        for (size_t c = 0; c < m && j != r; ++c) {
-            size_t len, at = mca_coll_rsag_even_chunk(n, m, c, &len);
-            int step = mca_coll_rsag_sched_recv(s, a, MCA_COLL_RSAG_SLOT(j, at), len, j);
+        if (j != r) {
+            int step = mca_coll_rsag_sched_cut(s, a, false, MCA_COLL_RSAG_SLOT(j, 0), n, m, j);
 
             first = (first < 0) ? step : first;
         }
@@ -82,14 +81,9 @@ char *mca_coll_rsag_ordered_rs(mca_coll_rsag_sched_t *s, const mca_coll_rsag_arg
     for (int k = 1; k < p; ++k) {
         int t = (r + k) % p;
         mca_coll_rsag_range_t b = mca_coll_rsag_block(a->displ, t);
-        size_t mt = mca_coll_rsag_even_chunks(b.cnt, chunk);
 
-        for (size_t c = 0; c < mt; ++c) {
-            size_t len, at = mca_coll_rsag_even_chunk(b.cnt, mt, c, &len);
-
-            (void) mca_coll_rsag_sched_send(
-                s, a, mca_coll_rsag_elem(a->input, b.off + at, a->extent), len, t);
-        }
+        (void) mca_coll_rsag_sched_cut(s, a, true, mca_coll_rsag_elem(a->input, b.off, a->extent),
+                                       b.cnt, mca_coll_rsag_even_chunks(b.cnt, chunk), t);
     }
     if (n > 0 && MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible) {
         /* exact (the row folds whole): all p pieces at once, after every

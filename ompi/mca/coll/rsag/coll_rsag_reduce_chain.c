@@ -63,8 +63,7 @@ int mca_coll_rsag_reduce_chain(mca_coll_rsag_sched_t *s, const mca_coll_rsag_arg
     int vrank = mca_coll_rsag_rotate(a->rank, a->root, a->size);
     int child = vrank + 1 < a->size ? mca_coll_rsag_unrotate(vrank + 1, a->root, a->size) : -1;
     int parent = vrank > 0 ? mca_coll_rsag_unrotate(vrank - 1, a->root, a->size) : -1;
-    size_t chunk = mca_coll_rsag_exchange_chunk(a);
-    size_t m = a->count > chunk ? mca_coll_rsag_even_chunks(a->count, chunk) : 1;
+    size_t m = mca_coll_rsag_pipe_segments(a);
     /* where the child's segments land: rbuf at a root not in place (its
      * own part is then added to them), else a temporary.  Every rank asks
      * for it (empty where not needed): a failed allocation is then met at

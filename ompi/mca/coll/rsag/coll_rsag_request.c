@@ -51,7 +51,8 @@ static struct {
     opal_list_t active;             /* requests in flight (constructed on first use) */
     bool constructed;
     int lock;                       /* 0: free, 1: taken */
-    int in_flight;                  /* length of the list, read without the lock */
+    unsigned long long in_flight;   /* length of the list, read without the lock;
+                                       changed by mca_coll_rsag_count */
     int registered;                 /* progress function registered */
     unsigned long long nonblocking_requests, persistent_starts;    /* MPI_T */
 } mca_coll_rsag_nb;
@@ -116,18 +117,6 @@ static opal_list_item_t *mca_coll_rsag_nb_item(mca_coll_rsag_request_t *r)
     return &r->super.super.super.super;
 }
 
-/* The list's length, read by the progress function without the lock: a
- * relaxed atomic when threads may call at once, else a plain add (no
- * locked instruction after a start's first step; mca_coll_rsag_count). */
-static void mca_coll_rsag_nb_in_flight(int d)
-{
-    if (opal_using_threads()) {
-        (void) __atomic_fetch_add(&mca_coll_rsag_nb.in_flight, d, __ATOMIC_RELAXED);
-    } else {
-        mca_coll_rsag_nb.in_flight += d;
-    }
-}
-
 /* Under the lock, as the list changes. */
 static void mca_coll_rsag_nb_link(mca_coll_rsag_request_t *r)
 {
@@ -137,14 +126,14 @@ static void mca_coll_rsag_nb_link(mca_coll_rsag_request_t *r)
     }
     opal_list_append(&mca_coll_rsag_nb.active, mca_coll_rsag_nb_item(r));
     r->in_flight = true;
-    mca_coll_rsag_nb_in_flight(1);
+    mca_coll_rsag_count(&mca_coll_rsag_nb.in_flight, 1ULL);
 }
 
 static void mca_coll_rsag_nb_unlink(mca_coll_rsag_request_t *r)
 {
     (void) opal_list_remove_item(&mca_coll_rsag_nb.active, mca_coll_rsag_nb_item(r));
     r->in_flight = false;
-    mca_coll_rsag_nb_in_flight(-1);
+    mca_coll_rsag_count(&mca_coll_rsag_nb.in_flight, -1ULL);
 }
 
 static void mca_coll_rsag_request_destroy(mca_coll_rsag_request_t *r)

@@ -450,34 +450,32 @@ static size_t mca_coll_rsag_sched_exchange_chunk(const struct mca_coll_rsag_args
     return mca_coll_rsag_exchange_chunk(a);
 }
 
-/* One message of an exchange, in the messages of at most the exchange's
- * chunk that mca_coll_rsag_even_chunk cuts (one, of any size, when it
- * fits). */
-static void mca_coll_rsag_sched_pieces(mca_coll_rsag_sched_t *s,
-                                       const struct mca_coll_rsag_args_t *a, bool send,
-                                       char *buf, size_t count, int peer)
+int mca_coll_rsag_sched_cut(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
+                            bool send, const void *buf, size_t count, size_t m, int peer)
 {
-    size_t chunk = mca_coll_rsag_sched_exchange_chunk(a, peer);
-    size_t m = count > chunk ? mca_coll_rsag_even_chunks(count, chunk) : 1;
+    int first = -1;
 
     for (size_t j = 0; j < m; ++j) {
-        size_t len = count;
-        char *at = buf + (ptrdiff_t) mca_coll_rsag_even_chunk(count, m, j, &len) * a->extent;
+        size_t len, at = mca_coll_rsag_even_chunk(count, m, j, &len);
+        char *msg = mca_coll_rsag_elem(buf, at, a->extent);
+        int step = send ? mca_coll_rsag_sched_send(s, a, msg, len, peer)
+                        : mca_coll_rsag_sched_recv(s, a, msg, len, peer);
 
-        if (send) {
-            (void) mca_coll_rsag_sched_send(s, a, at, len, peer);
-        } else {
-            (void) mca_coll_rsag_sched_recv(s, a, at, len, peer);
-        }
+        first = (0 == j) ? step : first;
     }
+    return first;
 }
 
 void mca_coll_rsag_sched_sendrecv(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
                                   const void *sbuf, size_t scount, int dst, void *rbuf,
                                   size_t rcount, int src)
 {
-    mca_coll_rsag_sched_pieces(s, a, false, rbuf, rcount, src);
-    mca_coll_rsag_sched_pieces(s, a, true, (char *) sbuf, scount, dst);
+    (void) mca_coll_rsag_sched_cut(
+        s, a, false, rbuf, rcount,
+        mca_coll_rsag_even_messages(rcount, mca_coll_rsag_sched_exchange_chunk(a, src)), src);
+    (void) mca_coll_rsag_sched_cut(
+        s, a, true, sbuf, scount,
+        mca_coll_rsag_even_messages(scount, mca_coll_rsag_sched_exchange_chunk(a, dst)), dst);
     mca_coll_rsag_sched_fence(s);
 }
 

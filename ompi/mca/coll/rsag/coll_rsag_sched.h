@@ -267,6 +267,11 @@ void mca_coll_rsag_sched_lanes_end(mca_coll_rsag_sched_t *s);
  * Returns its index. */
 int mca_coll_rsag_sched_gate(mca_coll_rsag_sched_t *s, int dep);
 
+/* One message of count elements at buf, to (`send`) or from peer, as the m
+ * messages of even sizes mca_coll_rsag_even_chunk cuts, one step each, in
+ * order; returns the first step's index (-1: none, or a failure). */
+int mca_coll_rsag_sched_cut(mca_coll_rsag_sched_t *s, const struct mca_coll_rsag_args_t *a,
+                            bool send, const void *buf, size_t count, size_t m, int peer);
 /* One exchange with a peer and a fence after it: the send (of scount
  * elements at sbuf to dst) and the receive (of rcount into rbuf from src)
  * are both in flight, and what follows sees both complete.  With a peer on
