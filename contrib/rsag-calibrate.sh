@@ -31,12 +31,13 @@
 #              sizes below the eager limit, relative errors (back-to-back
 #              exchanges: the steady rate)
 #   beta_cache, rndv  least squares of t = a + m beta_cache over the sizes
-#              above the eager limit up to 2 MB (2 m within the 4 MB where
-#              this VM still copies at cache speed), relative errors;
+#              above the eager limit while 2 m fits cache_bytes (one core's
+#              level-2 cache), relative errors;
 #              rndv = a - alpha (>= 0); from the isolated exchanges
 #              (exchange1: one call after a barrier, as a collective's step
 #              meets the link) when the raw file has them, else back to back
-#   beta       mean (t - a) / m over the sizes from 8 MB (memory-bound);
+#   beta       mean (t - a) / m over the sizes where 2 m >= 4 cache_bytes
+#              (memory-bound);
 #              isolated exchanges: the smallest
 #   rndv_pipe  with isolated exchanges: the back-to-back fit's intercept
 #              over the same sizes - alpha (a pipelined segment's rendezvous,
@@ -59,7 +60,10 @@
 #   sync       one flag each way right after a barrier, the slower rank
 #   xcopy, xcopy_nt, xreduce, xreduce_nt  rank 1 reading 256 KB rank 0 has
 #              just written into shared memory (memcpy; _nt streamed), by
-#              memcpy or by the SUM DOUBLE kernel: s/B
+#              memcpy or by the SUM DOUBLE kernel: s/B; xcopy.2048 ... the
+#              same in pieces of 2 and 32 KB
+#   llc_bytes, dram_factor  the last-level cache (sysfs) and a memcpy's s/B
+#              between two buffers as large over memcpy_beta (16 MB)
 #   call_alpha an 8-byte MPI_Allreduce on a one-rank communicator after a
 #              barrier (entering a call and leaving it: rsag's dispatch; the
 #              runs lower coll/self's priority so that rsag takes it)
@@ -83,7 +87,8 @@
 #                   else built from rsag_calibrate.c into DIR)
 #   --mpirun-args A extra mpirun arguments for the shm run
 #   --runs N        shm: run rsag_calibrate N times (default 3) and keep, per
-#                   figure, the smallest (other jobs only ever slow it down)
+#                   figure, the median (a launch's state moves the node path's
+#                   small terms by up to 2x; the runs wait for a quiet machine)
 #   --fabric N      with each --net RATE, also N hosts x 1 rank (N even) in
 #                   pairs exchanging at once: the aggregate every link gets
 #                   when all move data (fabric_bw; on the emulated cluster
@@ -184,13 +189,20 @@ if [ "$FIT_ONLY" = 0 ]; then
                 mpirun $root_args -np 2 --bind-to core --mca btl self,vader --mca coll_self_priority 1 $MPIRUN_ARGS \
                 "$CAL" --local $QUICK ${MAXB:+--max-bytes "$MAXB"} || die "the shm measurement failed"
         done >"$OUTDIR/shm-runs.txt.tmp" || exit 2
-        # the smallest of each figure over the runs
-        { echo "# rsag_calibrate np 2 btl self,vader $(date -u '+%Y-%m-%d %H:%M UTC') $(hostname), best of $RUNS runs"
+        # the median of each figure over the runs (the benchmarks the model
+        # is held against report medians too)
+        { echo "# rsag_calibrate np 2 btl self,vader $(date -u '+%Y-%m-%d %H:%M UTC') $(hostname), median of $RUNS runs"
           grep '^# run' "$OUTDIR/shm-runs.txt.tmp"
           echo "eager $eager"
           awk '!/^#/ { k = $1; for (i = 2; i < NF; i++) k = k " " $i
-                       if (!(k in v) || $NF < v[k]) v[k] = $NF; if (!(k in o)) o[k] = ++n }
-               END { for (k in o) r[o[k]] = k; for (i = 1; i <= n; i++) print r[i], v[r[i]] }' \
+                       v[k, ++c[k]] = $NF; if (!(k in o)) o[k] = ++n }
+               function median(k,   i, j, t, m) {
+                   m = c[k]
+                   for (i = 1; i <= m; i++) a[i] = v[k, i]
+                   for (i = 2; i <= m; i++) for (j = i; j > 1 && a[j] < a[j - 1]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+                   return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+               }
+               END { for (k in o) r[o[k]] = k; for (i = 1; i <= n; i++) print r[i], median(r[i]) }' \
               "$OUTDIR/shm-runs.txt.tmp"
         } >"$OUTDIR/shm-raw.txt" && mv "$OUTDIR/shm-runs.txt.tmp" "$OUTDIR/shm-runs.txt"
     fi
@@ -223,7 +235,23 @@ if [ "$FIT_ONLY" = 0 ]; then
 fi
 
 # ---- fit -----------------------------------------------------------------
-CACHE=4194304   # working sets up to 4 MB run at the cached rates on this VM
+# Working sets up to one core's level-2 cache run at the cached rates (2 MB
+# on the project's VM; 4 MB where sysfs does not say)
+l2_bytes() {
+    local d l v
+    for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+        l=$(cat "$d/level" 2>/dev/null) || continue
+        [ "$l" = 2 ] || continue
+        v=$(cat "$d/size" 2>/dev/null) || continue
+        case $v in
+        *K) echo $(( ${v%K} * 1024 )); return ;;
+        *M) echo $(( ${v%M} * 1048576 )); return ;;
+        [0-9]*) echo "$v"; return ;;
+        esac
+    done
+    echo 4194304
+}
+CACHE=${CACHE_BYTES:-$(l2_bytes)}
 fit_link() { # $1 = raw file, $2 = prefix (shm|net), $3 = default eager
     awk -v pre="$2" -v E="$3" -v C="$CACHE" '
         $1 == "eager" && $2 ~ /^[0-9]+$/ { E = $2 }
@@ -327,8 +355,12 @@ fit_local() { # $1 = shm raw file
         $1 == "memcpy" { mc[$2 > 1048576] = $3 }
         $1 == "cma" { cm[$2 > 1048576] = $3; cmt[$2 > 1048576] = $3 * $2 }
         $1 == "kernel" { g[$2 "." $3, $4 > 1048576] = $5; k[$2 "." $3] = 1 }
+        $1 == "llc" { llc = $2 }
+        $1 == "memcpy_llc" { ml = $3 }
         END {
             printf "cache_bytes = %d\nmemcpy_beta = %.4g\nmemcpy_cache = %.4g\n", cache, mc[1], mc[0]
+            if (llc > 0 && ml > 0 && mc[1] > 0)
+                printf "llc_bytes = %d\ndram_factor = %.4g\n", llc, (ml > mc[1] ? ml / mc[1] : 1)
             ca = cmt[0] - 65536 * cm[1]; if (ca < 0) ca = 0
             printf "cma_beta = %.4g\ncma_alpha = %.4g\n", cm[1], ca
             printf "gamma = %.4g\ngamma_cache = %.4g\n", g["SUM.DOUBLE", 1], g["SUM.DOUBLE", 0]
@@ -343,7 +375,7 @@ fit_node() { # $1 = shm raw file, $2 = node raw file or ""
         $1 == "handoff" { h[$2] = $3 }
         $1 == "sync1" { sy = $3 }
         $1 == "call1" { c0 = $3 }
-        $1 ~ /^x(copy|reduce)(_nt)?$/ { xr[$1] = $3 }
+        $1 ~ /^x(copy|reduce)(_nt)?$/ { if ($2 == 262144) xr[$1] = $3; else xs[$1 "." $2] = $3 }
         # a later file (more ranks) replaces the figures of an earlier one
         FNR == 1 { f++ }
         $1 == "copyk" || $1 == "ntcopyk" || $1 == "reducek" {
@@ -360,6 +392,7 @@ fit_node() { # $1 = shm raw file, $2 = node raw file or ""
             if (sy != "") printf "sync = %.4g\n", sy
             if (c0 != "") printf "call_alpha = %.4g\n", c0
             for (k in xr) printf "%s = %.4g\n", k, xr[k]
+            for (k in xs) printf "%s = %.4g\n", k, xs[k]
             printf "node_bw = %.4g\n", best["copyk"]
             if (best["ntcopyk"] > 0) printf "node_mem_bw = %.4g\n", 2 * best["ntcopyk"]
         }' "$1" ${2:+"$2"}

@@ -56,17 +56,27 @@ gamma_cache.SUM.INT64 = 4.833e-11
 memcpy_beta = 2.888e-11
 memcpy_cache = 9.116e-12
 # the node path's terms (direct) and the node's shared bandwidth: rsag-calibrate.sh
-# --runs 2 on 2026-11-26 (np 2; other jobs were running: re-measure on a quiet machine,
-# contrib/results/2026-11-26-direct-model)
-stream_beta = 4.113e-11
-stream_cache = 7.1e-11
-xcopy = 2.598e-11
-xcopy_nt = 1.015e-10
-xreduce = 4.615e-11
-xreduce_nt = 1.144e-10
-handoff = 3.025e-07
-handoff_line = 8.42e-10
-sync = 1e-07
-call_alpha = 9e-08
-node_bw = 1.142e+10
-node_mem_bw = 4.412e+10
+# --runs 5 on a quiet machine, 2026-11-27 (np 2; the median run's figures;
+# contrib/results/2026-11-27-direct-model-quiet)
+stream_beta = 5.578e-11
+stream_cache = 5.124e-11
+xcopy = 5.423e-11
+xcopy_nt = 7.597e-11
+xreduce = 7.171e-11
+xreduce_nt = 1.199e-10
+handoff = 1.255e-07
+handoff_line = 1.414e-08
+sync = 2.48e-07
+call_alpha = 1.11e-07
+node_bw = 3.037e+10
+node_mem_bw = 6.809e+10
+llc_bytes = 272629760
+dram_factor = 1.308
+xcopy.2048 = 1.494e-10
+xcopy.32768 = 8.792e-11
+xcopy_nt.2048 = 1.475e-10
+xcopy_nt.32768 = 9.485e-11
+xreduce.2048 = 1.978e-10
+xreduce.32768 = 1.82e-10
+xreduce_nt.2048 = 3.032e-10
+xreduce_nt.32768 = 2.764e-10

@@ -29,6 +29,8 @@
  * Then with --local, rank 0 alone (rank 1 waits in MPI_Recv on the other
  * core):
  *   memcpy    s/B of one memcpy, per size 64 KB and 16 MB
+ *   llc, memcpy_llc  the last-level cache's bytes (sysfs), and s/B of a
+ *             memcpy between two buffers as large (beyond it: memory)
  *   ntcopy    s/B of the node path's streaming copy (non-temporal stores,
  *             coll_rsag_stream.c: what `direct` writes for other cores),
  *             64 KB and 16 MB
@@ -43,7 +45,8 @@
  *   sync1     the same one flag each way, each time right after a barrier:
  *             median per rank, the slower rank (a collective's first wait
  *             as rsag_bench meets it: the skew the barrier leaves included)
- *   xcopy, xcopy_nt, xreduce, xreduce_nt  s/B of rank 1 reading 256 KB
+ *   xcopy, xcopy_nt, xreduce, xreduce_nt  s/B of rank 1 reading 2 KB,
+ *             32 KB and 256 KB
  *             rank 0 has just written into shared memory (memcpy; _nt: the
  *             streaming copy), by memcpy out or by the SUM DOUBLE kernel
  *             (out = a + x): what `direct` pays for the peers' data
@@ -352,7 +355,10 @@ static void node_shared(line_t *L, char *sbuf, char *rbuf)
     char *x = (char *) (L + 2 * LINES);
     mca_coll_rsag_opk_fn_t sum = mca_coll_rsag_opk_get(MCA_COLL_RSAG_OPK_DOUBLE,
                                                        MCA_COLL_RSAG_OPK_OP_SUM);
+    static const size_t xsizes[] = { 2048, 32768, XBYTES };
+    for (size_t xi = 0; xi < sizeof xsizes / sizeof xsizes[0]; xi++)
     for (int how = 0; how < 4; how++) {
+        const size_t XB = xsizes[xi];
         enum { N = 101 };
         double v[N], t = 0;
         int nt = how & 1, red = how >> 1;
@@ -360,23 +366,50 @@ static void node_shared(line_t *L, char *sbuf, char *rbuf)
         for (int r = -5; r < N; r++) {
             MPI_Barrier(MPI_COMM_WORLD);
             if (rank == 0) {
-                if (nt) mca_coll_rsag_stream_copy(x, sbuf, XBYTES);
-                else memcpy(x, sbuf, XBYTES);
+                if (nt) mca_coll_rsag_stream_copy(x, sbuf, XB);
+                else memcpy(x, sbuf, XB);
                 hand(mine, theirs, 1, ++tick, 1);
             } else if (rank == 1) {
                 hand(mine, theirs, 1, ++tick, 0);
                 double t0 = MPI_Wtime();
-                if (red) sum(rbuf, x, rbuf + XBYTES, XBYTES / 8);
-                else memcpy(rbuf, x, XBYTES);
-                if (r >= 0) v[r] = (MPI_Wtime() - t0) / (double) XBYTES;
+                if (red) sum(rbuf, x, rbuf + XB, XB / 8);
+                else memcpy(rbuf, x, XB);
+                if (r >= 0) v[r] = (MPI_Wtime() - t0) / (double) XB;
             }
         }
         if (rank == 1) t = median(v, N);
         MPI_Bcast(&t, 1, MPI_DOUBLE, 1, MPI_COMM_WORLD);
         if (rank == 0)
             printf("%s %zu %.6g\n", red ? (nt ? "xreduce_nt" : "xreduce") : (nt ? "xcopy_nt" : "xcopy"),
-                   XBYTES, t);
+                   XB, t);
     }
+}
+
+/* The last-level cache's bytes (the highest level sysfs lists for cpu 0),
+ * 0 when unknown. */
+static size_t llc_bytes(void)
+{
+    size_t best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 16; i++) {
+        char path[96], buf[32];
+        int level = 0;
+        unsigned long v = 0;
+        char unit = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        if (fscanf(f, "%d", &level) != 1) level = 0;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!(f = fopen(path, "r"))) continue;
+        if (fgets(buf, sizeof buf, f) && sscanf(buf, "%lu%c", &v, &unit) >= 1 && level > best_level) {
+            best_level = level;
+            best = (size_t) v * (unit == 'K' ? 1024 : unit == 'M' ? 1048576 : unit == 'G' ? 1073741824 : 1);
+        }
+        fclose(f);
+    }
+    return best;
 }
 
 /* K ranks at once, each `fn` over its own 16 MB: s/B of one rank, the
@@ -502,6 +535,18 @@ int main(int argc, char **argv)
     if (local) {
         if (rank == 0) {
             struct bufs B = { sbuf, rbuf, cbuf, NULL, 1 };
+            /* memcpy with its buffers beyond the last-level cache (each
+             * as large as it, at most 2 GB): the memory tier's rate */
+            size_t llc = llc_bytes(), lb = llc > ((size_t) 2 << 30) ? (size_t) 2 << 30 : llc;
+            char *la = lb > (16u << 20) ? malloc(lb) : NULL, *lc = la ? malloc(lb) : NULL;
+            if (la && lc) {
+                struct bufs L = { la, NULL, lc, NULL, 1 };
+                memset(la, 1, lb);
+                memset(lc, 2, lb);
+                printf("llc %zu\nmemcpy_llc %zu %.6g\n", llc, lb, rate(do_memcpy, &L, lb));
+            }
+            free(la);
+            free(lc);
             static const size_t lsizes[2] = { 65536, 16u << 20 };
             for (int i = 0; i < 2; i++) {
                 printf("memcpy %zu %.6g\n", lsizes[i], rate(do_memcpy, &B, lsizes[i]));

@@ -48,6 +48,7 @@ typedef struct {
     int p, ppn, nodes, pof2, extra, log2p;
     double n;
     double streams;     /* extra NIC sharers (hierarchical's inter phase) */
+    int memcpy_only;    /* direct: the learner's other way, memcpy throughout */
 } ctx_t;
 
 static int ilog2(int x)
@@ -77,6 +78,7 @@ static void ctx_init(ctx_t *x, const mca_coll_rsag_model_call_t *c,
     x->extra = x->p - x->pof2;
     x->n = (double) c->bytes;
     x->streams = streams < 1 ? 1 : streams;
+    x->memcpy_only = 0;
 }
 
 /* Processes per core: CPU work stretches by this factor. */
@@ -121,10 +123,22 @@ static double node_uncached(const ctx_t *x)
     return log2(w / c) / 2.0;
 }
 
+/* Memory rates (measured within the last-level cache) beyond it: 1 while
+ * the node's data fits a quarter of it, dram_factor from its size,
+ * log-linear between. */
+static double dram(const ctx_t *x)
+{
+    double c = (double) x->pr->llc_bytes, w = 2.0 * cache_n(x) * x->ppn;
+    double f = x->pr->dram_factor, v;
+    if (c <= 0 || f <= 1.0 || 4.0 * w <= c) return 1.0;
+    v = w >= c ? 1.0 : log2(4.0 * w / c) / 2.0;
+    return 1.0 + (f - 1.0) * v;
+}
+
 static double mix(const ctx_t *x, double cached_rate, double memory_rate)
 {
     double u = uncached(x);
-    return cached_rate * (1.0 - u) + memory_rate * u;
+    return cached_rate * (1.0 - u) + memory_rate * dram(x) * u;
 }
 
 static double per_byte(const ctx_t *x, const mca_coll_rsag_model_link_t *l, double m)
@@ -382,9 +396,9 @@ static double cma_rate(const ctx_t *x, int k)
  * slot = mca_coll_rsag_model_direct_slot, window W = slot / 2, T = ceil(n / W)
  * windows (ticks), b = w / p of a window of w bytes:
  *   boxed  n <= 1080 B (MCA_COLL_RSAG_BOX_BYTES): copy into my box, one wait
- *          for all boxes, reduce (blocking calls of a remembered shape take
- *          the latency path: the same moves without the schedule; the
- *          profile's call_alpha is the dispatcher's)
+ *          for all boxes, reduce (a blocking call of a remembered shape
+ *          takes the latency path, coll_rsag_latency.c: the same moves
+ *          without the dispatcher, and about call_alpha of its own)
  *   whole  n <= W and n <= max(64 KB / p, 4 KB): copy n into my slot (the
  *          streaming copy from stream_min), one wait, every rank that needs
  *          the result reduces it whole from the p slots: (p - 1) n
@@ -405,15 +419,19 @@ static double cma_rate(const ctx_t *x, int k)
  *          (two windows ahead at most): after the first window, a window
  *          costs the larger of the two
  *   waits  the call's first wait: sync (it meets the barrier's skew); every
- *          further one: handoff; a wait on p ranks: + (p - 2) handoff_line
+ *          further one: handoff; a wait on p ranks: + (p - 2) handoff_line;
+ *          unboxed, one more handoff at the start (the peers' done flags of
+ *          two ticks ago, before a rank writes its slot's half again)
  *   plus call_alpha.
  * The CMA path (from coll_rsag_direct_cma_min_bytes): my block pulled from
  * each peer chunk by chunk and reduced, (p - 1) n/p (cma_beta, the node's
  * bandwidth shared), cma_alpha per pull; allreduce: the p - 1 other blocks
  * pulled; reduce: my block written to the root; a closing wait for all.
- * (The latency path, coll_rsag_latency.c, runs the boxed moves of a
- * remembered blocking call without the dispatcher: its own call cost is
- * not yet a term of the profile.)
+ * What a peer wrote is read at xcopy / xreduce for its piece's size
+ * (xrate: 2 KB pieces pay a line fetch each, 256 KB ones stream), plus one
+ * hand-off for its first line beyond the flag's own (dlines).  With
+ * coll_rsag_direct_stream auto the learner keeps the faster of streaming
+ * and memcpy: the model takes the faster of the two (direct).
  *
  * The boxed tree (p >= 3, coll_rsag_direct_fanin k >= 2 or the model's
  * pick): L = ceil(log_k p) levels; every rank copies its input into its
@@ -436,7 +454,7 @@ static double cma_rate(const ctx_t *x, int k)
  * bytes of memory per byte */
 static double shared_rate(const ctx_t *x, double one, double traffic, int k)
 {
-    double bw = x->pr->node_mem_bw, cap = k * traffic * node_uncached(x);
+    double bw = x->pr->node_mem_bw, cap = k * traffic * node_uncached(x) * dram(x);
     if (bw > 0 && cap / bw > one) return cap / bw;
     return one;
 }
@@ -450,7 +468,38 @@ static double copy_rate(const ctx_t *x)
  * streaming copy? */
 static int streamed(const ctx_t *x, double m)
 {
-    return m >= (double) x->c->knobs.direct_stream_min && x->pr->stream_beta > 0;
+    return !x->memcpy_only && x->c->knobs.direct_stream != MCA_COLL_RSAG_MODEL_STREAM_NEVER
+           && m >= (double) x->c->knobs.direct_stream_min && x->pr->stream_beta > 0;
+}
+
+/* s/B of reading pieces of `piece` bytes another core has just written
+ * (`kind`: MCA_COLL_RSAG_MODEL_X*), `big` the 256 KB rate: log-linear
+ * between the profile's piece sizes; piece 0: a box's few lines. */
+static double xrate(const ctx_t *x, int kind, double big, double piece)
+{
+    const mca_coll_rsag_model_profile_t *pr = x->pr;
+    double lo_b = 262144.0, lo_r = big, hi_b = 262144.0, hi_r = big;
+    int n = pr->nx[kind];
+
+    if (n == 0 || big <= 0) return big;
+    if (piece <= (double) pr->xpiece[kind][0]) return pr->xat[kind][0];
+    for (int i = 0; i < n; i++) {
+        double b = (double) pr->xpiece[kind][i];
+        if (b <= piece && (b > lo_b || lo_b > piece)) { lo_b = b; lo_r = pr->xat[kind][i]; }
+        if (b >= piece && (b < hi_b || hi_b < piece)) { hi_b = b; hi_r = pr->xat[kind][i]; }
+    }
+    if (piece >= 262144.0) return big;
+    if (hi_b < piece) { hi_b = 262144.0; hi_r = big; }
+    if (hi_b <= lo_b) return lo_r;
+    return lo_r + (hi_r - lo_r) * log2(piece / lo_b) / log2(hi_b / lo_b);
+}
+
+/* The first of the lines a peer wrote beyond its flag's own line: fetched
+ * from the writer's cache once the flag is seen, a further hand-off (a
+ * box's vector of up to 56 bytes shares its stamp's line: none). */
+static double dlines(const ctx_t *x, double bytes)
+{
+    return bytes > 56.0 ? x->pr->handoff : 0.0;
 }
 
 /* A copy of m bytes by one of k ranks of its own data into the segment
@@ -474,23 +523,34 @@ static double dget(const ctx_t *x, double m, double piece, int k)
 {
     const mca_coll_rsag_model_profile_t *pr = x->pr;
     if (m <= 0) return 0.0;
-    double one = pr->xcopy > 0 ? pr->xcopy : pr->memcpy_beta;
-    if (streamed(x, piece) && pr->xcopy_nt > 0) one = pr->xcopy_nt;
+    double one = pr->xcopy > 0 ? xrate(x, MCA_COLL_RSAG_MODEL_XCOPY, pr->xcopy, piece)
+                               : pr->memcpy_beta;
+    if (streamed(x, piece) && pr->xcopy_nt > 0)
+        one = xrate(x, MCA_COLL_RSAG_MODEL_XCOPY_NT, pr->xcopy_nt, piece);
     return m * shared_rate(x, one * cpu(x), 1.0 + uncached(x), k);
 }
 
 /* Reductions of m operand bytes by one of k ranks, the operands pieces of
  * `piece` bytes a peer wrote (xreduce, xreduce_nt when streamed; another
- * op than the profile's SUM DOUBLE scaled by its gamma). */
-static double dred(const ctx_t *x, double m, double piece, int k)
+ * op than the profile's SUM DOUBLE scaled by its gamma); `to_temp`: the
+ * result goes to a temporary that stays in the cache (a reduce's non-root
+ * ranks), not to the output. */
+static double dred(const ctx_t *x, double m, double piece, int k, int to_temp)
 {
     const mca_coll_rsag_model_call_t *c = x->c;
     const mca_coll_rsag_model_profile_t *pr = x->pr;
     if (m <= 0) return 0.0;
     double g = c->gamma >= 0 ? c->gamma : pr->gamma;
-    double one = pr->xreduce > 0 ? pr->xreduce : pr->gamma;
-    if (streamed(x, piece) && pr->xreduce_nt > 0) one = pr->xreduce_nt;
+    double gc = c->gamma_cache >= 0 ? c->gamma_cache : pr->gamma_cache;
+    double one = pr->xreduce > 0 ? xrate(x, MCA_COLL_RSAG_MODEL_XREDUCE, pr->xreduce, piece)
+                                 : pr->gamma;
+    if (streamed(x, piece) && pr->xreduce_nt > 0)
+        one = xrate(x, MCA_COLL_RSAG_MODEL_XREDUCE_NT, pr->xreduce_nt, piece);
     if (pr->gamma > 0) one *= g / pr->gamma;
+    /* the rates were measured with my operand and the result in the cache:
+     * beyond it, what a reduction pays more for them (half of it for my
+     * operand alone) */
+    one += (mix(x, gc, g) - gc) * (to_temp ? 0.5 : 1.0);
     return m * shared_rate(x, one * cpu(x), 1.0, k);
 }
 
@@ -537,9 +597,9 @@ static double direct_tree(const ctx_t *x, int what, int k)
 
     for (int l = 1; l <= levels; l++) {
         span *= k;
-        t += dwait(x, k - 1, 1 == l) + dred(x, (k - 1) * n, 0, (int) ceil(p / span));
+        t += dwait(x, k - 1, 1 == l) + dlines(x, n) + dred(x, (k - 1) * n, 0, (int) ceil(p / span), 0);
     }
-    return t + dwait(x, 1, 0) + dget(x, what == 2 ? n / p : n, 0, what == 1 ? 1 : p);
+    return t + dwait(x, 1, 0) + dlines(x, n) + dget(x, what == 2 ? n / p : n, 0, what == 1 ? 1 : p);
 }
 
 static double direct_flat_boxed(const ctx_t *x, int what);
@@ -561,7 +621,7 @@ static int best_fanin(const ctx_t *x, int what, double *t)
     return best;
 }
 
-static double direct(const ctx_t *x, int what)
+static double direct_way(const ctx_t *x, int what)
 {
     const mca_coll_rsag_model_profile_t *pr = x->pr;
     int p = x->p;
@@ -570,11 +630,15 @@ static double direct(const ctx_t *x, int what)
     if (n >= (double) x->c->knobs.direct_cma_min) return direct_cma(x, what);
     double W = (double) (mca_coll_rsag_model_direct_slot(&x->c->knobs, p) / 2);
     double whole_max = 65536.0 / p > 4096.0 ? 65536.0 / p : 4096.0;
-    double t = pr->call_alpha;
+    /* unboxed: before writing its slot's half a rank reads the peers' done
+     * flags of two ticks ago, lines the other cores wrote: one hand-off */
+    double t = pr->call_alpha + pr->handoff;
     double rwhole_max = p == 2 ? 262144.0 : whole_max;
     if (what == 1 && n > MCA_COLL_RSAG_BOX_BYTES && n <= rwhole_max) {
         double P = 8192.0 < W ? 8192.0 : W, w = n < P ? n : P;
-        double cp = dput(x, w, p - 1), rd = dred(x, (p - 1) * w, w, 1);
+        /* the windows follow each other through the same slots: read as
+         * one stream of n bytes */
+        double cp = dput(x, w, p - 1), rd = dlines(x, w) + dred(x, (p - 1) * w, n, 1, 0);
         return t + cp + dwait(x, p - 1, 1) + rd
             + (ceil(n / P) - 1) * ((cp > rd ? cp : rd) + dwait(x, p - 1, 0));
     }
@@ -586,9 +650,9 @@ static double direct(const ctx_t *x, int what)
             if (k >= 2) return direct_tree(x, what, k);
         }
         if (boxed) return direct_flat_boxed(x, what);
-        t += dput(x, n, p) + dwait(x, p - 1, 1);
+        t += dput(x, n, p) + dwait(x, p - 1, 1) + dlines(x, n);
         /* the reduce's root alone reduces; the others are done */
-        return t + dred(x, (p - 1) * (what == 2 ? n / p : n), n, what == 1 ? 1 : p);
+        return t + dred(x, (p - 1) * (what == 2 ? n / p : n), n, what == 1 ? 1 : p, 0);
     }
     double T = ceil(n / W), last = n - (T - 1) * W;
     for (int i = 0; i < 2; i++) {
@@ -601,12 +665,16 @@ static double direct(const ctx_t *x, int what)
             int owners = (int) ceil(w / (B > 0 ? B : w));
             if (owners > p) owners = p;
             /* the owners read the others' whole window; the others copy it */
-            double rd = dred(x, (p - 1) * o, w, owners), cp = dput(x, w, p);
+            /* every part of the window but my block, when it lies in it
+             * (in every window's when one window holds all blocks) */
+            double rd = dlines(x, w) + dred(x, (p - 1) * o, w, owners, 0),
+                   cp = dput(x, owners == p ? w - o : w, p);
             one = dwait(x, p - 1, 0) + (T > 1 ? (rd > cp ? rd : cp) : rd + cp);
         } else {
             int outk = what == 0 ? p : 1;
-            one = dput(x, (p - 1) * b, p) + dwait(x, p - 1, 0) + dred(x, (p - 1) * b, (p - 1) * b, p)
-                + dput(x, b, p) + dwait(x, p - 1, 0) + dget(x, (p - 1) * b, b, outk);
+            one = dput(x, (p - 1) * b, p) + dwait(x, p - 1, 0) + dlines(x, b)
+                + dred(x, (p - 1) * b, (p - 1) * b, p, what == 1) + dput(x, b, p) + dwait(x, p - 1, 0)
+                + dlines(x, b) + dget(x, (p - 1) * b, b, outk);
         }
         t += ticks * one;
     }
@@ -614,15 +682,29 @@ static double direct(const ctx_t *x, int what)
     return t + pr->sync - pr->handoff;
 }
 
+/* `direct` as the component runs it: with coll_rsag_direct_stream auto
+ * its learner keeps, per communicator and size, the faster of the
+ * streaming copy and memcpy. */
+static double direct(const ctx_t *x, int what)
+{
+    double t = direct_way(x, what);
+    if (x->c->knobs.direct_stream == MCA_COLL_RSAG_MODEL_STREAM_AUTO && x->pr->stream_beta > 0) {
+        ctx_t y = *x;
+        y.memcpy_only = 1;
+        double u = direct_way(&y, what);
+        if (u < t) t = u;
+    }
+    return t;
+}
+
 /* The flat boxed form: my box, one wait on all, (p - 1) n folded. */
 static double direct_flat_boxed(const ctx_t *x, int what)
 {
     int p = x->p;
     double n = x->n;
-    double t = x->pr->call_alpha + n * copy_rate(x)
-               + dwait(x, p - 1, 1);
+    double t = x->pr->call_alpha + n * copy_rate(x) + dwait(x, p - 1, 1) + dlines(x, n);
     /* the reduce's root alone reduces; the others are done */
-    return t + dred(x, (p - 1) * (what == 2 ? n / p : n), 0, what == 1 ? 1 : p);
+    return t + dred(x, (p - 1) * (what == 2 ? n / p : n), 0, what == 1 ? 1 : p, 0);
 }
 
 int mca_coll_rsag_model_direct_fanin(mca_coll_rsag_coll_t coll,
@@ -1344,6 +1426,7 @@ static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr
         F(memcpy_cache), F(cma_beta), F(cma_alpha), F(cpu_share),
         F(stream_beta), F(stream_cache), F(node_mem_bw), F(handoff),
         F(handoff_line), F(sync), F(call_alpha), F(xcopy), F(xcopy_nt), F(xreduce), F(xreduce_nt),
+        F(dram_factor),
 #undef F
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
@@ -1356,6 +1439,32 @@ static int set_double(const char *k, double v, mca_coll_rsag_model_profile_t *pr
     if (!strcmp(k, "shm_burst")) { pr->shm.burst = (size_t) v; return 1; }
     if (!strcmp(k, "net_burst")) { pr->net.burst = (size_t) v; return 1; }
     if (!strcmp(k, "cache_bytes")) { pr->cache_bytes = (size_t) v; return 1; }
+    if (!strcmp(k, "llc_bytes")) { pr->llc_bytes = (size_t) v; return 1; }
+    return 0;
+}
+
+static const char *const xkind_names[4] = { "xcopy", "xcopy_nt", "xreduce", "xreduce_nt" };
+
+/* "xreduce.2048": a read rate at another piece size, kept in size order */
+static int set_xpoint(const char *k, double v, mca_coll_rsag_model_profile_t *pr)
+{
+    for (int kind = 0; kind < 4; kind++) {
+        size_t len = strlen(xkind_names[kind]);
+        char *end;
+        if (strncmp(k, xkind_names[kind], len) || k[len] != '.') continue;
+        unsigned long long b = strtoull(k + len + 1, &end, 10);
+        if (*end != '\0' || b == 0 || k[len + 1] == '\0') return 0;
+        int n = pr->nx[kind], i;
+        for (i = 0; i < n && pr->xpiece[kind][i] < b; i++) {}
+        if (i < n && pr->xpiece[kind][i] == b) { pr->xat[kind][i] = v; return 1; }
+        if (n == MCA_COLL_RSAG_MODEL_MAX_XPOINTS) return 0;
+        memmove(&pr->xpiece[kind][i + 1], &pr->xpiece[kind][i], (size_t) (n - i) * sizeof(size_t));
+        memmove(&pr->xat[kind][i + 1], &pr->xat[kind][i], (size_t) (n - i) * sizeof(double));
+        pr->xpiece[kind][i] = (size_t) b;
+        pr->xat[kind][i] = v;
+        pr->nx[kind] = n + 1;
+        return 1;
+    }
     return 0;
 }
 
@@ -1409,7 +1518,7 @@ int mca_coll_rsag_model_profile_read(FILE *f, mca_coll_rsag_model_profile_t *pr)
         char *end;
         double d = strtod(v, &end);
         if (end == v || *end != '\0' || d < 0) return no;
-        if (!set_double(s, d, pr) && !set_gamma(s, d, pr)) return no;
+        if (!set_double(s, d, pr) && !set_gamma(s, d, pr) && !set_xpoint(s, d, pr)) return no;
     }
     return 0;
 }
@@ -1441,6 +1550,10 @@ void mca_coll_rsag_model_profile_write(FILE *f, const mca_coll_rsag_model_profil
             pr->stream_beta, pr->stream_cache, pr->node_mem_bw, pr->handoff,
             pr->handoff_line, pr->sync, pr->call_alpha, pr->xcopy, pr->xcopy_nt, pr->xreduce,
             pr->xreduce_nt);
+    fprintf(f, "llc_bytes = %zu\ndram_factor = %.4g\n", pr->llc_bytes, pr->dram_factor);
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < pr->nx[k]; i++)
+            fprintf(f, "%s.%zu = %.4g\n", xkind_names[k], pr->xpiece[k][i], pr->xat[k][i]);
     for (int i = 0; i < pr->ngammas; i++) {
         char k[32];
         strcpy(k, pr->gammas[i].key);

@@ -69,6 +69,19 @@
  *                      (0: memcpy_beta, gamma)
  *     xcopy_nt, xreduce_nt  the same when it was written by the streaming
  *                      copy (0: xcopy, xreduce)
+ *                      (all four read in pieces of 256 KB, where the
+ *                      prefetchers run ahead)
+ *     xcopy.B, xcopy_nt.B, xreduce.B, xreduce_nt.B  the same read in
+ *                      pieces of B bytes (small pieces pay a line fetched
+ *                      from the writer's cache each); between the sizes
+ *                      given, log-linear in the piece's size; below the
+ *                      smallest its rate (none given: the 256 KB rate)
+ *     llc_bytes  B     the last-level cache: where the node's data (its
+ *                      ranks' vectors) outgrows it, log-linear from
+ *                      llc_bytes / 4 to llc_bytes, memory rates and
+ *                      node_mem_bw (measured within it) slow down by
+ *     dram_factor >= 1 a memcpy's rate with its buffers beyond the
+ *                      last-level cache over memcpy_beta (1: no such tier)
  *     handoff    s     a flag one rank writes until another sees it
  *     handoff_line s   each further flag of a wait on many ranks
  *     sync       s     the first wait of a call: a flag each way right
@@ -98,6 +111,10 @@
 #include "coll_rsag_select.h"
 
 #define MCA_COLL_RSAG_MODEL_MAX_GAMMAS 32
+#define MCA_COLL_RSAG_MODEL_MAX_XPOINTS 6
+/* The reads of what another core wrote: xcopy, xcopy_nt, xreduce, xreduce_nt. */
+enum { MCA_COLL_RSAG_MODEL_XCOPY, MCA_COLL_RSAG_MODEL_XCOPY_NT, MCA_COLL_RSAG_MODEL_XREDUCE,
+       MCA_COLL_RSAG_MODEL_XREDUCE_NT };
 
 typedef struct mca_coll_rsag_model_link_t {
     double alpha, beta, beta_cache, beta_eager, rndv, o, overlap, rndv_pipe, beta_burst;
@@ -119,6 +136,13 @@ typedef struct mca_coll_rsag_model_profile_t {
     double stream_beta, stream_cache, node_mem_bw;
     double handoff, handoff_line, sync, call_alpha;
     double xcopy, xcopy_nt, xreduce, xreduce_nt;
+    /* the same at other piece sizes: xpiece[kind][i] bytes, xat[kind][i]
+     * s/B (kind MCA_COLL_RSAG_MODEL_X*; the plain fields are 256 KB's) */
+    int nx[4];
+    size_t xpiece[4][MCA_COLL_RSAG_MODEL_MAX_XPOINTS];
+    double xat[4][MCA_COLL_RSAG_MODEL_MAX_XPOINTS];
+    size_t llc_bytes;           /* the last-level cache; 0: no such tier */
+    double dram_factor;         /* memory rates beyond it / within it, >= 1 */
     /* gamma by "OP TYPE" ("SUM DOUBLE"), memory-bound and cached */
     int ngammas;
     struct { char key[32]; double gamma, gamma_cache; } gammas[MCA_COLL_RSAG_MODEL_MAX_GAMMAS];
@@ -132,6 +156,7 @@ typedef struct mca_coll_rsag_model_knobs_t {
     size_t direct_slot;         /* coll_rsag_segment_size: bytes of a segment
                                  * slot; 0: 8 MiB / p in [64 KiB, 1 MiB] */
     size_t direct_stream_min;   /* coll_rsag_direct_stream_min_bytes */
+    int direct_stream;          /* coll_rsag_direct_stream: MCA_COLL_RSAG_MODEL_STREAM_* */
     size_t direct_cma_min;      /* coll_rsag_direct_cma_min_bytes (SIZE_MAX:
                                  * never, the segment carries every call) */
     int direct_fanin;           /* coll_rsag_direct_fanin: 0 the model's best
@@ -143,6 +168,13 @@ typedef struct mca_coll_rsag_model_knobs_t {
                                  * (default MCA_COLL_RSAG_HIER_DEFAULT_CHUNK,
                                  * coll_rsag_index.h, the component's) */
 } mca_coll_rsag_model_knobs_t;
+
+/* How `direct` writes what its peers read (coll_rsag_direct_stream):
+ * AUTO, the component's learner, takes the faster of the two ways per
+ * communicator and size (the model: the faster of its two predictions);
+ * ALWAYS streams from direct_stream_min on; NEVER copies with memcpy. */
+enum { MCA_COLL_RSAG_MODEL_STREAM_AUTO, MCA_COLL_RSAG_MODEL_STREAM_ALWAYS,
+       MCA_COLL_RSAG_MODEL_STREAM_NEVER };
 
 /* One call to predict. */
 typedef struct mca_coll_rsag_model_call_t {

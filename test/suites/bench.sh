@@ -247,7 +247,7 @@ tune_node_quick() {
     f="$d/rsag-tune-node-np2.conf"
     [ -s "$f" ] || { echo "no $f"; return 1; }
     cat "$f"
-    for c in handoff handoff_line sync call_alpha xreduce_nt xcopy_nt stream_beta node_mem_bw; do
+    for c in handoff handoff_line sync call_alpha xreduce_nt xcopy_nt xreduce.2048 stream_beta node_mem_bw; do
         grep -q "^$c = [0-9]" "$d/calibrate/shm.profile" || { echo "profile without $c"; return 1; }
     done
     [ "$(grep -c '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' "$f")" -ge 5 ] \

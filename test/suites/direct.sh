@@ -485,9 +485,9 @@ expect_in_log "rsag_direct: latency PASS np=7 iters=5 latency_calls=[1-9][0-9]* 
 run_test direct-tree-latency-nonblocking-np8 "${mpirun_cmd[@]}" -np 8 "$direct_prog" latency \
     --fanin 2 --form nonblocking
 expect_in_log "rsag_direct: latency PASS np=8 form=nonblocking iters=5 latency_calls=[1-9][0-9]* failures=0 fanin=2 tree_calls=[1-9][0-9]*"
-# auto at np 16: the model keeps boxed calls flat below p = 24 (doc/direct.md,
-# The tree); the trace says so and no call ran the tree.  A forced fan-in
-# is traced too.
+# auto at np 16: the model keeps boxed calls of up to 56 bytes flat there
+# (doc/direct.md, The tree; the tree from 256 B); the trace says so and no
+# call ran the tree.  A forced fan-in is traced too.
 run_test direct-tree-auto-np16 "${mpirun_cmd[@]}" -np 16 --mca coll_rsag_verbose 1 \
     "$direct_prog" bits --fanin 0,3 --max-count 7
 expect_in_log "rsag_direct: bits PASS np=16 form=blocking cases=[0-9]+ failures=0 direct=[0-9]+ fanins=2 tree_calls=[1-9][0-9]*"

@@ -366,7 +366,10 @@ static void test_hier_pipeline(void)
     t0 = mca_coll_rsag_model_time(AR, "hierarchical", &c, &pr);
     c.knobs.hier_chunk = MCA_COLL_RSAG_HIER_DEFAULT_CHUNK;
     tp = mca_coll_rsag_model_time(AR, "hierarchical", &c, &pr);
-    CHECK(tp < t0, "16 MB, 2 x 4: the default chunk %g us < unpipelined %g us", tp * 1e6, t0 * 1e6);
+    /* the link carries 16 MB each way, 130 ms at 1 Gbit/s: the node phases
+     * the pipeline hides are 1-2 % of that, its chunks' own costs as much */
+    CHECK(tp < 1.02 * t0, "16 MB, 2 x 4: the default chunk %g us, unpipelined %g us", tp * 1e6,
+          t0 * 1e6);
     /* no chunking beats the node link: the allreduce of 2 nodes moves n
      * bytes each way over it; only the call's last message (at most the
      * shaper's burst) passes faster */
@@ -592,33 +595,108 @@ static void test_direct(void)
     kn.direct_slot = 1000;
     CHECK(mca_coll_rsag_model_direct_slot(&kn, 2) == 1024, "slot knob rounded to 128");
 
+    /* with cache_bytes 0 every rate is the memory-bound one: a reduction of
+     * a peer's bytes pays, besides xreduce, what my operand and the result
+     * cost beyond the cache */
+    double pen = pr.gamma - pr.gamma_cache;
+
     /* boxed (<= 56 B), p 2: call, copy into the box, the first wait, one reduction */
     double n = 8, t = T(AR, "direct", 2, 2, 8, &pr);
-    CHECK(close_to(t, pr.call_alpha + n * pr.memcpy_beta + pr.sync + n * pr.xreduce),
+    CHECK(close_to(t, pr.call_alpha + n * pr.memcpy_beta + pr.sync + n * (pr.xreduce + pen)),
           "boxed p 2: %g", t);
     /* p 8: the wait reads 7 boxes, 7 reductions */
     t = T(AR, "direct", 8, 8, 8, &pr);
     CHECK(close_to(t, pr.call_alpha + n * pr.memcpy_beta + pr.sync + 6 * pr.handoff_line
-                          + 7 * n * pr.xreduce), "boxed p 8: %g", t);
-    /* split, p 2, one window of 64 KB, streamed (>= 16 KB): put 32K, wait,
-     * reduce 32K, put 32K, wait, get 32K */
+                          + 7 * n * (pr.xreduce + pen)), "boxed p 8: %g", t);
+    /* a box beyond its stamp's line (64 B): one more hand-off for its lines */
+    n = 64;
+    t = T(AR, "direct", 2, 2, 64, &pr);
+    CHECK(close_to(t, pr.call_alpha + n * pr.memcpy_beta + pr.sync + pr.handoff
+                          + n * (pr.xreduce + pen)), "boxed 64 B p 2: %g", t);
+    /* split, p 2, one window of 64 KB, streamed (coll_rsag_direct_stream
+     * always, >= 16 KB): the done flags, put 32K, wait, its lines, reduce
+     * 32K, put 32K, wait, its lines, get 32K */
     n = 65536;
     double b = n / 2, s = pr.stream_beta;
-    t = T(AR, "direct", 2, 2, 65536, &pr);
-    CHECK(close_to(t, pr.call_alpha + b * s + pr.sync + b * pr.xreduce_nt + b * s + pr.handoff
-                          + b * pr.xcopy_nt), "split p 2: %g", t);
-    /* below the streaming threshold: memcpy and the plain reads */
     mca_coll_rsag_model_call_init(&c, 2, 2, 65536);
+    c.knobs.direct_stream = MCA_COLL_RSAG_MODEL_STREAM_ALWAYS;
+    double ts = mca_coll_rsag_model_time(AR, "direct", &c, &pr);
+    CHECK(close_to(ts, pr.call_alpha + pr.handoff + b * s + pr.sync + pr.handoff
+                           + b * (pr.xreduce_nt + pen) + b * s + pr.handoff + pr.handoff
+                           + b * pr.xcopy_nt), "split p 2: %g", ts);
+    /* memcpy throughout and the plain reads */
+    c.knobs.direct_stream = MCA_COLL_RSAG_MODEL_STREAM_NEVER;
+    double tm = mca_coll_rsag_model_time(AR, "direct", &c, &pr);
+    CHECK(close_to(tm, pr.call_alpha + pr.handoff + b * pr.memcpy_beta + pr.sync + pr.handoff
+                           + b * (pr.xreduce + pen) + b * pr.memcpy_beta + pr.handoff
+                           + pr.handoff + b * pr.xcopy), "split, memcpy: %g", tm);
+    /* below the streaming threshold: the same as never */
+    c.knobs.direct_stream = MCA_COLL_RSAG_MODEL_STREAM_ALWAYS;
     c.knobs.direct_stream_min = (size_t) -1;
-    t = mca_coll_rsag_model_time(AR, "direct", &c, &pr);
-    CHECK(close_to(t, pr.call_alpha + b * pr.memcpy_beta + pr.sync + b * pr.xreduce
-                          + b * pr.memcpy_beta + pr.handoff + b * pr.xcopy), "split, memcpy: %g", t);
-    /* reduce-scatter at 64 MB, p 2: 64 windows of 512 KB per owner, the
-     * owner's reduction (slower than the other's copy) sets the pace */
-    t = T(RSB, "direct", 2, 2, 64u << 20, &pr);
+    CHECK(close_to(mca_coll_rsag_model_time(AR, "direct", &c, &pr), tm), "below stream_min");
+    /* auto, the component's learner: the faster of the two ways */
+    t = T(AR, "direct", 2, 2, 65536, &pr);
+    CHECK(close_to(t, ts < tm ? ts : tm), "auto: the faster way: %g (%g, %g)", t, ts, tm);
+    /* reduce-scatter at 64 MB, p 2: 128 windows of 512 KB, one owner each,
+     * the owner's reduction (slower than the other's copy) sets the pace */
+    mca_coll_rsag_model_call_init(&c, 2, 2, 64u << 20);
+    c.knobs.direct_stream = MCA_COLL_RSAG_MODEL_STREAM_ALWAYS;
+    t = mca_coll_rsag_model_time(RSB, "direct", &c, &pr);
     double w = 512 * 1024.0;
-    CHECK(close_to(t, pr.call_alpha + pr.sync - pr.handoff
-                          + 128 * (pr.handoff + w * pr.xreduce_nt)), "rs 64 MB p 2: %g", t);
+    CHECK(close_to(t, pr.call_alpha + pr.handoff + pr.sync - pr.handoff
+                          + 128 * (pr.handoff + pr.handoff + w * (pr.xreduce_nt + pen))),
+          "rs 64 MB p 2: %g", t);
+    /* one window holding both blocks (64 KB): a rank copies the other's
+     * block only, then reduces its own */
+    mca_coll_rsag_model_call_init(&c, 2, 2, 65536);
+    c.knobs.direct_stream = MCA_COLL_RSAG_MODEL_STREAM_ALWAYS;
+    t = mca_coll_rsag_model_time(RSB, "direct", &c, &pr);
+    CHECK(close_to(t, pr.call_alpha + pr.handoff + pr.sync - pr.handoff + pr.handoff + pr.handoff
+                          + b * (pr.xreduce_nt + pen) + b * s), "rs 64 KB p 2: %g", t);
+
+    /* reads at other piece sizes: log-linear between the given ones, the
+     * smallest's rate below it, the 256 KB rate above the largest */
+    {
+        mca_coll_rsag_model_profile_t xp = pr;
+        const char *xt = "xreduce.2048 = 4e-10\nxreduce.32768 = 2e-10\n";
+        FILE *xf = fmemopen((void *) xt, strlen(xt), "r");
+        CHECK(xf && 0 == mca_coll_rsag_model_profile_read(xf, &xp), "x points read");
+        if (xf) fclose(xf);
+        CHECK(2 == xp.nx[MCA_COLL_RSAG_MODEL_XREDUCE] && 2048 == xp.xpiece[MCA_COLL_RSAG_MODEL_XREDUCE][0],
+              "x points kept in size order");
+        /* a boxed 8-byte call reads at the smallest piece's rate */
+        n = 8;
+        t = T(AR, "direct", 2, 2, 8, &xp);
+        CHECK(close_to(t, pr.call_alpha + n * pr.memcpy_beta + pr.sync + n * (4e-10 + pen)),
+              "boxed at the 2 KB rate: %g", t);
+        /* the whole path at 8 KB (p 2 reads 8 KB pieces: halfway in log2
+         * between 2 and 32 KB) */
+        mca_coll_rsag_model_call_init(&c, 2, 2, 8192);
+        c.knobs.direct_stream = MCA_COLL_RSAG_MODEL_STREAM_NEVER;
+        t = mca_coll_rsag_model_time(AR, "direct", &c, &xp);
+        CHECK(close_to(t, pr.call_alpha + pr.handoff + 8192 * pr.memcpy_beta + pr.sync + pr.handoff
+                              + 8192 * (3e-10 + pen)), "whole 8 KB at the mid rate: %g", t);
+        const char *bad3 = "xreduce.x = 1\n";
+        xf = fmemopen((void *) bad3, strlen(bad3), "r");
+        CHECK(1 == mca_coll_rsag_model_profile_read(xf, &xp), "a bad piece size");
+        fclose(xf);
+    }
+
+    /* beyond the last-level cache: the node's data of a 64 MB allreduce at
+     * p 2 (256 MB) outgrows a 64 MB cache: memory rates dram_factor times
+     * slower; a 1 MB one (4 MB) stays within a quarter of it */
+    {
+        mca_coll_rsag_model_profile_t dp = pr;
+        dp.llc_bytes = 64u << 20;
+        dp.dram_factor = 2.0;
+        CHECK(T(AR, "direct", 2, 2, 64u << 20, &dp) > 1.5 * T(AR, "direct", 2, 2, 64u << 20, &pr),
+              "64 MB beyond the cache");
+        CHECK(close_to(T(AR, "direct", 2, 2, 1u << 20, &dp), T(AR, "direct", 2, 2, 1u << 20, &pr)),
+              "1 MB within it");
+        dp.dram_factor = 1.0;
+        CHECK(close_to(T(AR, "direct", 2, 2, 64u << 20, &dp), T(AR, "direct", 2, 2, 64u << 20, &pr)),
+              "factor 1: no tier");
+    }
 
     /* the node's bandwidth shared: k = p copiers; with a node of 32 GB/s
      * of memory traffic, 64 ranks copy at 0.25 GB/s each */
@@ -677,52 +755,63 @@ static void test_direct(void)
     fclose(f);
 }
 
-/* The recorded np-2 case: contrib/results/2026-11-26-direct-model/
- * (shm.profile from rsag-calibrate.sh --runs 2, and the median of 3 jobs of
- * rsag_bench with direct forced, allreduce, np 2, the same session, the
- * machine loaded).  16 and 64 MB are left out: those jobs ran every large
- * call 3-7x slower than the quiet run of 2026-11-23 (doc/direct.md). */
+/* The recorded np-2 case: contrib/results/2026-11-27-direct-model-quiet/
+ * (calibrate/shm.profile from rsag-calibrate.sh --runs 5, and the median of
+ * 5 jobs of rsag_bench with direct forced, allreduce, np 2, the same
+ * session, a quiet machine; the profile's gamma.OP.TYPE lines left out). */
 #define RECORDED_PROFILE \
-    "shm_alpha = 1.589e-07\n" \
-    "shm_beta = 2.175e-10\n" \
-    "shm_beta_cache = 1.123e-10\n" \
-    "shm_beta_eager = 4.289e-10\n" \
+    "shm_alpha = 4.631e-07\n" \
+    "shm_beta = 8.932e-11\n" \
+    "shm_beta_cache = 4.619e-11\n" \
+    "shm_beta_eager = 4.456e-10\n" \
     "shm_eager = 4096\n" \
-    "shm_rndv = 1.958e-06\n" \
-    "shm_o = 5.857e-08\n" \
+    "shm_rndv = 1.715e-06\n" \
+    "shm_o = 1.035e-07\n" \
     "shm_burst = 0\n" \
     "shm_beta_burst = 0\n" \
-    "shm_rndv_pipe = 1.639e-06\n" \
+    "shm_rndv_pipe = 1.886e-06\n" \
     "shm_overlap = 0\n" \
     "nic_share = 1\n" \
     "fabric_bw = 0\n" \
-    "stream_beta = 4.113e-11\n" \
-    "stream_cache = 7.1e-11\n" \
-    "handoff = 3.025e-07\n" \
-    "handoff_line = 8.42e-10\n" \
-    "sync = 1e-07\n" \
-    "call_alpha = 9e-08\n" \
-    "xcopy = 2.598e-11\n" \
-    "xreduce = 4.615e-11\n" \
-    "xreduce_nt = 1.144e-10\n" \
-    "xcopy_nt = 1.015e-10\n" \
-    "node_bw = 1.142e+10\n" \
-    "node_mem_bw = 4.412e+10\n" \
-    "cache_bytes = 4194304\n" \
+    "stream_beta = 5.578e-11\n" \
+    "stream_cache = 5.124e-11\n" \
+    "handoff = 1.255e-07\n" \
+    "handoff_line = 1.414e-08\n" \
+    "sync = 2.48e-07\n" \
+    "call_alpha = 1.11e-07\n" \
+    "xcopy = 5.423e-11\n" \
+    "xreduce = 7.171e-11\n" \
+    "xreduce_nt = 1.199e-10\n" \
+    "xcopy_nt = 7.597e-11\n" \
+    "xcopy_nt.2048 = 1.475e-10\n" \
+    "xreduce.32768 = 1.82e-10\n" \
+    "xreduce_nt.32768 = 2.764e-10\n" \
+    "xreduce.2048 = 1.978e-10\n" \
+    "xreduce_nt.2048 = 3.032e-10\n" \
+    "xcopy_nt.32768 = 9.485e-11\n" \
+    "xcopy.32768 = 8.792e-11\n" \
+    "xcopy.2048 = 1.494e-10\n" \
+    "node_bw = 3.037e+10\n" \
+    "node_mem_bw = 6.809e+10\n" \
+    "cache_bytes = 2097152\n" \
     "cma_alpha = 0\n" \
-    "cma_beta = 1.141e-10\n" \
-    "gamma = 1.14e-10\n" \
-    "gamma_cache = 6.06e-11\n" \
-    "memcpy_beta = 4.853e-11\n" \
-    "memcpy_cache = 3.85e-11\n"
+    "cma_beta = 8.174e-11\n" \
+    "dram_factor = 1.308\n" \
+    "gamma = 9.711e-11\n" \
+    "gamma_cache = 5.003e-11\n" \
+    "llc_bytes = 272629760\n" \
+    "memcpy_beta = 6.534e-11\n" \
+    "memcpy_cache = 2.141e-11\n"
 #define RECORDED_DIRECT_NP2 \
-    { { 8, 0.240 }, { 64, 0.300 }, { 1024, 0.390 }, { 16384, 3.325 }, { 65536, 9.904 }, \
-      { 262144, 37.616 }, { 1048576, 133.948 }, { 4194304, 545.857 } }
+    { { 8, 0.38 }, { 32, 0.38 }, { 128, 0.51 }, { 512, 0.71 }, \
+      { 2048, 1.22 }, { 8192, 2.54 }, { 32768, 7.41 }, { 131072, 15.18 }, { 524288, 62.42 }, \
+      { 2097152, 319.98 }, { 8388608, 1343.02 }, { 33554432, 8038.70 }, { 67108864, 18408.71 } }
 
 /* The np-2 case against a recorded profile and a recorded measurement:
- * RECORDED_PROFILE and RECORDED_DIRECT_NP2 above.  The band here is wide
- * (+-50 %): the recorded run was on a loaded machine; rsag-model-compare.sh
- * --direct prints the +-20 % verdict of a quiet run. */
+ * RECORDED_PROFILE and RECORDED_DIRECT_NP2 above, 8 B to 64 MB, within
+ * +-30 %: the run's worst cells (0.72 at 512 KB and 64 MB) sit where the
+ * jobs of one run spread the most (64 MB: 16.6-23.7 ms over its 5 jobs);
+ * rsag-model-compare.sh --direct prints the +-20 % verdict of a run. */
 static void test_direct_np2_recorded(void)
 {
     mca_coll_rsag_model_profile_t pr;
@@ -734,7 +823,7 @@ static void test_direct_np2_recorded(void)
     static const struct { size_t bytes; double us; } m[] = RECORDED_DIRECT_NP2;
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         double t = T(AR, "direct", 2, 2, m[i].bytes, &pr) * 1e6;
-        CHECK(t > 0.5 * m[i].us && t < 1.5 * m[i].us, "np 2, %zu B: model %.2f us, measured %.2f us",
+        CHECK(t > 0.7 * m[i].us && t < 1.3 * m[i].us, "np 2, %zu B: model %.2f us, measured %.2f us",
               m[i].bytes, t, m[i].us);
     }
 }
@@ -768,7 +857,7 @@ static void test_thresholds(void)
  * of fan-in k costs its levels' hand-offs; the component's auto rule
  * (mca_coll_rsag_direct_fanin_auto) stays within 10 % of the model's best
  * fan-in with the shipped profile, for every collective, p and box size
- * of the grid, and never picks the tree below p = 24. */
+ * of the grid, and never picks the tree at p <= 5. */
 static void test_direct_tree(void)
 {
     static const int ps[] = { 3, 4, 5, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 512, 1024 };
@@ -807,7 +896,7 @@ static void test_direct_tree(void)
                 worst = tr / tb > worst ? tr / tb : worst;
                 CHECK(tr <= 1.10 * tb, "coll %d p %d %zu B: auto's fan-in %d %g us, best %g us",
                       (int) colls[ci], ps[i], ns[j], k, tr * 1e6, tb * 1e6);
-                CHECK(ps[i] >= 24 || 1 == k, "p %d: flat", ps[i]);
+                CHECK(ps[i] > 5 || 1 == k, "p %d: flat", ps[i]);
             }
     printf("direct fan-in: auto's worst slowdown against the model's best %.3f\n", worst);
 }

@@ -354,26 +354,54 @@ int mca_coll_rsag_tree_levels(int p, int k)
     return levels;
 }
 
+/* The node terms of the shipped profile (contrib/rsag-model.profile,
+ * measured by rsag-calibrate.sh on a quiet machine, 2026-11-27) in units
+ * of one hand-off (125.5 ns there): the first wait after the barrier
+ * (sync, 248 ns), each further line of a wait (14.1 ns), a byte another
+ * core wrote, folded (0.198 ns) or copied (0.149 ns), in pieces of a box. */
+#define MCA_COLL_RSAG_FANIN_SYNC 1.976
+#define MCA_COLL_RSAG_FANIN_LINE 0.1127
+#define MCA_COLL_RSAG_FANIN_FOLD 0.001576
+#define MCA_COLL_RSAG_FANIN_COPY 0.00119
+
 int mca_coll_rsag_direct_fanin_auto(int p, size_t bytes, bool reduce_scatter)
 {
-    /* two levels (k^2 >= p); three (k^3 >= p) once two would need more
-     * than 8 children a level for vectors above 512 bytes, more than 16
-     * above 256 */
-    int k2 = 2, k3 = 2;
-    size_t volume = (size_t) p * bytes;
-    size_t from = p < 48 ? 20000 : p < 512 ? 16384 : 8192;   /* p * bytes */
+    /* a vector beyond its stamp's line: one more hand-off per read of it */
+    double n = (double) bytes, beyond = bytes > 56 ? 1.0 : 0.0;
+    double folded = reduce_scatter ? n / p : n, best;
+    int best_k = 1;
 
-    if (reduce_scatter ? (p < 1024 || bytes > 64)
-                       : (p < 24 || volume < from)) {
+    if (p < 3) {
         return 1;
     }
-    while (k2 * k2 < p) {
-        ++k2;
+    /* flat: one wait on the p - 1 others, their boxes folded */
+    best = MCA_COLL_RSAG_FANIN_SYNC + (p - 2) * MCA_COLL_RSAG_FANIN_LINE + beyond
+           + (p - 1) * folded * MCA_COLL_RSAG_FANIN_FOLD;
+    for (int depth = 2; depth <= 31 && (1LL << (depth - 1)) < p; ++depth) {
+        /* the least k with k^depth >= p */
+        int k = 1;
+        long long span;
+        double t;
+
+        do {
+            ++k;
+            span = 1;
+            for (int l = 0; l < depth && span < p; ++l) {
+                span *= k;
+            }
+        } while (span < p);
+        /* per level a wait on k - 1 children (the first after the barrier)
+         * and their partials folded; then rank 0's result copied out */
+        t = MCA_COLL_RSAG_FANIN_SYNC - 1.0
+            + depth * (1.0 + (k - 2) * MCA_COLL_RSAG_FANIN_LINE + beyond
+                       + (k - 1) * n * MCA_COLL_RSAG_FANIN_FOLD)
+            + 1.0 + beyond + (reduce_scatter ? n / p : n) * MCA_COLL_RSAG_FANIN_COPY;
+        if (t < best) {
+            best = t;
+            best_k = k;
+        }
     }
-    while (k3 * k3 * k3 < p) {
-        ++k3;
-    }
-    return ((bytes > 512 && k2 > 8) || (bytes > 256 && k2 > 16)) ? k3 : k2;
+    return best_k;
 }
 
 /* ---- node-aware layouts --------------------------------------------------- */

@@ -238,14 +238,13 @@ int mca_coll_rsag_tree_parent(int r, int k);
 int mca_coll_rsag_tree_child(int r, int p, int k, int i);
 int mca_coll_rsag_tree_levels(int p, int k);
 /* coll_rsag_direct_fanin auto: the fan-in of a boxed `direct` call of
- * `bytes` at p ranks (1: flat, k >= 2: the tree), from the cost model with
- * the shipped profile (contrib/rsag_model fanin; test_model checks the
- * rule's time against the model's best): allreduce and reduce go through
- * the tree from p = 24 when p * bytes >= 20000 (16384 from p = 48, 8192
- * from p = 512), of two levels (the least
- * k with k^2 >= p), or three when two would need more than 8 children a
- * level above 512 bytes, more than 16 above 256; a reduce-scatter, whose flat form reads only its
- * block of each box, from p = 1024 up to 64 bytes. */
+ * `bytes` at p ranks (1: flat, k >= 2: the tree): the cost model's two
+ * forms (contrib/model/coll_rsag_model.c, direct_flat_boxed and
+ * direct_tree) with the shipped profile's node terms as ratios to one
+ * hand-off, the faster taken (test_model checks the choice's time against
+ * the model's best).  For each depth L the least k with k^L >= p (fewer
+ * children a level cost less at the same depth).  A reduce-scatter's flat
+ * form reads only its block of each box, so it goes up the tree later. */
 int mca_coll_rsag_direct_fanin_auto(int p, size_t bytes, bool reduce_scatter);
 
 /*
