@@ -1,16 +1,18 @@
-# rsag cost-model profile written by rsag-calibrate.sh on 2026-11-23 12:33 UTC
-# from 2026-11-23-model-validation/shm-raw.txt and 2026-11-23-model-validation/net-1gbit-raw.txt
-#   rsag_calibrate np 2 btl self,vader 2026-11-23 10:32 UTC vm, best of 3 runs
-#   rsag_calibrate 2 hosts x 1 rank, rate 1gbit, 2026-11-23 12:10 UTC, load 3.92 4.07 4.26
-#   rsag_calibrate 2 hosts x 1 rank, rate 1gbit, 2026-11-23 12:12 UTC, load 3.43 3.81 4.13
+# rsag cost-model profile: the emulated cluster's links (1 Gbit/s) and this 2-core VM's
+# shared memory, each side from one calibration:
+#   network (net_*, nic_share, fabric_bw): rsag-calibrate.sh on 2026-11-23 from
+#     2026-11-23-model-validation/net-1gbit-raw.txt (2 hosts x 1 rank, rate 1gbit)
+#   shared memory and the node path (shm_*, memcpy, cma, gamma, cache_bytes, the direct
+#     terms): rsag-calibrate.sh --runs 5 on a quiet machine, 2026-11-27, the median run's
+#     figures (contrib/results/2026-11-27-direct-model-quiet/calibrate/shm.profile)
 name = 1gbit
-shm_alpha = 1.825e-07
-shm_beta = 1.414e-10
-shm_beta_cache = 4.733e-11
-shm_beta_eager = 1.022e-10
+shm_alpha = 4.631e-07
+shm_beta = 8.932e-11
+shm_beta_cache = 4.619e-11
+shm_beta_eager = 4.456e-10
 shm_eager = 4096
-shm_rndv = 2.914e-06
-shm_o = 5.062e-08
+shm_rndv = 1.715e-06
+shm_o = 1.035e-07
 shm_overlap = 0
 net_alpha = 1.554e-05
 net_beta = 8.93e-09
@@ -26,38 +28,35 @@ net_exchange = 1
 net_overlap = 1
 nic_share = 1
 fabric_bw = 0
-cache_bytes = 4194304
-cma_alpha = 1.758e-07
-cma_beta = 8.2e-11
-gamma = 7.083e-11
-gamma.BAND.INT64 = 6.133e-11
-gamma.LAND.INT32 = 1.515e-10
-gamma.MAX.DOUBLE = 7.529e-11
-gamma.MAXLOC.PAIR_DOUBLE_INT = 4.26e-10
-gamma.MIN.INT32 = 1.391e-10
-gamma.PROD.DOUBLE = 7.187e-11
-gamma.SUM.CDOUBLE = 4.996e-11
-gamma.SUM.DOUBLE = 7.083e-11
-gamma.SUM.FLOAT = 1.187e-10
-gamma.SUM.INT32 = 1.036e-10
-gamma.SUM.INT64 = 6.225e-11
-gamma_cache = 5.433e-11
-gamma_cache.BAND.INT64 = 4.854e-11
-gamma_cache.LAND.INT32 = 1.491e-10
-gamma_cache.MAX.DOUBLE = 5.42e-11
-gamma_cache.MAXLOC.PAIR_DOUBLE_INT = 4.652e-11
-gamma_cache.MIN.INT32 = 1.26e-10
-gamma_cache.PROD.DOUBLE = 5.389e-11
-gamma_cache.SUM.CDOUBLE = 2.853e-11
-gamma_cache.SUM.DOUBLE = 5.433e-11
-gamma_cache.SUM.FLOAT = 1.044e-10
-gamma_cache.SUM.INT32 = 9.013e-11
-gamma_cache.SUM.INT64 = 4.833e-11
-memcpy_beta = 2.888e-11
-memcpy_cache = 9.116e-12
-# the node path's terms (direct) and the node's shared bandwidth: rsag-calibrate.sh
-# --runs 5 on a quiet machine, 2026-11-27 (np 2; the median run's figures;
-# contrib/results/2026-11-27-direct-model-quiet)
+cache_bytes = 2097152
+cma_alpha = 0
+cma_beta = 8.174e-11
+gamma = 9.711e-11
+gamma.BAND.INT64 = 1.006e-10
+gamma.LAND.INT32 = 1.735e-10
+gamma.MAX.DOUBLE = 9.752e-11
+gamma.MAXLOC.PAIR_DOUBLE_INT = 4.224e-10
+gamma.MIN.INT32 = 1.088e-10
+gamma.PROD.DOUBLE = 1.024e-10
+gamma.SUM.CDOUBLE = 9.747e-11
+gamma.SUM.DOUBLE = 9.711e-11
+gamma.SUM.FLOAT = 1.098e-10
+gamma.SUM.INT32 = 9.845e-11
+gamma.SUM.INT64 = 9.593e-11
+gamma_cache = 5.003e-11
+gamma_cache.BAND.INT64 = 4.85e-11
+gamma_cache.LAND.INT32 = 1.47e-10
+gamma_cache.MAX.DOUBLE = 5.411e-11
+gamma_cache.MAXLOC.PAIR_DOUBLE_INT = 5.343e-11
+gamma_cache.MIN.INT32 = 9.727e-11
+gamma_cache.PROD.DOUBLE = 6.184e-11
+gamma_cache.SUM.CDOUBLE = 3.107e-11
+gamma_cache.SUM.DOUBLE = 5.003e-11
+gamma_cache.SUM.FLOAT = 9.006e-11
+gamma_cache.SUM.INT32 = 8.614e-11
+gamma_cache.SUM.INT64 = 4.877e-11
+memcpy_beta = 6.534e-11
+memcpy_cache = 2.141e-11
 stream_beta = 5.578e-11
 stream_cache = 5.124e-11
 xcopy = 5.423e-11
@@ -80,3 +79,6 @@ xreduce.2048 = 1.978e-10
 xreduce.32768 = 1.82e-10
 xreduce_nt.2048 = 3.032e-10
 xreduce_nt.32768 = 2.764e-10
+shm_burst = 0
+shm_beta_burst = 0
+shm_rndv_pipe = 1.886e-06

@@ -164,12 +164,22 @@ static double msg_kw(const ctx_t *x, double m, int net, int k, int two_way)
     if (net) {
         const mca_coll_rsag_model_link_t *l = &pr->net;
         double share = pr->nic_share > 0 ? k * x->streams : 1.0;
-        double b = per_byte(x, l, m) * share;
-        if (two_way && m > (double) l->eager && pr->net_exchange > 1.0) b *= pr->net_exchange;
+        double chunk = (double) x->c->knobs.exchange_chunk;
+        /* an exchange cut in messages of at most the chunk (the component's
+         * mca_coll_rsag_sched_sendrecv with a peer on another node): below
+         * the eager limit, no rendezvous, no exchange slowdown; each
+         * further message its overhead */
+        double pieces = two_way && chunk > 0 && m > chunk ? ceil(m / chunk) : 1.0;
+        double b = per_byte(x, l, pieces > 1 ? chunk : m) * share;
+        if (two_way && pieces == 1.0 && m > (double) l->eager && pr->net_exchange > 1.0)
+            b *= pr->net_exchange;
         if (pr->fabric_bw > 0) {
             double f = (double) x->nodes * k * x->streams / pr->fabric_bw;
             if (f > b) b = f;
         }
+        if (pieces > 1)
+            return l->alpha + (pieces - 1) * l->o + (chunk > (double) l->eager ? pieces * l->rndv : 0.0)
+                   + m * b;
         return l->alpha + (m > (double) l->eager ? l->rndv : 0.0) + m * b;
     }
     const mca_coll_rsag_model_link_t *l = &pr->shm;
@@ -794,20 +804,23 @@ static double f_rs_circulant(const ctx_t *x)
 /* `ordered` (coll_rsag_ordered.c): p - 1 pieces of a block of b bytes
  * come in at once, ppn - 1 of them from the rank's node and p - ppn over
  * the network, where the ppn ranks of a node receive at the same time; the
- * receiver's links carry them one after the other (latency paid once), and
+ * receiver's links carry them one after the other (latency paid once, each
+ * further message its overhead o), and
  * the fold of the p - 1 pieces follows the last one.  O(1): the tuner
  * evaluates it at every p and size. */
 static double ordered_rs(const ctx_t *x, double b)
 {
     int same = x->ppn - 1, other = x->p - x->ppn;
     double lat = 0.0, t = 0.0;
+    /* every further message pays its overhead o, however small (a block
+     * of count < p elements is empty on most ranks, but still a message) */
     if (same > 0) {
         lat = x->pr->shm.alpha;
-        t += same * (msg_k(x, b, 0, x->ppn) - x->pr->shm.alpha);
+        t += same * (fmax(msg_k(x, b, 0, x->ppn) - x->pr->shm.alpha, 0.0) + x->pr->shm.o);
     }
     if (other > 0) {
         if (x->pr->net.alpha > lat) lat = x->pr->net.alpha;
-        t += other * (msg_k(x, b, 1, x->ppn) - x->pr->net.alpha);
+        t += other * (fmax(msg_k(x, b, 1, x->ppn) - x->pr->net.alpha, 0.0) + x->pr->net.o);
     }
     return lat + t + red(x, b * (x->p - 1));
 }
@@ -833,8 +846,8 @@ static double f_rs_ordered(const ctx_t *x) { return ordered_rs(x, x->n / x->p); 
  * node when the ranks span nodes, or its reduction). */
 static double f_reduce_chain(const ctx_t *x)
 {
-    double chunk = (double) MCA_COLL_RSAG_EXCHANGE_DEFAULT_CHUNK;
-    double s = x->n < chunk ? x->n : chunk, m = ceil(x->n / s);
+    double chunk = (double) x->c->knobs.exchange_chunk;
+    double s = x->n < chunk || chunk <= 0 ? x->n : chunk, m = ceil(x->n / s);
     double hop = x->nodes > 1 ? msg_k(x, s, 1, 1) : msg_k(x, s, 0, x->ppn), r = red(x, s);
     return (x->p - 1) * (hop + r) + (m - 1) * (hop > r ? hop : r);
 }
@@ -895,6 +908,7 @@ void mca_coll_rsag_model_call_init(mca_coll_rsag_model_call_t *call, int p, int 
     call->knobs.direct_cma_min = (size_t) -1;
     call->knobs.root = 0;
     call->knobs.hier_chunk = MCA_COLL_RSAG_HIER_DEFAULT_CHUNK;
+    call->knobs.exchange_chunk = MCA_COLL_RSAG_EXCHANGE_DEFAULT_CHUNK;
 }
 
 /* Restriction bits of the table row that the call does not meet. */

@@ -163,6 +163,9 @@ typedef struct mca_coll_rsag_model_knobs_t {
                                  * (mca_coll_rsag_model_direct_fanin), 1 flat,
                                  * k >= 2 the tree of fan-in k (boxed calls, p >= 3) */
     int root;                   /* MPI_Reduce root */
+    size_t exchange_chunk;      /* coll_rsag_exchange_chunk_size: an exchange with a
+                                 * rank on another node goes in messages of at most
+                                 * this (0: whole) */
     size_t hier_chunk;          /* coll_rsag_hierarchical_chunk_size: bytes of a
                                  * chunk of hierarchical's pipeline; 0 not cut
                                  * (default MCA_COLL_RSAG_HIER_DEFAULT_CHUNK,

@@ -32,6 +32,9 @@
  *   --margin F         thresholds: relative margin (default 0.03)
  *   --no-direct        thresholds / conf: leave direct off
  *   --segment B --chunks U --root R   the algorithms' knobs
+ *   --exchange-chunk B an exchange with a rank on another node in messages of at
+ *                      most B (coll_rsag_exchange_chunk_size; 0: whole; default
+ *                      60K, the component's)
  *   --hier-chunk B     hierarchical's pipeline chunk (coll_rsag_hierarchical_chunk_size;
  *                      0: not pipelined; default 256K, the component's)
  *
@@ -235,7 +238,7 @@ static void usage(void)
     fprintf(stderr,
             "usage: rsag_model [-P PROFILE]... [--net-rate R] [--set K=V] [--op OP --type T]\n"
             "                  [--margin F] [--no-direct] [--segment B] [--chunks U] [--root R]\n"
-            "                  [--hier-chunk B]\n"
+            "                  [--hier-chunk B] [--exchange-chunk B]\n"
             "         time COLL P PPN BYTES | table --p LIST --ppn LIST [--colls L] [--sizes L]\n"
             "         | conf P PPN | thresholds COLL PPN P... | profile\n"
             "         | fanin COLL P-LIST SIZE-LIST   (direct's boxed calls: flat or tree, k)\n");
@@ -272,6 +275,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--chunks") && v) { knobs.priority_chunks = atoi(v); knobs_set = 1; i++; }
         else if (!strcmp(a, "--root") && v) { knobs.root = atoi(v); knobs_set = 1; i++; }
         else if (!strcmp(a, "--hier-chunk") && v) { knobs.hier_chunk = (size_t) size_of(v); knobs_set = 1; i++; }
+        else if (!strcmp(a, "--exchange-chunk") && v) { knobs.exchange_chunk = (size_t) size_of(v); knobs_set = 1; i++; }
         else usage();
     }
     if (nsets) {

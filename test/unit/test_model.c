@@ -44,11 +44,15 @@ static void plain(mca_coll_rsag_model_profile_t *pr, double a, double b, double 
     pr->nic_share = 0;
 }
 
+/* The time of a call with the default knobs but whole exchanges across
+ * nodes: the closed forms below are of whole messages (test_exchange_chunk
+ * checks the cut ones). */
 static double T(mca_coll_rsag_coll_t coll, const char *alg, int p, int ppn, size_t n,
                 const mca_coll_rsag_model_profile_t *pr)
 {
     mca_coll_rsag_model_call_t c;
     mca_coll_rsag_model_call_init(&c, p, ppn, n);
+    c.knobs.exchange_chunk = 0;
     return mca_coll_rsag_model_time(coll, alg, &c, pr);
 }
 
@@ -275,6 +279,7 @@ static double H(mca_coll_rsag_coll_t coll, const char *intra, const char *inter,
     mca_coll_rsag_model_call_t c;
     mca_coll_rsag_model_call_init(&c, p, ppn, n);
     c.knobs.hier_chunk = chunk;
+    c.knobs.exchange_chunk = 0;     /* whole exchanges, as T() */
     return mca_coll_rsag_model_hierarchical(coll, intra, inter, &c, pr);
 }
 
@@ -438,6 +443,56 @@ static void test_nonnegative(void)
                           shapes[si][0], shapes[si][1], n, t * 1e6);
                 }
     }
+}
+
+/* An exchange with a rank on another node cut in messages of at most
+ * coll_rsag_exchange_chunk_size (the default knob): each piece below the
+ * eager limit, so no rendezvous and no exchange factor, an overhead o per
+ * further piece; one-way steps and steps inside a node unchanged. */
+static void test_exchange_chunk(void)
+{
+    const double a = 1e-6, b = 1e-9, g = 0.5e-9;
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_call_t c;
+    plain(&pr, a, b, g);
+    pr.net.eager = 65536;
+    pr.net.beta_eager = 2e-9;
+    pr.net.rndv = 50e-6;
+    pr.net.o = 0.2e-6;
+    pr.net_exchange = 2.0;
+    double n = 1 << 20, pieces = ceil(n / MCA_COLL_RSAG_EXCHANGE_DEFAULT_CHUNK);
+    mca_coll_rsag_model_call_init(&c, 2, 1, 1 << 20);
+    CHECK(MCA_COLL_RSAG_EXCHANGE_DEFAULT_CHUNK == c.knobs.exchange_chunk, "the component's default");
+    /* recursive doubling, 2 nodes: one exchange of 1 MB in 18 pieces */
+    double t = mca_coll_rsag_model_time(AR, "recursive_doubling", &c, &pr);
+    CHECK(close_to(t, a + (pieces - 1) * pr.net.o + n * pr.net.beta_eager + n * g),
+          "rd cut: %g", t);
+    CHECK(close_to(T(AR, "recursive_doubling", 2, 1, 1 << 20, &pr),
+                   a + pr.net.rndv + 2 * n * b + n * g), "rd whole");
+    /* a message within the chunk, a one-way step, a step on one node: as whole */
+    mca_coll_rsag_model_call_init(&c, 2, 1, 32768);
+    CHECK(close_to(mca_coll_rsag_model_time(AR, "recursive_doubling", &c, &pr),
+                   T(AR, "recursive_doubling", 2, 1, 32768, &pr)), "within the chunk");
+    mca_coll_rsag_model_call_init(&c, 2, 1, 1 << 20);
+    CHECK(close_to(mca_coll_rsag_model_time(RD, "binomial", &c, &pr),
+                   T(RD, "binomial", 2, 1, 1 << 20, &pr)), "one way");
+    mca_coll_rsag_model_call_init(&c, 2, 2, 1 << 20);
+    CHECK(close_to(mca_coll_rsag_model_time(AR, "recursive_doubling", &c, &pr),
+                   T(AR, "recursive_doubling", 2, 2, 1 << 20, &pr)), "one node");
+}
+
+/* `ordered` sends p - 1 messages however small its blocks: each further one
+ * pays the link's overhead o (an 8-byte reduce-scatter on 65 536 ranks is
+ * not free), on top of the bytes. */
+static void test_ordered_messages(void)
+{
+    mca_coll_rsag_model_profile_t pr;
+    mca_coll_rsag_model_profile_default(&pr);
+    double t = T(RSB, "ordered", 65536, 2, 8, &pr);
+    CHECK(t >= 65534 * pr.net.o + pr.net.alpha, "65536 ranks, 8 B: %g s", t);
+    t = T(RSB, "ordered", 8, 8, 8, &pr);
+    CHECK(t >= 7 * pr.shm.o + pr.shm.alpha && t < 7 * pr.shm.o + pr.shm.alpha + 1e-6,
+          "one node of 8, 8 B: %g s", t);
 }
 
 /* The emulated link's shaper burst (net_burst, beta_burst): only the call's
@@ -913,6 +968,8 @@ int main(void)
     test_leaders();
     test_nonnegative();
     test_burst_and_pipe();
+    test_exchange_chunk();
+    test_ordered_messages();
     test_profile();
     test_thresholds();
     test_direct();
