@@ -14,7 +14,10 @@
  *     (a o b = a/2 + b), in place and not, at sizes through the slot path,
  *     the windowed segment path and the CMA path.  Every rank regenerates
  *     every input and checks its result bit for bit against the left fold
- *     ((x_0 o x_1) o x_2) ... in rank order; the allreduce results must be
+ *     ((x_0 o x_1) o x_2) ... in rank order (a boxed call at p >= 3 that
+ *     goes up the tree: the tree's fold, of the fan-in set by --fanin or of
+ *     the component's auto rule, mca_coll_rsag_direct_fanin_auto, linked
+ *     in); the allreduce results must be
  *     the same bits on every rank (a checksum gathered); the send buffer
  *     must be untouched; the direct counter must move by one per call.
  *
@@ -94,6 +97,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "coll_rsag_index.h"
 #include "rsag_forms.h"
 #include "rsag_mpit.h"
 
@@ -144,24 +148,38 @@ static double combine(int nc, double acc, double x)
     return nc ? acc / 2 + x : acc + x;
 }
 
-/* The boxed tree of fan-in tree_k runs a call of `total` elements. */
-static int tree_runs(size_t total)
+/* The collective being checked is a reduce-scatter (auto's fan-in is
+ * another there). */
+static int checking_rs;
+
+/* The fan-in a boxed call of `total` elements runs at: the one set through
+ * MPI_T (--fanin), or with 0 (auto, the default) the component's rule. */
+static int fanin_of(size_t total)
 {
-    return tree_k >= 2 && size >= 3 && total > 0 && total * sizeof(double) <= 1080;
+    if (0 != tree_k) {
+        return tree_k;
+    }
+    return mca_coll_rsag_direct_fanin_auto(size, total * sizeof(double), checking_rs);
 }
 
-/* The partial of rank r in the tree of fan-in tree_k: its input, then at
+/* The boxed tree runs a call of `total` elements. */
+static int tree_runs(size_t total)
+{
+    return fanin_of(total) >= 2 && size >= 3 && total > 0 && total * sizeof(double) <= 1080;
+}
+
+/* The partial of rank r in the tree of fan-in k: its input, then at
  * each level l it leads (r a multiple of k^l) its children r + j k^(l-1)
  * (j = 1 .. k - 1, below size), each their own partial. */
-static double tree_partial(int c, int nc, size_t i, int r)
+static double tree_partial(int c, int nc, size_t i, int r, int k)
 {
     double acc = input(c, r, i);
-    for (long s = 1; s < size && 0 == r % (s * tree_k); s *= tree_k) {
-        for (int j = 1; j < tree_k; ++j) {
+    for (long s = 1; s < size && 0 == r % (s * k); s *= k) {
+        for (int j = 1; j < k; ++j) {
             if (r + j * s >= size) {
                 return acc;
             }
-            acc = combine(nc, acc, tree_partial(c, nc, i, (int) (r + j * s)));
+            acc = combine(nc, acc, tree_partial(c, nc, i, (int) (r + j * s), k));
         }
     }
     return acc;
@@ -173,7 +191,7 @@ static double reference(int c, int nc, size_t i, size_t total)
 {
     double acc = input(c, 0, i);
     if (tree_runs(total)) {
-        return tree_partial(c, nc, i, 0);
+        return tree_partial(c, nc, i, 0, fanin_of(total));
     }
     for (int q = 1; q < size; ++q) {
         acc = combine(nc, acc, input(c, q, i));
@@ -242,6 +260,8 @@ static const char *one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, s
     const char *ran;
     int by_direct;
     long long mark = nfanins ? rt_counter("coll_rsag_direct_tree_calls") : 0;
+
+    checking_rs = RT_RS == coll || RT_RSB == coll;
 
     /* reduce-scatter blocks: irregular, with zeros (coll RS), or even */
     if (RT_RS == coll || RT_RSB == coll) {
@@ -689,6 +709,8 @@ static long restart_one(int coll, int c, size_t n, int inplace, int starts)
     rt_call_t call;
     int k = rt_alg_index(coll, "direct");
     long ran_direct = 0;
+
+    checking_rs = RT_RS == coll || RT_RSB == coll;
 
     for (int q = 0; q < size; ++q) {
         counts[q] = (int) n;

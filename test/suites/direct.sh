@@ -421,7 +421,8 @@ expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 ordered direct=1 failu
 # 200 doubles (8 B, 56 B: the stamp's line, 1080 B: a box, 1600 B: more),
 # MPI_SUM and a non-commutative user op, in place and not, batches of five
 # calls of one shape with fresh non-integer inputs, every result the same
-# bits as the rank-order fold; every call but a shape's first that fits a
+# bits as the rank-order fold (the tree's, where auto's fan-in rule takes
+# the tree: np 16 from 256 B); every call but a shape's first that fits a
 # box (1080 bytes) must take the latency path (coll_rsag_latency_calls; the
 # first too when an earlier batch had its shape); then a forced algorithm
 # changed through MPI_T between two calls of one shape must run the next
