@@ -488,20 +488,20 @@ static int streamed(const ctx_t *x, double m)
 static double xrate(const ctx_t *x, int kind, double big, double piece)
 {
     const mca_coll_rsag_model_profile_t *pr = x->pr;
-    double lo_b = 262144.0, lo_r = big, hi_b = 262144.0, hi_r = big;
+    const size_t *at = pr->xpiece[kind];
+    const double *rate = pr->xat[kind];
     int n = pr->nx[kind];
 
-    if (n == 0 || big <= 0) return big;
-    if (piece <= (double) pr->xpiece[kind][0]) return pr->xat[kind][0];
+    if (n == 0 || big <= 0 || piece >= 262144.0) return big;
+    if (piece <= (double) at[0]) return rate[0];
     for (int i = 0; i < n; i++) {
-        double b = (double) pr->xpiece[kind][i];
-        if (b <= piece && (b > lo_b || lo_b > piece)) { lo_b = b; lo_r = pr->xat[kind][i]; }
-        if (b >= piece && (b < hi_b || hi_b < piece)) { hi_b = b; hi_r = pr->xat[kind][i]; }
+        /* the segment [at[i], next) that holds the piece; next: the
+         * following point, or 256 KB's */
+        double lo = (double) at[i], hi = i + 1 < n ? (double) at[i + 1] : 262144.0;
+        double rhi = i + 1 < n ? rate[i + 1] : big;
+        if (piece < hi && hi > lo) return rate[i] + (rhi - rate[i]) * log2(piece / lo) / log2(hi / lo);
     }
-    if (piece >= 262144.0) return big;
-    if (hi_b < piece) { hi_b = 262144.0; hi_r = big; }
-    if (hi_b <= lo_b) return lo_r;
-    return lo_r + (hi_r - lo_r) * log2(piece / lo_b) / log2(hi_b / lo_b);
+    return big;
 }
 
 /* The first of the lines a peer wrote beyond its flag's own line: fetched
