@@ -236,8 +236,10 @@ expect_in_log "rsag's job did not run the nonblocking/persistent calls"
 # The node tuner (rsag-tune.sh --node), in its smoke mode at np 2 (this
 # machine's cores: not oversubscribed): it calibrates (the node path's
 # terms in the profile), asks the model for the crossovers, measures around
-# them and writes a parameter file.  The file must hold one number per
-# algorithm of the collective; Open MPI must read it (ompi_info shows each
+# them (and `direct` once more with its CMA path) and writes a parameter
+# file.  The file must hold one number per algorithm of the collective and a
+# verdict on direct's CMA path (a size, or the default kept); Open MPI must
+# read it (ompi_info shows each
 # value with the file as its source) and a job run with it must trace its
 # thresholds as "set for every size".
 tune_node_quick() {
@@ -252,11 +254,16 @@ tune_node_quick() {
     done
     [ "$(grep -c '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' "$f")" -ge 5 ] \
         || { echo "too few threshold lines"; return 1; }
-    bench_tune_file_used "$f" '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' \
+    # direct's CMA path measured beside the segment: a size, or the default kept
+    grep -Eq '^coll_rsag_direct_cma_min_bytes = [0-9]+$|the default \(never\) stays' "$f" \
+        || { echo "no verdict on direct's CMA path"; return 1; }
+    grep -q '^cma_direct_us\|,cma_direct_us,' "$d/allreduce-np2.csv" || { echo "no CMA variant measured"; return 1; }
+    bench_tune_file_used "$f" '^coll_rsag_\(allreduce_[a-z_]*\|direct_cma\)_min_bytes = [0-9][0-9]*$' \
         "$d/ompi_info.txt" 2
 }
 run_test tune-node-quick-np2 tune_node_quick
 expect_in_log 'written by rsag-tune.sh --node in [0-9]+ s'
+expect_in_log '^#   allreduce: (CMA from [0-9]+ bytes|the segment, at the largest size measured)$'
 expect_in_log "sizes from the cost model's crossovers for 2 ranks on one node"
 expect_in_log 'rsag-tune.sh: use it on every node of this type'
 expect_in_log 'ompi_info shows the file.s values'
