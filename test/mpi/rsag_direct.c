@@ -148,24 +148,27 @@ static double combine(int nc, double acc, double x)
     return nc ? acc / 2 + x : acc + x;
 }
 
-/* The collective being checked is a reduce-scatter (auto's fan-in is
- * another there). */
-static int checking_rs;
+/* A reduce-scatter (auto's fan-in is another there). */
+static int is_rs(int coll)
+{
+    return RT_RS == coll || RT_RSB == coll;
+}
 
-/* The fan-in a boxed call of `total` elements runs at: the one set through
- * MPI_T (--fanin), or with 0 (auto, the default) the component's rule. */
-static int fanin_of(size_t total)
+/* The fan-in a boxed call of coll over `total` elements runs at: the one
+ * set through MPI_T (--fanin), or with 0 (auto, the default) the
+ * component's rule. */
+static int fanin_of(int coll, size_t total)
 {
     if (0 != tree_k) {
         return tree_k;
     }
-    return mca_coll_rsag_direct_fanin_auto(size, total * sizeof(double), checking_rs);
+    return mca_coll_rsag_direct_fanin_auto(size, total * sizeof(double), is_rs(coll));
 }
 
-/* The boxed tree runs a call of `total` elements. */
-static int tree_runs(size_t total)
+/* The boxed tree runs a call of coll over `total` elements. */
+static int tree_runs(int coll, size_t total)
 {
-    return fanin_of(total) >= 2 && size >= 3 && total > 0 && total * sizeof(double) <= 1080;
+    return fanin_of(coll, total) >= 2 && size >= 3 && total > 0 && total * sizeof(double) <= 1080;
 }
 
 /* The partial of rank r in the tree of fan-in k: its input, then at
@@ -185,13 +188,13 @@ static double tree_partial(int c, int nc, size_t i, int r, int k)
     return acc;
 }
 
-/* Element i of the result of a call of `total` elements: the left fold in
- * rank order, or the tree's fold when the tree runs it. */
-static double reference(int c, int nc, size_t i, size_t total)
+/* Element i of the result of a call of coll over `total` elements: the
+ * left fold in rank order, or the tree's fold when the tree runs it. */
+static double reference(int coll, int c, int nc, size_t i, size_t total)
 {
     double acc = input(c, 0, i);
-    if (tree_runs(total)) {
-        return tree_partial(c, nc, i, 0, fanin_of(total));
+    if (tree_runs(coll, total)) {
+        return tree_partial(c, nc, i, 0, fanin_of(coll, total));
     }
     for (int q = 1; q < size; ++q) {
         acc = combine(nc, acc, input(c, q, i));
@@ -261,8 +264,6 @@ static const char *one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, s
     int by_direct;
     long long mark = nfanins ? rt_counter("coll_rsag_direct_tree_calls") : 0;
 
-    checking_rs = RT_RS == coll || RT_RSB == coll;
-
     /* reduce-scatter blocks: irregular, with zeros (coll RS), or even */
     if (RT_RS == coll || RT_RSB == coll) {
         size_t used = 0;
@@ -309,19 +310,19 @@ static const char *one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, s
     if (by_direct && total > 0 && f == form) {
         ++direct_cases;
     }
-    check_tree_calls(&mark, by_direct && tree_runs(total), rt_coll_names[coll]);
+    check_tree_calls(&mark, by_direct && tree_runs(coll, total), rt_coll_names[coll]);
     if (RT_REDUCE != coll || rank == root) {
         size_t off = (RT_RS == coll || RT_RSB == coll) ? lo : 0;
         size_t end = (RT_RS == coll || RT_RSB == coll) ? hi : n;
         for (size_t i = off; i < end; ++i) {
-            double want = reference(c, nc, i, total), got = rbuf[i - off];
+            double want = reference(coll, c, nc, i, total), got = rbuf[i - off];
             /* the same bits by direct; another algorithm sums in its own order */
             int same = by_direct ? bits(got) == bits(want)
                                  : (got - want <= 1e-12 * size && want - got <= 1e-12 * size);
             if (!same) {
                 FAIL("%s %s n=%zu inplace=%d root=%d: element %zu is %a, %s gives %a",
                      rt_coll_names[coll], nc ? "halfplus" : "sum", total, inplace, root, i,
-                     rbuf[i - off], tree_runs(total) ? "the tree's order" : "rank order", want);
+                     rbuf[i - off], tree_runs(coll, total) ? "the tree's order" : "rank order", want);
                 break;
             }
         }
@@ -688,9 +689,9 @@ static double restart_input(int c, int it, int q, size_t i)
 
 /* The reference of element i at start `it` of a call of `total`
  * elements (MPI_SUM; rank order, or the tree's). */
-static double restart_reference(int c, int it, size_t i, size_t total)
+static double restart_reference(int coll, int c, int it, size_t i, size_t total)
 {
-    return reference(c * 1000 + it, 0, i, total);
+    return reference(coll, c * 1000 + it, 0, i, total);
 }
 
 /* One persistent request of coll over n elements (per rank block for the
@@ -709,8 +710,6 @@ static long restart_one(int coll, int c, size_t n, int inplace, int starts)
     rt_call_t call;
     int k = rt_alg_index(coll, "direct");
     long ran_direct = 0;
-
-    checking_rs = RT_RS == coll || RT_RSB == coll;
 
     for (int q = 0; q < size; ++q) {
         counts[q] = (int) n;
@@ -740,12 +739,12 @@ static long restart_one(int coll, int c, size_t n, int inplace, int starts)
             FAIL("restart %s start %d failed", rt_coll_names[coll], it);
             break;
         }
-        check_tree_calls(&mark, ran_direct && tree_runs(total), "restart");
+        check_tree_calls(&mark, ran_direct && tree_runs(coll, total), "restart");
         if (RT_REDUCE == coll && rank != root) {
             continue;
         }
         for (size_t i = 0; i < len; ++i) {
-            double want = restart_reference(c, it, lo + i, total);
+            double want = restart_reference(coll, c, it, lo + i, total);
             if (bits(rbuf[i]) != bits(want)) {
                 FAIL("restart %s n=%zu inplace=%d start %d: element %zu is %a, expected %a",
                      rt_coll_names[coll], n, inplace, it, lo + i, rbuf[i], want);
@@ -838,7 +837,7 @@ static void pending_check(pending_t *pd, const char *what)
     size_t lo = RT_RSB == pd->coll ? pd->n * (size_t) rank : 0;
 
     for (size_t i = 0; i < pd->n; ++i) {
-        double want = restart_reference(pd->c, 0, lo + i,
+        double want = restart_reference(pd->coll, pd->c, 0, lo + i,
                                         RT_RSB == pd->coll ? pd->n * (size_t) size : pd->n);
         if (bits(pd->rbuf[i]) != bits(want)) {
             FAIL("outstanding %s (%s n=%zu): element %zu is %a, expected %a", what,
@@ -983,7 +982,7 @@ static int mode_unordered(int rounds, int ordered)
         for (int r = 0; r < 2; ++r) {
             for (size_t i = 0; i < n[r]; ++i) {
                 /* another algorithm may add in another order: the last bits */
-                double want = restart_reference(r, it, i, n[r]);
+                double want = restart_reference(RT_ALLREDUCE, r, it, i, n[r]);
 
                 if (fabs(rbuf[r][i] - want) > 1e-12 * fabs(want)) {
                     FAIL("unordered: round %d request %d element %zu is %a, expected %a", it, r,
@@ -1099,7 +1098,7 @@ static int mode_latency(int iters)
             }
             MPI_Waitall(OUT, req, MPI_STATUSES_IGNORE);
             for (int k = 0; k < OUT; ++k) {
-                double want = reference(c - OUT + 1 + k, 0, 0, 1);
+                double want = reference(RT_ALLREDUCE, c - OUT + 1 + k, 0, 0, 1);
                 if (bits(out[k]) != bits(want)) {
                     FAIL("outstanding round %d request %d: %a, rank order gives %a", round, k,
                          out[k], want);
