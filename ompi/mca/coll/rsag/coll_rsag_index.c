@@ -379,17 +379,12 @@ int mca_coll_rsag_direct_fanin_auto(int p, size_t bytes, bool reduce_scatter)
            + (p - 1) * folded * MCA_COLL_RSAG_FANIN_FOLD;
     for (int depth = 2; depth <= 31 && (1LL << (depth - 1)) < p; ++depth) {
         /* the least k with k^depth >= p */
-        int k = 1;
-        long long span;
+        int k = 2;
         double t;
 
-        do {
+        while (mca_coll_rsag_tree_levels(p, k) > depth) {
             ++k;
-            span = 1;
-            for (int l = 0; l < depth && span < p; ++l) {
-                span *= k;
-            }
-        } while (span < p);
+        }
         /* per level a wait on k - 1 children (the first after the barrier)
          * and their partials folded; then rank 0's result copied out */
         t = MCA_COLL_RSAG_FANIN_SYNC - 1.0
