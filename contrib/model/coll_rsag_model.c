@@ -105,22 +105,31 @@ static double cache_n(const ctx_t *x)
     return (double) x->c->whole_bytes > x->n ? (double) x->c->whole_bytes : x->n;
 }
 
+/* The share of w bytes beyond a level of lo bytes: 0 up to lo, 1 from
+ * 4 lo, log-linear between (measured rates change gradually over two
+ * octaves). */
+static double beyond(double w, double lo)
+{
+    if (w <= lo) return 0.0;
+    if (w >= 4.0 * lo) return 1.0;
+    return log2(w / lo) / 2.0;
+}
+
 static double uncached(const ctx_t *x)
 {
-    double c = (double) x->pr->cache_bytes, w = 2.0 * cache_n(x);
-    if (w <= c) return 0.0;
-    if (w >= 4.0 * c || c <= 0) return 1.0;
-    return log2(w / c) / 2.0;
+    return beyond(2.0 * cache_n(x), (double) x->pr->cache_bytes);
 }
 
 /* The same for the whole node's data: its ranks' vectors, ppn 2 n bytes.
  * The node's memory bandwidth is shared only by what goes to memory. */
+static double node_bytes(const ctx_t *x)
+{
+    return 2.0 * cache_n(x) * x->ppn;
+}
+
 static double node_uncached(const ctx_t *x)
 {
-    double c = (double) x->pr->cache_bytes, w = 2.0 * cache_n(x) * x->ppn;
-    if (w <= c) return 0.0;
-    if (w >= 4.0 * c || c <= 0) return 1.0;
-    return log2(w / c) / 2.0;
+    return beyond(node_bytes(x), (double) x->pr->cache_bytes);
 }
 
 /* Memory rates (measured within the last-level cache) beyond it: 1 while
@@ -128,11 +137,9 @@ static double node_uncached(const ctx_t *x)
  * log-linear between. */
 static double dram(const ctx_t *x)
 {
-    double c = (double) x->pr->llc_bytes, w = 2.0 * cache_n(x) * x->ppn;
-    double f = x->pr->dram_factor, v;
-    if (c <= 0 || f <= 1.0 || 4.0 * w <= c) return 1.0;
-    v = w >= c ? 1.0 : log2(4.0 * w / c) / 2.0;
-    return 1.0 + (f - 1.0) * v;
+    double c = (double) x->pr->llc_bytes, f = x->pr->dram_factor;
+    if (c <= 0 || f <= 1.0) return 1.0;
+    return 1.0 + (f - 1.0) * beyond(node_bytes(x), c / 4.0);
 }
 
 static double mix(const ctx_t *x, double cached_rate, double memory_rate)
