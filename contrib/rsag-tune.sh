@@ -40,10 +40,11 @@
 #   3. measures every rsag algorithm (rsag-bench.sh --rsag-only: interleaved,
 #      medians over --reps jobs) at a few sizes around those crossovers
 #   4. writes the thresholds of the measured winners (rsag-thresholds.awk),
-#      and coll_rsag_direct_cma_min_bytes: `direct` is measured with its CMA
-#      path too (a variant job, coll_rsag_single_copy cma); from the
+#      and coll_rsag_direct_cma_min_bytes: `direct` is measured both ways
+#      (variant jobs, coll_rsag_single_copy cma and none); from the
 #      smallest size where CMA wins at that size and every larger one, for
-#      every collective tuned, direct pulls with CMA (none: the segment)
+#      every collective tuned, direct pulls with CMA (none: not written,
+#      the default learns the way per size as the job runs)
 #                                                  -> OUTDIR/rsag-tune-node-np<NP>.conf
 #   contrib/rsag-tune.sh --node -o tune-node       # minutes
 #   contrib/rsag-tune.sh --node --quick -n 2 -o t  # a smoke run (< 1 minute)
@@ -199,7 +200,8 @@ if [ "$NODE" = 1 ]; then
     fi
     NODE_NOTE="sizes from the cost model's crossovers for $NP ranks on one node (profile $prof): $SIZES"
     echo "$PROG: 2/3 the model's crossovers: measuring at $SIZES bytes" >&2
-    BENCH_PASS_ARGS+=(--sizes "$SIZES" --rsag-variant "cma=--mca coll_rsag_single_copy cma")
+    BENCH_PASS_ARGS+=(--sizes "$SIZES" --rsag-variant "cma=--mca coll_rsag_single_copy cma"
+                      --rsag-variant "seg=--mca coll_rsag_single_copy none")
     if [ "$QUICK" = 1 ]; then
         [ -n "$ITERS" ] || BENCH_PASS_ARGS+=(--iters 20)
         REPS=1
@@ -268,15 +270,17 @@ oversub=no
     done
     if [ "$NODE" = 1 ]; then
         # direct's two ways: per collective the smallest size from which
-        # the CMA variant (cma_direct) beats the segment (rsag_direct) by
-        # the margin at every larger measured size; the largest of them
+        # the CMA variant (cma_direct) beats the segment variant
+        # (seg_direct) by the margin at every larger measured size; the
+        # largest of them.  Written, it fixes the way; else the default
+        # (auto learns the way per size while the job runs) stays.
         echo "#"
         echo "# direct: CMA pulls instead of the shared segment from the size where they win"
         for c in "${colls[@]}"; do
             awk -F, -v margin="$(awk -v m="$MARGIN" 'BEGIN { print m / 100 }')" -v coll="$c" '
                 NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-                !("rsag_direct_us" in col) || !("cma_direct_us" in col) { next }
-                { s = $1 + 0; seg = $col["rsag_direct_us"]; cma = $col["cma_direct_us"]
+                !("seg_direct_us" in col) || !("cma_direct_us" in col) { next }
+                { s = $1 + 0; seg = $col["seg_direct_us"]; cma = $col["cma_direct_us"]
                   if (seg == "" || cma == "") next
                   n++; size[n] = s; win[n] = (cma + 0 < (seg + 0) * (1 - margin)) }
                 END {
@@ -289,7 +293,7 @@ oversub=no
               printf "#   %s: %s\n", $1, ($2 == "never" ? "the segment, at the largest size measured" : "CMA from " $2 " bytes") }
             END {
                 if (!seen) print "#   (not measured)"
-                else if (never) print "# the segment wins at the largest size of a collective: the default (never) stays"
+                else if (never) print "# the segment wins at the largest size of a collective: not set (the default: learned per size as the job runs)"
                 else print "coll_rsag_direct_cma_min_bytes = " m
             }'
     fi

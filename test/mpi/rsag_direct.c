@@ -85,6 +85,13 @@
  *     runs 1, 7, 64, 135 (a box) and 200 (more) doubles; --form all runs the
  *     three forms in one job.  Rank 0 prints tree_calls=N (this rank's).
  *
+ *   learn [--rounds N]: coll_rsag_single_copy auto learning the copy mode:
+ *     N (default 140: the first trials, two later ones) blocking calls of
+ *     each collective at 64 KB and 1 MB through direct, every result
+ *     checked, then 8 nonblocking allreduces of each size (they take the
+ *     agreed way); coll_rsag_direct_cma_calls must move by more than 0 and
+ *     less than the calls made: both ways ran.  Rank 0 prints calls= cma=.
+ *
  * Rank 0 prints "rsag_direct: <mode> PASS ..." or "... FAIL ..."; exit
  * status 0 iff PASS.
  */
@@ -567,6 +574,83 @@ static int mode_churn(int cycles)
         printf("rsag_direct: churn %s np=%d cycles=%d rss %ld->%ld KiB maps %ld->%ld "
                "fds %ld->%ld\n", all ? "FAIL" : "PASS", size, cycles, rss0, rss1, maps0, maps1,
                fds0, fds1);
+    }
+    return all ? 1 : 0;
+}
+
+/* One checked call of collective `coll` on n doubles (rank + j: exact sums). */
+static void learn_call(int coll, int n, double *in, double *out, int nonblocking)
+{
+    double want;
+    int lo = 0, len = n, root = 0;
+    MPI_Request req;
+
+    for (int j = 0; j < n; ++j) {
+        in[j] = rank + j % 1000;
+        out[j] = -1;
+    }
+    if (RT_ALLREDUCE == coll && nonblocking) {
+        MPI_Iallreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    } else if (RT_ALLREDUCE == coll) {
+        MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    } else if (RT_REDUCE == coll) {
+        MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
+        len = rank == root ? n : 0;
+    } else {
+        MPI_Reduce_scatter_block(in, out, n / size, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        lo = rank * (n / size);
+        len = n / size;
+    }
+    for (int j = 0; j < len; ++j) {
+        want = (double) size * (size - 1) / 2 + (double) size * ((lo + j) % 1000);
+        if (out[j] != want) {
+            FAIL("learn: %s of %d doubles: element %d is %g, not %g", rt_coll_names[coll], n,
+                 lo + j, out[j], want);
+            break;
+        }
+    }
+}
+
+static int mode_learn(int rounds)
+{
+    static const int sizes[] = { 8192, 131072 };        /* 64 KB, 1 MB */
+    static const int colls[] = { RT_ALLREDUCE, RT_REDUCE, RT_RSB };
+    double *in = malloc(131072 * sizeof(double)), *out = malloc(131072 * sizeof(double));
+    long long cma0 = rt_counter("coll_rsag_direct_cma_calls"), cma, calls = 0;
+    unsigned long long ran = 0;
+    long all = 0;
+
+    force_direct();
+    for (int ci = 0; ci < 3; ++ci) {
+        int k = rt_alg_index(colls[ci], "direct");
+        rt_snap_t before, after;
+
+        rt_snapshot(colls[ci], &before);
+        for (int si = 0; si < 2; ++si) {
+            for (int i = 0; i < rounds; ++i, ++calls) {
+                learn_call(colls[ci], sizes[si], in, out, 0);
+            }
+            for (int i = 0; RT_ALLREDUCE == colls[ci] && i < 8; ++i, ++calls) {
+                learn_call(colls[ci], sizes[si], in, out, 1);
+            }
+        }
+        rt_snapshot(colls[ci], &after);
+        ran += after.ctr[k] - before.ctr[k];
+    }
+    cma = rt_counter("coll_rsag_direct_cma_calls") - cma0;
+    if (ran != (unsigned long long) calls) {
+        FAIL("learn: direct ran %llu of %lld calls", ran, calls);
+    }
+    if (cma <= 0 || cma >= calls) {
+        FAIL("learn: %lld of %lld calls by CMA: both ways must have run", cma, calls);
+    }
+    free(in);
+    free(out);
+    MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("rsag_direct: learn %s np=%d calls=%lld cma=%lld\n", all ? "FAIL" : "PASS", size,
+               calls, cma);
     }
     return all ? 1 : 0;
 }
@@ -1229,12 +1313,14 @@ int main(int argc, char **argv)
         rc = mode_unordered(n > 0 ? n : 20, ordered);
     } else if (0 == strcmp(mode, "latency")) {
         rc = mode_latency(n > 0 ? n : 5);
+    } else if (0 == strcmp(mode, "learn")) {
+        rc = mode_learn(n > 0 ? n : 140);
     } else {
         if (0 == rank) {
             fprintf(stderr, "usage: rsag_direct bits [--iters N] [--form F] [--auto] "
                             "[--max-count N] [--fanin K,...] [--form all] | restart [--starts N] | outstanding "
                             "[--rounds N] | unordered [--rounds N] [--ordered] | latency [--iters N] [--form F] | "
-                            "churn [--cycles N] | "
+                            "churn [--cycles N] | learn [--rounds N] | "
                             "comms [--comms N] | kill\n");
         }
         rc = 2;

@@ -254,10 +254,11 @@ tune_node_quick() {
     done
     [ "$(grep -c '^coll_rsag_allreduce_[a-z_]*_min_bytes = [0-9][0-9]*$' "$f")" -ge 5 ] \
         || { echo "too few threshold lines"; return 1; }
-    # direct's CMA path measured beside the segment: a size, or the default kept
-    grep -Eq '^coll_rsag_direct_cma_min_bytes = [0-9]+$|the default \(never\) stays' "$f" \
+    # direct's CMA path measured beside the segment: a size, or the default (learned) kept
+    grep -Eq '^coll_rsag_direct_cma_min_bytes = [0-9]+$|not set \(the default: learned per size' "$f" \
         || { echo "no verdict on direct's CMA path"; return 1; }
     grep -q '^cma_direct_us\|,cma_direct_us,' "$d/allreduce-np2.csv" || { echo "no CMA variant measured"; return 1; }
+    grep -q '^seg_direct_us\|,seg_direct_us,' "$d/allreduce-np2.csv" || { echo "no segment variant measured"; return 1; }
     bench_tune_file_used "$f" '^coll_rsag_\(allreduce_[a-z_]*\|direct_cma\)_min_bytes = [0-9][0-9]*$' \
         "$d/ompi_info.txt" 2
 }

@@ -8,9 +8,9 @@
 # rsag_check's matrix forces direct along with every other algorithm; here
 # it runs with direct alone forced for the four collectives (--algorithms
 # current), at np 2 (not oversubscribed) to 16 (8 per core), on the CMA
-# path from 32 KB (coll_rsag_direct_cma_min_bytes; by default auto never
-# uses CMA), with CMA for every size (cma), with the defaults (the segment
-# after a CMA test read) and without CMA (none), also with a segment so
+# path from 32 KB (coll_rsag_direct_cma_min_bytes; by default auto learns
+# from 16 KB which of the segment and CMA is faster), with CMA for every
+# size (cma), with the defaults and without CMA (none), also with a segment so
 # small that every vector of more than a few elements goes in many windows.
 # rsag_direct checks what is special: same bits on every rank, equal to the
 # rank-order fold, on random non-integer doubles and a non-commutative
@@ -300,11 +300,11 @@ expect_in_log 'rsag_direct: comms round 1 comm 1: [a-z_]+ \(not direct\)'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=2 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
 expect_not_in_log 'Bus error|signal 7'
-# 2304 KiB: the segment (2101632 bytes at np 2) would fit, but would leave
+# 2304 KiB: the segment (2101760 bytes at np 2) would fit, but would leave
 # less than coll_rsag_segment_keep_free_percent (25 %) of /dev/shm free.
 run_test direct-shm-keep-free-fallback-np2 direct_small_shm 2304k "${mpirun_cmd[@]}" -np 2 \
     "${direct_shm_vader[@]}" --mca coll_rsag_verbose 1 "$direct_prog" comms
-expect_in_log "direct on MPI_COMM_WORLD .*: shared segment of 2101632 bytes not made: /dev/shm has [0-9]+ of 2359296 bytes free and must keep 589824 free \(coll_rsag_segment_keep_free_percent 25\); rsag's point-to-point algorithms instead"
+expect_in_log "direct on MPI_COMM_WORLD .*: shared segment of 2101760 bytes not made: /dev/shm has [0-9]+ of 2359296 bytes free and must keep 589824 free \(coll_rsag_segment_keep_free_percent 25\); rsag's point-to-point algorithms instead"
 expect_in_log 'rsag_direct: comms round 0 comm 0: [a-z_]+ \(not direct\)'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=2 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
@@ -312,7 +312,7 @@ expect_in_log 'rsag names left in /dev/shm: 0$'
 run_test direct-shm-keep-free-off-np2 direct_small_shm 2304k "${mpirun_cmd[@]}" -np 2 \
     "${direct_shm_vader[@]}" --mca coll_rsag_segment_keep_free_percent 0 \
     --mca coll_rsag_verbose 1 "$direct_prog" comms --comms 1
-expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment 2101632 bytes, copies through the segment'
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment 2101760 bytes, copies through the segment'
 expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=1 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
@@ -347,7 +347,7 @@ run_test direct-shm-cap-fallback-np2 "${mpirun_cmd[@]}" -np 2 \
 expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
 expect_in_log 'rsag_direct: comms round 1 comm 1: direct$'
 expect_in_log 'rsag_direct: comms round 1 comm 2: [a-z_]+ \(not direct\)'
-expect_in_log "direct on MPI COMMUNICATOR [0-9]+ DUP FROM 0 .*: shared segment of 2101632 bytes not made: this process's segments would take 6304896 bytes, above coll_rsag_segment_max_bytes 5242880; rsag's point-to-point algorithms instead"
+expect_in_log "direct on MPI COMMUNICATOR [0-9]+ DUP FROM 0 .*: shared segment of 2101760 bytes not made: this process's segments would take 6305280 bytes, above coll_rsag_segment_max_bytes 5242880; rsag's point-to-point algorithms instead"
 expect_count 1 'not made: '
 expect_in_log 'rsag_direct: comms after free: direct$'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=3 failures=0'
@@ -371,13 +371,39 @@ run_test direct-cma-seccomp-enosys-np3 "${mpirun_cmd[@]}" -np 3 "${direct_nocma[
     "$direct_prog" bits
 expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes; CMA refused \(process_vm_readv: Function not implemented\): copies through the segment'
 expect_in_log 'rsag_direct: bits PASS np=3 '
-# With the defaults nothing uses CMA: no test read (the filter would refuse
-# it), and the trace says the segment carries the data.
-run_test direct-cma-no-test-read-np2 "${mpirun_cmd[@]}" -np 2 "${direct_nocma[@]}" \
+# With the defaults (auto, learning) the test read is made too: refused,
+# every rank copies through the segment and nothing is learned.
+run_test direct-cma-learn-refused-np2 "${mpirun_cmd[@]}" -np 2 "${direct_nocma[@]}" \
     --mca coll_rsag_verbose 1 "$here/mpi/rsag_nocma" "$direct_prog" bits
-expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes, copies through the segment \(coll_rsag_single_copy auto, coll_rsag_direct_cma_min_bytes never: no CMA, no test read\)'
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes; CMA refused \(process_vm_readv: Operation not permitted\): copies through the segment'
+expect_not_in_log 'single copy by CMA'
+expect_in_log 'rsag_direct: bits PASS np=2 '
+# coll_rsag_direct_cma_min_bytes set to never: nothing uses CMA, no test read
+# (the filter would refuse it), and the trace says the segment carries the data.
+run_test direct-cma-no-test-read-np2 "${mpirun_cmd[@]}" -np 2 "${direct_nocma[@]}" \
+    --mca coll_rsag_direct_cma_min_bytes 18446744073709551615 \
+    --mca coll_rsag_verbose 1 "$here/mpi/rsag_nocma" "$direct_prog" bits
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes, copies through the segment \(coll_rsag_single_copy auto, coll_rsag_direct_cma_min_bytes set to never: no CMA, no test read\)'
 expect_not_in_log 'CMA refused|single copy by CMA'
 expect_in_log 'rsag_direct: bits PASS np=2 '
+
+# The copy mode learned (coll_rsag_single_copy auto, the default): 140
+# blocking calls of each collective at 64 KB and 1 MB, then nonblocking
+# ones; both ways must have run (coll_rsag_direct_cma_calls), every result
+# right, and rank 0 traces each vote's outcome for each collective and size.
+# The ranks must agree on every call's way: a disagreement hangs or gives
+# wrong sums.  np 4 is oversubscribed: correctness only.
+for np in 2 4; do
+    run_test "direct-learn-copy-np$np" "${mpirun_cmd[@]}" -np "$np" --mca coll_rsag_verbose 1 \
+        "$direct_prog" learn
+    for direct_coll in allreduce reduce reduce_scatter_block; do
+        for direct_bytes in 65536 1048576; do
+            expect_in_log "direct on MPI_COMM_WORLD \\(size $np\\), $direct_bytes-byte $direct_coll calls: (single copy by CMA|copies through the segment) \\(segment [0-9.]+ us, CMA [0-9.]+ us per call, slowest rank\\)"
+        done
+    done
+    expect_in_log "direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes, copies through the segment below 16384 bytes, from there each size the faster of the segment and single copy by CMA, as measured"
+    expect_in_log "rsag_direct: learn PASS np=$np calls=856 cma=[1-9]"
+done
 
 # How a rank writes what its peers read (coll_rsag_direct_stream): streaming
 # stores for every piece, however small and misaligned (min 0), or never:

@@ -9,7 +9,9 @@
  * cache line and every length across the head, line, piece and tail paths,
  * and nothing around them; mca_coll_rsag_copy_for_peer likewise on both
  * sides of its threshold; the learner of coll_rsag_direct_stream auto
- * against a simulated machine whose faster way changes.
+ * against a simulated machine whose faster way changes; the copy learner
+ * of coll_rsag_single_copy auto, four ranks voting, likewise, every rank
+ * taking the same way at every call.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -132,6 +134,86 @@ static void test_learner(void)
     CHECK(trial, "a new size class starts with trials");
 }
 
+/* The copy learner: R ranks make the same calls; at each call every rank
+ * asks whether a vote is due (the same answer everywhere), the vote takes
+ * each way's slowest rank, and every rank picks.  A call of way w costs
+ * rank r cost[w] * (1 + r / 10) us (the last rank is the slowest).
+ * Returns how many calls went the slower way; *switched_at: the first call
+ * at which the agreed way changed after the first vote (-1: none). */
+#define RANKS 4
+static int voted_calls(mca_coll_rsag_copy_learner_t l[RANKS], size_t bytes, double seg,
+                       double cma, int calls, int *switched_at)
+{
+    int slow = 0;
+
+    *switched_at = -1;
+    for (int i = 0; i < calls; ++i) {
+        int way[RANKS], before = mca_coll_rsag_copy_agreed(&l[0], bytes);
+        bool trial[RANKS], due = mca_coll_rsag_copy_vote_due(&l[0], bytes);
+
+        for (int r = 1; r < RANKS; ++r) {
+            CHECK(due == mca_coll_rsag_copy_vote_due(&l[r], bytes), "call %d: vote due on rank "
+                  "%d and not on rank 0, or the other way round", i, r);
+        }
+        if (due) {
+            double agreed[2] = { 0, 0 };
+
+            for (int r = 0; r < RANKS; ++r) {
+                for (int w = 0; w < 2; ++w) {
+                    double c = mca_coll_rsag_copy_cost(&l[r], bytes, w);
+                    agreed[w] = c > agreed[w] ? c : agreed[w];
+                }
+            }
+            for (int r = 0; r < RANKS; ++r) {
+                (void) mca_coll_rsag_copy_settle(&l[r], bytes, agreed);
+            }
+            if (mca_coll_rsag_copy_agreed(&l[0], bytes) != before
+                && mca_coll_rsag_copy_vote_due(&l[0], bytes) && i > MCA_COLL_RSAG_STREAM_FIRST
+                && *switched_at < 0) {
+                *switched_at = i;
+            }
+        }
+        for (int r = 0; r < RANKS; ++r) {
+            way[r] = mca_coll_rsag_copy_pick(&l[r], bytes, &trial[r]);
+            CHECK(way[r] == way[0] && trial[r] == trial[0], "call %d: rank %d goes way %d, rank "
+                  "0 way %d", i, r, way[r], way[0]);
+            mca_coll_rsag_copy_record(&l[r], bytes, way[r], trial[r],
+                                      1e-6 * (way[r] ? cma : seg) * (1 + r / 10.0));
+        }
+        slow += (way[0] ? cma : seg) > (cma < seg ? cma : seg);
+    }
+    return slow;
+}
+
+static void test_copy_learner(void)
+{
+    static mca_coll_rsag_copy_learner_t l[RANKS];
+    size_t mb = 1 << 20;
+    int slow, at;
+
+    /* CMA faster: decided after the first trials, then one trial in RETRY */
+    slow = voted_calls(l, mb, 400, 250, 4 + 640, &at);
+    CHECK(1 == mca_coll_rsag_copy_agreed(&l[0], mb), "CMA faster: agreed on CMA");
+    CHECK(slow == 2 + 640 / MCA_COLL_RSAG_STREAM_RETRY, "CMA faster: %d calls the slow way",
+          slow);
+    CHECK(at < 0, "steady machine: switched at call %d", at);
+    /* the segment gets faster: switched at the vote after the next trial */
+    slow = voted_calls(l, mb, 150, 250, 640, &at);
+    CHECK(0 == mca_coll_rsag_copy_agreed(&l[0], mb), "segment faster now: agreed on it");
+    CHECK(slow <= MCA_COLL_RSAG_STREAM_RETRY + 1 + 640 / MCA_COLL_RSAG_STREAM_RETRY,
+          "segment faster now: %d slow calls", slow);
+    /* within 10 %: no switching back and forth */
+    slow = voted_calls(l, mb, 150, 140, 640, &at);
+    CHECK(0 == mca_coll_rsag_copy_agreed(&l[0], mb), "near-equal ways: stays");
+    /* classes apart: 64 KiB starts with its own trials, segment first */
+    {
+        bool trial;
+        CHECK(0 == mca_coll_rsag_copy_agreed(&l[0], 64 * 1024), "unlearned class: segment");
+        CHECK(0 == mca_coll_rsag_copy_pick(&l[0], 64 * 1024, &trial) && trial,
+              "a new class starts with a segment trial");
+    }
+}
+
 int main(void)
 {
     static const size_t lens[] = { 0, 1, 15, 16, 17, 63, 64, 65, 127, 128, 129, 200, 1000,
@@ -155,6 +237,7 @@ int main(void)
         CHECK(copied_exactly(0, 0, len, SIZE_MAX, 1), "copy_for_peer len=%zu (never)", len);
     }
     test_learner();
+    test_copy_learner();
     printf("test_stream: streaming stores %s\n",
            mca_coll_rsag_stream_available() ? "used (x86-64 SSE2)" : "not available: memcpy");
     return unit_report("test_stream");

@@ -329,6 +329,11 @@ struct mca_coll_rsag_direct_t {
     mca_coll_rsag_stream_way_t way;     /* how this call writes for peers (the learner's) */
     bool trial;
     double t0;                          /* > 0: this call is timed for the learner */
+    /* the copy learner (coll_rsag_single_copy auto): a blocking call is
+     * timed from its first poll, its way and whether it was a trial */
+    bool copy_timed, copy_trial;
+    int copy_way;
+    double c0;
     bool counted;                       /* a memory request of rsag's (prepared calls) */
 };
 
@@ -537,6 +542,7 @@ static int mca_coll_rsag_direct_cma(mca_coll_rsag_direct_t *d)
             return MCA_COLL_RSAG_POLL_AGAIN;
         }
         mca_coll_rsag_direct_cma_post(d);
+        mca_coll_rsag_count(&mca_coll_rsag_direct_cma_calls, 1ULL);
         d->phase = MCA_COLL_RSAG_DIRECT_CMA_ARRIVE;
         /* fall through */
     case MCA_COLL_RSAG_DIRECT_CMA_ARRIVE:
@@ -960,8 +966,9 @@ static int mca_coll_rsag_direct_tree(mca_coll_rsag_direct_t *d)
     return OMPI_SUCCESS;
 }
 
-/* Calls (ticks) this process ran through the tree (MPI_T). */
+/* Calls (ticks) this process ran through the tree, and by CMA (MPI_T). */
 unsigned long long mca_coll_rsag_direct_tree_calls = 0;
+unsigned long long mca_coll_rsag_direct_cma_calls = 0;
 
 void mca_coll_rsag_direct_register(const mca_base_component_t *c)
 {
@@ -994,6 +1001,15 @@ void mca_coll_rsag_direct_register(const mca_base_component_t *c)
         NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
         MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, NULL, NULL, NULL,
         &mca_coll_rsag_direct_tree_calls);
+    (void) mca_base_component_pvar_register(
+        c, "direct_cma_calls",
+        "Calls rsag's direct algorithms ran by CMA (single-copy pulls of peers' buffers) "
+        "instead of through the shared segment, all forms and collectives; they count in "
+        "their collective's direct counter too",
+        OPAL_INFO_LVL_4, MCA_BASE_PVAR_CLASS_COUNTER, MCA_BASE_VAR_TYPE_UNSIGNED_LONG_LONG,
+        NULL, MCA_BASE_VAR_BIND_NO_OBJECT,
+        MCA_BASE_PVAR_FLAG_READONLY | MCA_BASE_PVAR_FLAG_CONTINUOUS, NULL, NULL, NULL,
+        &mca_coll_rsag_direct_cma_calls);
 }
 
 /* ---- the call: described once, started, polled --------------------------- */
@@ -1043,12 +1059,18 @@ static int mca_coll_rsag_direct_poll(void *state, bool wait)
     d->wait = wait;
     if (d->fresh) {
         mca_coll_rsag_direct_stream_first(d, wait);
+        d->c0 = d->copy_timed ? mca_coll_rsag_direct_now() : 0;
     }
     rc = d->use_cma ? mca_coll_rsag_direct_cma(d)
          : 0 == d->fanin ? mca_coll_rsag_direct_slots(d) : mca_coll_rsag_direct_tree(d);
     if (MCA_COLL_RSAG_POLL_AGAIN != rc && d->t0 > 0) {
         mca_coll_rsag_direct_stream_learn(&d->a, d->a.count * d->ctx.ext, d->way, d->trial,
                                           d->t0);
+    }
+    if (OMPI_SUCCESS == rc && d->c0 > 0) {
+        mca_coll_rsag_copy_record(&d->ctx.seg->copy[d->kind], d->a.count * d->ctx.ext, d->copy_way,
+                                  d->copy_trial, mca_coll_rsag_direct_now() - d->c0);
+        d->c0 = 0;
     }
     return rc;
 }
@@ -1077,9 +1099,64 @@ static void mca_coll_rsag_direct_trace_fanin(const mca_coll_rsag_direct_t *d, si
                 k > 1 ? "through the tree" : "flat", k, mca_coll_rsag_node_params.fanin);
 }
 
+/* The verbose trace of a vote's outcome, by rank 0, when a class's copy
+ * mode is decided or changes. */
+static void mca_coll_rsag_direct_trace_copy(const mca_coll_rsag_direct_t *d, size_t bytes,
+                                            const double agreed[2])
+{
+    if (mca_coll_rsag_component.verbose < MCA_COLL_RSAG_VERBOSE_DECISIONS || 0 != d->a.rank) {
+        return;
+    }
+    opal_output(mca_coll_rsag_component.output,
+                "coll:rsag: direct on %s (size %d), %zu-byte %s calls: %s (segment %.1f us, "
+                "CMA %.1f us per call, slowest rank)", d->a.comm->c_name, d->a.size, bytes,
+                mca_coll_rsag_colls[d->a.coll].name,
+                MCA_COLL_RSAG_COPY_CMA == mca_coll_rsag_copy_agreed(&d->a.segment->copy[d->kind], bytes)
+                    ? "single copy by CMA" : "copies through the segment",
+                1e6 * agreed[MCA_COLL_RSAG_COPY_SEGMENT], 1e6 * agreed[MCA_COLL_RSAG_COPY_CMA]);
+}
+
+/* CMA or the segment (the same answer on every rank).  An element larger
+ * than a window can only go by CMA (the selector saw to it that CMA works
+ * then).  coll_rsag_single_copy cma: CMA; auto with
+ * coll_rsag_direct_cma_min_bytes set: from there; auto otherwise: from
+ * MCA_COLL_RSAG_COPY_LEARN_MIN_BYTES the copy learner's way
+ * (coll_rsag_stream.h) — a blocking call votes when a vote is due, picks
+ * (the trials) and is timed; nonblocking and persistent calls take the
+ * agreed way, untimed (their time includes the program's). */
+static bool mca_coll_rsag_direct_use_cma(mca_coll_rsag_direct_t *d, size_t bytes,
+                                         bool blocking)
+{
+    mca_coll_rsag_segment_t *seg = d->a.segment;
+    mca_coll_rsag_copy_learner_t *l = &seg->copy[d->kind];
+    double agreed[2];
+
+    if (MCA_COLL_RSAG_COPY_CMA != seg->mode) {
+        return false;
+    }
+    if (0 == d->window || MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy) {
+        return true;
+    }
+    if (!mca_coll_rsag_copy_learned(seg)) {
+        return bytes >= mca_coll_rsag_node_params.cma_min_bytes;
+    }
+    if (bytes < MCA_COLL_RSAG_COPY_LEARN_MIN_BYTES) {
+        return false;
+    }
+    if (!blocking) {
+        return MCA_COLL_RSAG_COPY_CMA == mca_coll_rsag_copy_agreed(l, bytes);
+    }
+    if (mca_coll_rsag_copy_vote_due(l, bytes) && mca_coll_rsag_segment_vote(seg, l, bytes, agreed)) {
+        mca_coll_rsag_direct_trace_copy(d, bytes, agreed);
+    }
+    d->copy_way = mca_coll_rsag_copy_pick(l, bytes, &d->copy_trial);
+    d->copy_timed = true;
+    return MCA_COLL_RSAG_COPY_CMA == d->copy_way;
+}
+
 /* How the call goes: CMA or the segment, window, chunk, the small-vector
  * forms, flat or the tree. */
-static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
+static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d, bool blocking)
 {
     const mca_coll_rsag_args_t *a = &d->a;
     mca_coll_rsag_segment_t *seg = a->segment;
@@ -1100,11 +1177,7 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d)
     d->window = seg->slot_bytes / 2 / ext;
     d->chunk = mca_coll_rsag_node_params.chunk_size / ext;
     d->chunk = d->chunk > 0 ? d->chunk : 1;
-    /* an element larger than a window can only go by CMA (the selector
-     * saw to it that CMA works then) */
-    d->use_cma = (MCA_COLL_RSAG_COPY_CMA == seg->mode)
-                 && (MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy
-                     || bytes >= mca_coll_rsag_node_params.cma_min_bytes || 0 == d->window);
+    d->use_cma = mca_coll_rsag_direct_use_cma(d, bytes, blocking);
     whole_max = whole_max > MCA_COLL_RSAG_DIRECT_WHOLE_MIN ? whole_max
                                                           : MCA_COLL_RSAG_DIRECT_WHOLE_MIN;
     if (d->ctx.exact && MCA_COLL_RSAG_DIRECT_ALLREDUCE == d->kind) {
@@ -1202,7 +1275,8 @@ static void mca_coll_rsag_direct_set_temps(mca_coll_rsag_direct_t *d, char *tmp,
 static mca_coll_rsag_direct_t *mca_coll_rsag_direct_new(const mca_coll_rsag_args_t *a,
                                                         const size_t *layout,
                                                         mca_coll_rsag_direct_kind_t kind,
-                                                        size_t extra, bool counted)
+                                                        size_t extra, bool counted,
+                                                        bool blocking)
 {
     int p = a->size;
     size_t nd = (size_t) p + 1;
@@ -1235,7 +1309,7 @@ static mca_coll_rsag_direct_t *mca_coll_rsag_direct_new(const mca_coll_rsag_args
     d->ctx.exact = MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible
                    && mca_coll_rsag_exact_kind(a->dtype, a->op, &d->ctx.exact_float, &ncomp);
     d->ctx.reals = (size_t) ncomp;
-    mca_coll_rsag_direct_plan(d);
+    mca_coll_rsag_direct_plan(d, blocking);
     return d;
 }
 
@@ -1250,7 +1324,7 @@ int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args
     if (OMPI_SUCCESS != s->err) {
         return s->err;
     }
-    d = mca_coll_rsag_direct_new(a, a->displ, kind, 0, false);
+    d = mca_coll_rsag_direct_new(a, a->displ, kind, 0, false, !s->nonblocking);
     if (NULL == d) {
         s->err = OMPI_ERR_OUT_OF_RESOURCE;
         return s->err;
@@ -1282,7 +1356,8 @@ mca_coll_rsag_direct_t *mca_coll_rsag_direct_prepare(const mca_coll_rsag_args_t 
                                                      bool counted, int *err)
 {
     mca_coll_rsag_direct_t *d = mca_coll_rsag_direct_new(
-        a, layout, kind, 3 * MCA_COLL_RSAG_DIRECT_BOX_TEMP + MCA_COLL_RSAG_CACHE_LINE, counted);
+        a, layout, kind, 3 * MCA_COLL_RSAG_DIRECT_BOX_TEMP + MCA_COLL_RSAG_CACHE_LINE, counted,
+        false);
     uintptr_t extra;
     size_t n[3];
     char *t[3];

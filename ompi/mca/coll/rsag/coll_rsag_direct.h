@@ -48,10 +48,12 @@ typedef enum mca_coll_rsag_direct_kind_t {
 } mca_coll_rsag_direct_kind_t;
 
 /* coll_rsag_direct_fanin (k >= 2: the boxed tree of fan-in k; valid: 0 to
- * this) and the coll_rsag_direct_tree_calls counter (component register). */
+ * this) and the coll_rsag_direct_tree_calls and _cma_calls counters
+ * (component register). */
 #define MCA_COLL_RSAG_DIRECT_MAX_FANIN 256
 void mca_coll_rsag_direct_register(const mca_base_component_t *c);
 extern unsigned long long mca_coll_rsag_direct_tree_calls;
+extern unsigned long long mca_coll_rsag_direct_cma_calls;
 
 /* What the direct row of collective `coll` delivers
  * (coll_rsag_direct_algorithm.c). */

@@ -140,8 +140,11 @@ _Static_assert(sizeof(mca_coll_rsag_ctl_t) <= MCA_COLL_RSAG_CACHE_LINE,
                "a control line must fit one cache line");
 _Static_assert(sizeof(mca_coll_rsag_box_t) == MCA_COLL_RSAG_BOX_LINES * MCA_COLL_RSAG_CACHE_LINE,
                "a box is whole cache lines");
-/* Lines per rank before the slots: its control line and its two boxes. */
-#define MCA_COLL_RSAG_LINES_PER_RANK (1 + 2 * MCA_COLL_RSAG_BOX_LINES)
+_Static_assert(sizeof(mca_coll_rsag_vote_t) == MCA_COLL_RSAG_CACHE_LINE,
+               "a ballot is one cache line");
+/* Lines per rank before the slots: its control line, its ballot and its
+ * two boxes. */
+#define MCA_COLL_RSAG_LINES_PER_RANK (2 + 2 * MCA_COLL_RSAG_BOX_LINES)
 
 mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
     .segment_size = 0,      /* by communicator size */
@@ -154,6 +157,10 @@ mca_coll_rsag_node_params_t mca_coll_rsag_node_params = {
     .keep_free_percent = MCA_COLL_RSAG_DEFAULT_KEEP_FREE,
     .test_fail = 0,
 };
+
+/* coll_rsag_direct_cma_min_bytes's index: is it set (a fixed threshold)
+ * or not (coll_rsag_single_copy auto learns)? */
+static int mca_coll_rsag_cma_min_index = -1;
 
 /* Segments made by this process, for unique names. */
 static uint32_t mca_coll_rsag_segments_made = 0;
@@ -169,7 +176,7 @@ static void mca_coll_rsag_segment_register_limits(const mca_base_component_t *c)
         c, "segment_max_bytes",
         "Bytes of shared memory (in /dev/shm) that the segments one process creates for the "
         "direct algorithms may take together (rank 0 of each single-node communicator creates "
-        "its segment: p * (192 B + the data slot), e.g. 2 MiB at p = 2, 8 MiB at p = 16, "
+        "its segment: p * (256 B + the data slot), e.g. 2 MiB at p = 2, 8 MiB at p = 16, "
         "16 MiB at p = 256). Per process, not per node: the node as a whole is guarded by "
         "coll_rsag_segment_keep_free_percent. A communicator whose segment would go over uses "
         "rsag's point-to-point algorithms instead (verbose trace). Default 32 MiB",
@@ -299,12 +306,14 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
         mca_coll_rsag_node_params.chunk_size = MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE;
     }
 
-    (void) mca_base_component_var_register(
+    mca_coll_rsag_cma_min_index = mca_base_component_var_register(
         c, "direct_cma_min_bytes",
-        "With coll_rsag_single_copy auto, the message size (bytes) from which the direct "
-        "algorithms pull peers' buffers with CMA instead of copying through the shared "
-        "segment; the default (the largest size_t) never does: at np 2 on the machine it was "
-        "measured on, the segment was 1.3-2x faster from 64 KB to 64 MB",
+        "With coll_rsag_single_copy auto: when set, the message size (bytes) from which the "
+        "direct algorithms pull peers' buffers with CMA instead of copying through the shared "
+        "segment (the largest size_t: never). Not set (the default): from 16 KB each message "
+        "size class takes whichever of the two its calls measure faster, the ranks agreeing "
+        "(on the machine rsag was measured on, CMA was 1.4-2.2x faster from 64 KB on one day "
+        "and 1.7-2.4x slower on another)",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.cma_min_bytes);
 
@@ -769,13 +778,54 @@ static void mca_coll_rsag_wait_joined(const mca_coll_rsag_segment_t *seg, int q)
     }
 }
 
-/* May anything use CMA on this communicator?  coll_rsag_single_copy cma, or
- * auto with a coll_rsag_direct_cma_min_bytes (the default never does). */
+/* Is coll_rsag_direct_cma_min_bytes set (anywhere but its default)? */
+static bool mca_coll_rsag_cma_min_set(void)
+{
+    mca_base_var_source_t source = MCA_BASE_VAR_SOURCE_DEFAULT;
+
+    if (mca_coll_rsag_cma_min_index >= 0) {
+        (void) mca_base_var_get_value(mca_coll_rsag_cma_min_index, NULL, &source, NULL);
+    }
+    return MCA_BASE_VAR_SOURCE_DEFAULT != source;
+}
+
+/* May anything use CMA on this communicator?  coll_rsag_single_copy cma;
+ * auto, learning (coll_rsag_direct_cma_min_bytes not set) or with a
+ * threshold other than never. */
 static bool mca_coll_rsag_cma_wanted(void)
 {
     return MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy
            || (MCA_COLL_RSAG_SINGLE_COPY_AUTO == mca_coll_rsag_node_params.single_copy
-               && SIZE_MAX != mca_coll_rsag_node_params.cma_min_bytes);
+               && (!mca_coll_rsag_cma_min_set()
+                   || SIZE_MAX != mca_coll_rsag_node_params.cma_min_bytes));
+}
+
+bool mca_coll_rsag_copy_learned(const mca_coll_rsag_segment_t *seg)
+{
+    return seg->learn_copy;
+}
+
+bool mca_coll_rsag_segment_vote(mca_coll_rsag_segment_t *seg, mca_coll_rsag_copy_learner_t *l,
+                                size_t bytes, double agreed[2])
+{
+    uint64_t e = ++seg->vote;
+    mca_coll_rsag_vote_t *mine = &seg->votes[seg->rank];
+    int h = (int) (e & 1);
+
+    for (int w = 0; w < 2; ++w) {
+        mine->cost[h][w] = mca_coll_rsag_copy_cost(l, bytes, w);
+        agreed[w] = 0;
+    }
+    __atomic_store_n(&mine->seq, e, __ATOMIC_RELEASE);
+    for (int q = 0; q < seg->size; ++q) {
+        const mca_coll_rsag_vote_t *v = &seg->votes[q];
+
+        mca_coll_rsag_wait_word(&v->seq, e);
+        for (int w = 0; w < 2; ++w) {
+            agreed[w] = v->cost[h][w] > agreed[w] ? v->cost[h][w] : agreed[w];
+        }
+    }
+    return mca_coll_rsag_copy_settle(l, bytes, agreed);
 }
 
 /* (3) can we read a peer's memory?  Each rank test-reads its right
@@ -820,6 +870,13 @@ static void mca_coll_rsag_segment_probe(mca_coll_rsag_segment_t *seg, char *why,
         seg->mode = MCA_COLL_RSAG_COPY_CMA;
         snprintf(why, why_len, "shared segment %zu bytes, single copy by CMA (test read of a "
                                "peer worked on every rank)", seg->bytes);
+    } else if (!mca_coll_rsag_cma_min_set()) {
+        seg->mode = MCA_COLL_RSAG_COPY_CMA;
+        seg->learn_copy = true;
+        snprintf(why, why_len, "shared segment %zu bytes, copies through the segment below "
+                               "%zu bytes, from there each size the faster of the segment and "
+                               "single copy by CMA, as measured (test read of a peer worked on "
+                               "every rank)", seg->bytes, MCA_COLL_RSAG_COPY_LEARN_MIN_BYTES);
     } else {
         seg->mode = MCA_COLL_RSAG_COPY_CMA;
         snprintf(why, why_len, "shared segment %zu bytes, copies through the segment below "
@@ -852,7 +909,8 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     seg->size = p;
     seg->rank = rank;
     seg->ctl = (mca_coll_rsag_ctl_t *) base;
-    seg->boxes = (mca_coll_rsag_box_t *) (base + (size_t) p * MCA_COLL_RSAG_CACHE_LINE);
+    seg->votes = (mca_coll_rsag_vote_t *) (base + (size_t) p * MCA_COLL_RSAG_CACHE_LINE);
+    seg->boxes = (mca_coll_rsag_box_t *) (base + (size_t) 2 * p * MCA_COLL_RSAG_CACHE_LINE);
     seg->slots = base + (size_t) p * MCA_COLL_RSAG_LINES_PER_RANK * MCA_COLL_RSAG_CACHE_LINE;
     seg->slot_bytes = mca_coll_rsag_slot_bytes(p);
     seg->mode = MCA_COLL_RSAG_COPY_SEGMENT;
@@ -873,7 +931,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     } else {
         snprintf(why, why_len, "shared segment %zu bytes, copies through the segment "
                                "(coll_rsag_single_copy auto, coll_rsag_direct_cma_min_bytes "
-                               "never: no CMA, no test read)", bytes);
+                               "set to never: no CMA, no test read)", bytes);
     }
     return seg;
 

@@ -65,6 +65,14 @@ typedef struct mca_coll_rsag_ctl_t {
     uint16_t probed;    /* set-up: my CMA test read worked (1) or not (2) */
 } mca_coll_rsag_ctl_t;
 
+/* One rank's ballot line: the copy learner's votes (coll_rsag_stream.h),
+ * double-buffered by the vote's parity (a rank posts vote e + 2 only
+ * after every rank posted e + 1, so after everyone read e). */
+typedef struct mca_coll_rsag_vote_t {
+    uint64_t seq;                       /* my last vote posted (1, 2, ...) */
+    double cost[2][2];                  /* [vote % 2][way]: my seconds per call */
+} __attribute__((aligned(64))) mca_coll_rsag_vote_t;
+
 /* One rank's box: a small vector after its stamp, from the start of a
  * cache line, so that a vector of up to 56 bytes and its stamp share one
  * line (a peer reads both with one miss); larger ones continue on the
@@ -87,6 +95,7 @@ typedef struct mca_coll_rsag_segment_t {
     size_t bytes;                   /* its length */
     int size, rank;
     mca_coll_rsag_ctl_t *ctl;       /* ctl[size] */
+    mca_coll_rsag_vote_t *votes;    /* votes[size] */
     mca_coll_rsag_box_t *boxes;     /* box h of rank q at boxes[2 * q + h] */
     char *slots;                    /* slot q at slots + q * slot_bytes */
     size_t slot_bytes;
@@ -106,6 +115,12 @@ typedef struct mca_coll_rsag_segment_t {
     int traced_fanin;               /* the boxed calls' fan-in last traced (verbose) */
     mca_coll_rsag_stream_learner_t learn; /* coll_rsag_direct_stream auto: how this rank
                                              writes for its peers, by message size */
+    mca_coll_rsag_copy_learner_t copy[3]; /* coll_rsag_single_copy auto: segment or CMA,
+                                             by collective (mca_coll_rsag_direct_kind_t)
+                                             and message size, agreed by vote */
+    bool learn_copy;                /* coll_rsag_single_copy auto learns the mode */
+    uint64_t vote;                  /* my last vote */
+    int traced_copy;                /* the class of the last copy-mode trace (verbose) */
 } mca_coll_rsag_segment_t;
 
 /* State of a module's node path. */
@@ -153,6 +168,19 @@ static inline mca_coll_rsag_box_t *mca_coll_rsag_box(const mca_coll_rsag_segment
 }
 
 /* ---- waiting ------------------------------------------------------------ */
+
+/* A vote of copy learner l (one of seg->copy) on the class of `bytes`
+ * (every rank of the segment calls it at the same call): post my costs,
+ * wait for every rank's, settle on the slowest rank's cost of each way
+ * (`agreed`, out).  True when the class's way was decided for the first
+ * time or changed. */
+bool mca_coll_rsag_segment_vote(mca_coll_rsag_segment_t *seg, mca_coll_rsag_copy_learner_t *l,
+                                size_t bytes, double agreed[2]);
+
+/* Does coll_rsag_single_copy auto learn the copy mode (CMA works on every
+ * rank, coll_rsag_direct_cma_min_bytes not set), and from which size. */
+bool mca_coll_rsag_copy_learned(const mca_coll_rsag_segment_t *seg);
+#define MCA_COLL_RSAG_COPY_LEARN_MIN_BYTES ((size_t) 16 * 1024)
 
 /* Wait until field `field` of rank q's line reaches tick t, progressing
  * Open MPI and yielding the core (oversubscribed peers must run). */
@@ -220,7 +248,8 @@ typedef struct mca_coll_rsag_node_params_t {
     size_t segment_size;    /* data slot bytes per rank */
     int single_copy;        /* mca_coll_rsag_single_copy_t */
     size_t chunk_size;      /* bytes reduced at a time from CMA pulls */
-    size_t cma_min_bytes;   /* auto: CMA from this message size on */
+    size_t cma_min_bytes;   /* auto, when set: CMA from this message size on (not
+                               set: auto learns the mode, coll_rsag_stream.h) */
     int stream;             /* mca_coll_rsag_stream_mode_t */
     size_t stream_min_bytes; /* smaller pieces copied into the segment for other
                                 cores always stay in the cache */

@@ -73,6 +73,19 @@ static int mca_coll_rsag_stream_class(size_t bytes)
     return c;
 }
 
+/* A trial replaces (the other way may have changed since it was last
+ * timed); the preferred way's calls are averaged, each counted as at most
+ * 4 times the average, so that one slow call (a preemption) does not
+ * switch at once, but a lasting change does within a few calls. */
+static void mca_coll_rsag_learn_cost(double *cost, bool trial, double seconds)
+{
+    if (trial) {
+        *cost = seconds;
+    } else {
+        *cost = 0.75 * *cost + 0.25 * (seconds < 4 * *cost ? seconds : 4 * *cost);
+    }
+}
+
 double mca_coll_rsag_stream_cost(const mca_coll_rsag_stream_learner_t *l, size_t bytes,
                                  mca_coll_rsag_stream_way_t way)
 {
@@ -114,17 +127,8 @@ bool mca_coll_rsag_stream_learn(mca_coll_rsag_stream_learner_t *l, size_t bytes,
     int c = mca_coll_rsag_stream_class(bytes);
     bool known = l->calls[c] >= MCA_COLL_RSAG_STREAM_FIRST;
     mca_coll_rsag_stream_way_t before = mca_coll_rsag_stream_preferred(l, bytes);
-    double *cost = &l->cost[c][way];
 
-    /* a trial replaces (the other way may have changed since it was last
-     * timed); the preferred way's calls are averaged, each counted as at
-     * most 4 times the average, so that one slow call (a preemption) does
-     * not switch at once, but a lasting change does within a few calls */
-    if (trial) {
-        *cost = seconds;
-    } else {
-        *cost = 0.75 * *cost + 0.25 * (seconds < 4 * *cost ? seconds : 4 * *cost);
-    }
+    mca_coll_rsag_learn_cost(&l->cost[c][way], trial, seconds);
     ++l->calls[c];
     if (MCA_COLL_RSAG_STREAM_FIRST == l->calls[c]) {
         l->way[c] = l->cost[c][MCA_COLL_RSAG_WAY_STREAMED] <= l->cost[c][MCA_COLL_RSAG_WAY_CACHED]
@@ -135,4 +139,59 @@ bool mca_coll_rsag_stream_learn(mca_coll_rsag_stream_learner_t *l, size_t bytes,
     *now = mca_coll_rsag_stream_preferred(l, bytes);
     /* changed, or decided for the first time */
     return known ? *now != before : MCA_COLL_RSAG_STREAM_FIRST == l->calls[c];
+}
+
+/* ---- the copy mode, agreed by vote ----------------------------------------- */
+
+bool mca_coll_rsag_copy_vote_due(const mca_coll_rsag_copy_learner_t *l, size_t bytes)
+{
+    unsigned long n = l->calls[mca_coll_rsag_stream_class(bytes)];
+
+    /* after the first trials, and after each later trial (call n - 1) */
+    return MCA_COLL_RSAG_STREAM_FIRST == n
+           || (n > MCA_COLL_RSAG_STREAM_FIRST && 1 == n % MCA_COLL_RSAG_STREAM_RETRY);
+}
+
+int mca_coll_rsag_copy_pick(mca_coll_rsag_copy_learner_t *l, size_t bytes, bool *trial)
+{
+    int c = mca_coll_rsag_stream_class(bytes);
+    unsigned long n = l->calls[c]++;
+
+    if (n < MCA_COLL_RSAG_STREAM_FIRST) {
+        *trial = true;
+        return (int) (n & 1);
+    }
+    *trial = (0 == n % MCA_COLL_RSAG_STREAM_RETRY);
+    return *trial ? 1 - l->way[c] : l->way[c];
+}
+
+void mca_coll_rsag_copy_record(mca_coll_rsag_copy_learner_t *l, size_t bytes, int way,
+                               bool trial, double seconds)
+{
+    mca_coll_rsag_learn_cost(&l->cost[mca_coll_rsag_stream_class(bytes)][way], trial, seconds);
+}
+
+bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
+                               const double agreed[2])
+{
+    int c = mca_coll_rsag_stream_class(bytes), before = l->way[c];
+
+    if (MCA_COLL_RSAG_STREAM_FIRST == l->calls[c]) {
+        l->way[c] = agreed[1] < agreed[0] ? 1 : 0;
+        return true;
+    }
+    if (agreed[1 - before] < MCA_COLL_RSAG_STREAM_SWITCH * agreed[before]) {
+        l->way[c] = (unsigned char) (1 - before);
+    }
+    return l->way[c] != before;
+}
+
+int mca_coll_rsag_copy_agreed(const mca_coll_rsag_copy_learner_t *l, size_t bytes)
+{
+    return l->way[mca_coll_rsag_stream_class(bytes)];
+}
+
+double mca_coll_rsag_copy_cost(const mca_coll_rsag_copy_learner_t *l, size_t bytes, int way)
+{
+    return l->cost[mca_coll_rsag_stream_class(bytes)][way];
 }

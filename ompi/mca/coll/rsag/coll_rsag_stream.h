@@ -95,6 +95,56 @@ double mca_coll_rsag_stream_cost(const mca_coll_rsag_stream_learner_t *l, size_t
 mca_coll_rsag_stream_way_t mca_coll_rsag_stream_preferred(const mca_coll_rsag_stream_learner_t *l,
                                                           size_t bytes);
 
+/*
+ * The second thing the node path learns: whether a call's data goes
+ * through the shared segment (written into slots, read by the peers: two
+ * copies, the second one across cores) or is pulled from the peers' own
+ * buffers with CMA (one copy, by the kernel).  Which is faster changes
+ * with the machine and, on a virtual machine, from one launch or one day
+ * to the next (contrib/results/2026-11-27-np2-memory: CMA 1.4-2.2x faster
+ * from 64 KB on one day, 1.7-2.4x slower four days before; in a slow
+ * launch the segment path is 3.5-8x slower, CMA never).  Unlike the way
+ * a rank writes, the copy mode is part of the protocol: every rank of a
+ * call must take the same one.  So each rank times its own calls both
+ * ways (trials at the same calls on every rank: the ranks make the same
+ * blocking calls in the same order), and at fixed calls of each class
+ * (after the first trials, then after each later trial) the ranks vote:
+ * each posts its costs, every rank takes the slowest rank's cost of each
+ * way (a call lasts as long as its slowest rank) and applies the same
+ * rule to the same numbers.  The vote itself is the caller's
+ * (coll_rsag_direct.c, through the segment); this is its arithmetic.
+ * Ways: 0 the segment, 1 CMA (mca_coll_rsag_copy_mode_t's values).
+ */
+typedef struct mca_coll_rsag_copy_learner_t {
+    unsigned long calls[MCA_COLL_RSAG_STREAM_CLASSES];  /* blocking calls picked */
+    double cost[MCA_COLL_RSAG_STREAM_CLASSES][2];      /* my seconds per call, each way */
+    unsigned char way[MCA_COLL_RSAG_STREAM_CLASSES];   /* the agreed way (0 until a vote) */
+} mca_coll_rsag_copy_learner_t;
+
+/* Must the ranks vote before the next call of `bytes` is picked? */
+bool mca_coll_rsag_copy_vote_due(const mca_coll_rsag_copy_learner_t *l, size_t bytes);
+
+/* The way of the next (blocking) call of `bytes`, counted: trials first
+ * (segment, CMA, segment, CMA), then the agreed way, the other one once
+ * every MCA_COLL_RSAG_STREAM_RETRY calls (*trial set). */
+int mca_coll_rsag_copy_pick(mca_coll_rsag_copy_learner_t *l, size_t bytes, bool *trial);
+
+/* Record a picked call's time on this rank (no decision). */
+void mca_coll_rsag_copy_record(mca_coll_rsag_copy_learner_t *l, size_t bytes, int way,
+                               bool trial, double seconds);
+
+/* The vote's outcome: `agreed` = each way's cost by the slowest rank.  The
+ * first vote of a class takes the cheaper way, a later one switches only
+ * when the other costs less than MCA_COLL_RSAG_STREAM_SWITCH of the agreed
+ * one.  True when the way was decided for the first time or changed. */
+bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
+                               const double agreed[2]);
+
+/* The agreed way for `bytes` (what unlearned calls take: nonblocking and
+ * persistent ones), and my own cost of a way. */
+int mca_coll_rsag_copy_agreed(const mca_coll_rsag_copy_learner_t *l, size_t bytes);
+double mca_coll_rsag_copy_cost(const mca_coll_rsag_copy_learner_t *l, size_t bytes, int way);
+
 #ifdef __cplusplus
 }
 #endif
