@@ -147,9 +147,10 @@ bool mca_coll_rsag_copy_vote_due(const mca_coll_rsag_copy_learner_t *l, size_t b
 {
     unsigned long n = l->calls[mca_coll_rsag_stream_class(bytes)];
 
-    /* after the first trials, and after each later trial (call n - 1) */
-    return MCA_COLL_RSAG_STREAM_FIRST == n
-           || (n > MCA_COLL_RSAG_STREAM_FIRST && 1 == n % MCA_COLL_RSAG_STREAM_RETRY);
+    /* after the first trials, and after each later run of trials */
+    return MCA_COLL_RSAG_COPY_FIRST == n
+           || (n > MCA_COLL_RSAG_COPY_FIRST
+               && MCA_COLL_RSAG_COPY_RETRY_RUN == n % MCA_COLL_RSAG_STREAM_RETRY);
 }
 
 int mca_coll_rsag_copy_pick(mca_coll_rsag_copy_learner_t *l, size_t bytes, bool *trial)
@@ -157,18 +158,27 @@ int mca_coll_rsag_copy_pick(mca_coll_rsag_copy_learner_t *l, size_t bytes, bool 
     int c = mca_coll_rsag_stream_class(bytes);
     unsigned long n = l->calls[c]++;
 
-    if (n < MCA_COLL_RSAG_STREAM_FIRST) {
+    if (n < MCA_COLL_RSAG_COPY_FIRST) {
         *trial = true;
         return (int) (n & 1);
     }
-    *trial = (0 == n % MCA_COLL_RSAG_STREAM_RETRY);
+    *trial = n % MCA_COLL_RSAG_STREAM_RETRY < MCA_COLL_RSAG_COPY_RETRY_RUN;
     return *trial ? 1 - l->way[c] : l->way[c];
 }
 
 void mca_coll_rsag_copy_record(mca_coll_rsag_copy_learner_t *l, size_t bytes, int way,
                                bool trial, double seconds)
 {
-    mca_coll_rsag_learn_cost(&l->cost[mca_coll_rsag_stream_class(bytes)][way], trial, seconds);
+    int c = mca_coll_rsag_stream_class(bytes);
+    double *cost = &l->cost[c][way];
+
+    (void) trial;
+    if (l->sampled[c] & (1u << way)) {
+        *cost = seconds < *cost ? seconds : *cost;
+    } else {
+        *cost = seconds;                /* the first call of this way since the vote */
+        l->sampled[c] |= (unsigned char) (1u << way);
+    }
 }
 
 bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
@@ -176,7 +186,8 @@ bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
 {
     int c = mca_coll_rsag_stream_class(bytes), before = l->way[c];
 
-    if (MCA_COLL_RSAG_STREAM_FIRST == l->calls[c]) {
+    l->sampled[c] = 0;
+    if (MCA_COLL_RSAG_COPY_FIRST == l->calls[c]) {
         l->way[c] = agreed[1] < agreed[0] ? 1 : 0;
         return true;
     }

@@ -108,33 +108,50 @@ mca_coll_rsag_stream_way_t mca_coll_rsag_stream_preferred(const mca_coll_rsag_st
  * call must take the same one.  So each rank times its own calls both
  * ways (trials at the same calls on every rank: the ranks make the same
  * blocking calls in the same order), and at fixed calls of each class
- * (after the first trials, then after each later trial) the ranks vote:
+ * (after the first trials, then after each later run of trials) the ranks vote:
  * each posts its costs, every rank takes the slowest rank's cost of each
  * way (a call lasts as long as its slowest rank) and applies the same
  * rule to the same numbers.  The vote itself is the caller's
  * (coll_rsag_direct.c, through the segment); this is its arithmetic.
  * Ways: 0 the segment, 1 CMA (mca_coll_rsag_copy_mode_t's values).
  */
+/* A way's cost at a vote is its fastest call since the last vote: single
+ * calls are noisy (a preemption), a trial's first call pays for what the
+ * other way left cold (the slots out of the cache), and the segment's
+ * first calls are the stream learner's trials.  So a trial is a run of
+ * calls: COPY_FIRST calls alternating before the first vote (4 each way),
+ * then COPY_RETRY_RUN calls the other way every
+ * MCA_COLL_RSAG_STREAM_RETRY calls, each run followed by a vote.  The
+ * agreed way's fastest of some 60 calls against the other's fastest of 2,
+ * and the switch at 0.9 of it, keep two ways that cost about the same
+ * from taking turns. */
+#define MCA_COLL_RSAG_COPY_FIRST 8
+#define MCA_COLL_RSAG_COPY_RETRY_RUN 2
+
 typedef struct mca_coll_rsag_copy_learner_t {
     unsigned long calls[MCA_COLL_RSAG_STREAM_CLASSES];  /* blocking calls picked */
     double cost[MCA_COLL_RSAG_STREAM_CLASSES][2];      /* my seconds per call, each way */
     unsigned char way[MCA_COLL_RSAG_STREAM_CLASSES];   /* the agreed way (0 until a vote) */
+    unsigned char sampled[MCA_COLL_RSAG_STREAM_CLASSES]; /* bit w: way w has a trial
+                                                            call since the last vote */
 } mca_coll_rsag_copy_learner_t;
 
 /* Must the ranks vote before the next call of `bytes` is picked? */
 bool mca_coll_rsag_copy_vote_due(const mca_coll_rsag_copy_learner_t *l, size_t bytes);
 
 /* The way of the next (blocking) call of `bytes`, counted: trials first
- * (segment, CMA, segment, CMA), then the agreed way, the other one once
- * every MCA_COLL_RSAG_STREAM_RETRY calls (*trial set). */
+ * (segment, CMA, ... COPY_FIRST calls), then the agreed way, the other one
+ * for COPY_RETRY_RUN calls every MCA_COLL_RSAG_STREAM_RETRY calls (*trial
+ * set). */
 int mca_coll_rsag_copy_pick(mca_coll_rsag_copy_learner_t *l, size_t bytes, bool *trial);
 
-/* Record a picked call's time on this rank (no decision). */
+/* Record a picked call's time on this rank (no decision): each way keeps
+ * its fastest call since the last vote. */
 void mca_coll_rsag_copy_record(mca_coll_rsag_copy_learner_t *l, size_t bytes, int way,
                                bool trial, double seconds);
 
 /* The vote's outcome: `agreed` = each way's cost by the slowest rank.  The
- * first vote of a class takes the cheaper way, a later one switches only
+ * first vote of a class (at call COPY_FIRST) takes the cheaper way, a later one switches only
  * when the other costs less than MCA_COLL_RSAG_STREAM_SWITCH of the agreed
  * one.  True when the way was decided for the first time or changed. */
 bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
