@@ -167,8 +167,7 @@ static int voted_calls(mca_coll_rsag_copy_learner_t l[RANKS], size_t bytes, doub
             for (int r = 0; r < RANKS; ++r) {
                 (void) mca_coll_rsag_copy_settle(&l[r], bytes, agreed);
             }
-            if (mca_coll_rsag_copy_agreed(&l[0], bytes) != before
-                && mca_coll_rsag_copy_vote_due(&l[0], bytes) && i > MCA_COLL_RSAG_COPY_FIRST
+            if (mca_coll_rsag_copy_agreed(&l[0], bytes) != before && i > MCA_COLL_RSAG_COPY_FIRST
                 && *switched_at < 0) {
                 *switched_at = i;
             }
@@ -177,7 +176,7 @@ static int voted_calls(mca_coll_rsag_copy_learner_t l[RANKS], size_t bytes, doub
             way[r] = mca_coll_rsag_copy_pick(&l[r], bytes, &trial[r]);
             CHECK(way[r] == way[0] && trial[r] == trial[0], "call %d: rank %d goes way %d, rank "
                   "0 way %d", i, r, way[r], way[0]);
-            mca_coll_rsag_copy_record(&l[r], bytes, way[r], trial[r],
+            mca_coll_rsag_copy_record(&l[r], bytes, way[r], true,
                                       1e-6 * (way[r] ? cma : seg) * (1 + r / 10.0));
         }
         slow += (way[0] ? cma : seg) > (cma < seg ? cma : seg);
@@ -185,58 +184,34 @@ static int voted_calls(mca_coll_rsag_copy_learner_t l[RANKS], size_t bytes, doub
     return slow;
 }
 
-/* Calls n0 .. n0 + calls - 1 of a class that go the way not agreed on
- * (the trials of the other way), the first vote taking CMA. */
-static int other_way_calls(int n0, int calls)
-{
-    int k = 0;
-
-    for (int n = n0; n < n0 + calls; ++n) {
-        k += n < MCA_COLL_RSAG_COPY_FIRST ? 0 == (n & 1)
-                                          : n % MCA_COLL_RSAG_STREAM_RETRY
-                                                < MCA_COLL_RSAG_COPY_RETRY_RUN;
-    }
-    return k;
-}
-
 static void test_copy_learner(void)
 {
     static mca_coll_rsag_copy_learner_t l[RANKS];
     size_t mb = 1 << 20;
     int slow, at, n0 = MCA_COLL_RSAG_COPY_FIRST + 640;
+    int first_other = MCA_COLL_RSAG_COPY_FIRST - MCA_COLL_RSAG_COPY_CMA_FIRST;
 
-    /* CMA faster: decided after the first trials, then a run of trials of
-     * the segment every RETRY calls */
+    /* CMA faster: decided after the first trials (the segment's calls of
+     * them went the slow way), then runs of segment trials ever further
+     * apart: 73, 204, 463 */
     slow = voted_calls(l, mb, 400, 250, n0, &at);
     CHECK(1 == mca_coll_rsag_copy_agreed(&l[0], mb), "CMA faster: agreed on CMA");
-    CHECK(slow == other_way_calls(0, n0), "CMA faster: %d calls the slow way, not %d", slow,
-          other_way_calls(0, n0));
+    CHECK(slow == first_other + 3 * MCA_COLL_RSAG_COPY_RETRY_RUN,
+          "CMA faster: %d calls the slow way, not %d", slow,
+          first_other + 3 * MCA_COLL_RSAG_COPY_RETRY_RUN);
     CHECK(at < 0, "steady machine: switched at call %d", at);
-    /* the segment gets faster: switched at the vote after its next run */
-    slow = voted_calls(l, mb, 150, 250, 640, &at);
+    /* a long steady stretch: the trials cost under 1 % */
+    slow = voted_calls(l, mb, 400, 250, 20000, &at);
+    CHECK(slow < 20000 / 100 && at < 0, "steady for 20000 calls: %d slow calls, switched at %d",
+          slow, at);
+    /* the segment gets faster: switched at the vote after its next run,
+     * at most COPY_RETRY_MAX calls away */
+    slow = voted_calls(l, mb, 150, 250, 2000, &at);
     CHECK(0 == mca_coll_rsag_copy_agreed(&l[0], mb), "segment faster now: agreed on it");
-    CHECK(at >= 0 && at <= MCA_COLL_RSAG_STREAM_RETRY + MCA_COLL_RSAG_COPY_RETRY_RUN,
+    CHECK(at >= 0 && at <= MCA_COLL_RSAG_COPY_RETRY_MAX + MCA_COLL_RSAG_COPY_RETRY_RUN,
           "segment faster now: switched at call %d", at);
-    CHECK(slow <= MCA_COLL_RSAG_STREAM_RETRY + other_way_calls(n0, 640),
+    CHECK(slow <= MCA_COLL_RSAG_COPY_RETRY_MAX + MCA_COLL_RSAG_COPY_RETRY_RUN + 8 * MCA_COLL_RSAG_COPY_RETRY_RUN,
           "segment faster now: %d slow calls", slow);
-    /* a trial run's first call is cold (twice the time): its fastest call counts */
-    {
-        static mca_coll_rsag_copy_learner_t m[1];
-        bool trial;
-        double agreed[2];
-
-        for (int n = 0; n < MCA_COLL_RSAG_COPY_FIRST; ++n) {
-            int w = mca_coll_rsag_copy_pick(m, mb, &trial);
-            mca_coll_rsag_copy_record(m, mb, w, trial, (n < 2 ? 2 : 1) * (w ? 110e-6 : 100e-6));
-        }
-        CHECK(mca_coll_rsag_copy_vote_due(m, mb), "vote due after the first trials");
-        agreed[0] = mca_coll_rsag_copy_cost(m, mb, 0);
-        agreed[1] = mca_coll_rsag_copy_cost(m, mb, 1);
-        CHECK(agreed[0] < 101e-6 && agreed[1] < 111e-6, "trial costs %g %g: not the fastest calls",
-              agreed[0], agreed[1]);
-        CHECK(mca_coll_rsag_copy_settle(m, mb, agreed) && 0 == mca_coll_rsag_copy_agreed(m, mb),
-              "the first vote takes the segment");
-    }
     /* within 10 %: no switching back and forth */
     slow = voted_calls(l, mb, 150, 140, 640, &at);
     CHECK(0 == mca_coll_rsag_copy_agreed(&l[0], mb), "near-equal ways: stays");
@@ -244,8 +219,8 @@ static void test_copy_learner(void)
     {
         bool trial;
         CHECK(0 == mca_coll_rsag_copy_agreed(&l[0], 64 * 1024), "unlearned class: segment");
-        CHECK(0 == mca_coll_rsag_copy_pick(&l[0], 64 * 1024, &trial) && trial,
-              "a new class starts with a segment trial");
+        CHECK(1 == mca_coll_rsag_copy_pick(&l[0], 64 * 1024, &trial) && trial,
+              "a new class starts with a CMA trial");
     }
 }
 

@@ -351,8 +351,8 @@ struct mca_coll_rsag_direct_t {
     bool trial;
     double t0;                          /* > 0: this call is timed for the learner */
     /* the copy learner (coll_rsag_single_copy auto): a blocking call is
-     * timed from its first poll, its way and whether it was a trial */
-    bool copy_timed, copy_trial;
+     * timed from its first poll; its way */
+    bool copy_timed;
     int copy_way;
     double c0;
     bool counted;                       /* a memory request of rsag's (prepared calls) */
@@ -1094,8 +1094,10 @@ static int mca_coll_rsag_direct_poll(void *state, bool wait)
                                           d->t0);
     }
     if (OMPI_SUCCESS == rc && d->c0 > 0) {
-        mca_coll_rsag_copy_record(&d->ctx.seg->copy[d->kind], d->a.count * d->ctx.ext, d->copy_way,
-                                  d->copy_trial, mca_coll_rsag_direct_now() - d->c0);
+        /* a call the stream learner tried the other way is not typical */
+        mca_coll_rsag_copy_record(&d->ctx.seg->copy[d->kind], d->a.count * d->ctx.ext,
+                                  d->copy_way, !(d->t0 > 0 && d->trial),
+                                  mca_coll_rsag_direct_now() - d->c0);
         d->c0 = 0;
     }
     return rc;
@@ -1156,6 +1158,7 @@ static bool mca_coll_rsag_direct_use_cma(mca_coll_rsag_direct_t *d, size_t bytes
     mca_coll_rsag_segment_t *seg = d->a.segment;
     mca_coll_rsag_copy_learner_t *l = &seg->copy[d->kind];
     double agreed[2];
+    bool trial;
 
     if (MCA_COLL_RSAG_COPY_CMA != seg->mode) {
         return false;
@@ -1175,7 +1178,7 @@ static bool mca_coll_rsag_direct_use_cma(mca_coll_rsag_direct_t *d, size_t bytes
     if (mca_coll_rsag_copy_vote_due(l, bytes) && mca_coll_rsag_segment_vote(seg, l, bytes, agreed)) {
         mca_coll_rsag_direct_trace_copy(d, bytes, agreed);
     }
-    d->copy_way = mca_coll_rsag_copy_pick(l, bytes, &d->copy_trial);
+    d->copy_way = mca_coll_rsag_copy_pick(l, bytes, &trial);
     d->copy_timed = true;
     return MCA_COLL_RSAG_COPY_CMA == d->copy_way;
 }

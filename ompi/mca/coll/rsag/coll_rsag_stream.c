@@ -145,12 +145,12 @@ bool mca_coll_rsag_stream_learn(mca_coll_rsag_stream_learner_t *l, size_t bytes,
 
 bool mca_coll_rsag_copy_vote_due(const mca_coll_rsag_copy_learner_t *l, size_t bytes)
 {
-    unsigned long n = l->calls[mca_coll_rsag_stream_class(bytes)];
+    int c = mca_coll_rsag_stream_class(bytes);
+    unsigned long n = l->calls[c];
 
     /* after the first trials, and after each later run of trials */
     return MCA_COLL_RSAG_COPY_FIRST == n
-           || (n > MCA_COLL_RSAG_COPY_FIRST
-               && MCA_COLL_RSAG_COPY_RETRY_RUN == n % MCA_COLL_RSAG_STREAM_RETRY);
+           || (n > MCA_COLL_RSAG_COPY_FIRST && l->next[c] + MCA_COLL_RSAG_COPY_RETRY_RUN == n);
 }
 
 int mca_coll_rsag_copy_pick(mca_coll_rsag_copy_learner_t *l, size_t bytes, bool *trial)
@@ -160,25 +160,27 @@ int mca_coll_rsag_copy_pick(mca_coll_rsag_copy_learner_t *l, size_t bytes, bool 
 
     if (n < MCA_COLL_RSAG_COPY_FIRST) {
         *trial = true;
-        return (int) (n & 1);
+        return n < MCA_COLL_RSAG_COPY_CMA_FIRST ? 1 : 0;
     }
-    *trial = n % MCA_COLL_RSAG_STREAM_RETRY < MCA_COLL_RSAG_COPY_RETRY_RUN;
+    *trial = n >= l->next[c] && n < l->next[c] + MCA_COLL_RSAG_COPY_RETRY_RUN;
     return *trial ? 1 - l->way[c] : l->way[c];
 }
 
 void mca_coll_rsag_copy_record(mca_coll_rsag_copy_learner_t *l, size_t bytes, int way,
-                               bool trial, double seconds)
+                               bool typical, double seconds)
 {
     int c = mca_coll_rsag_stream_class(bytes);
-    double *cost = &l->cost[c][way];
+    bool first_of_run = (l->last[c] != 1 + way);
 
-    (void) trial;
-    if (l->sampled[c] & (1u << way)) {
-        *cost = seconds < *cost ? seconds : *cost;
-    } else {
-        *cost = seconds;                /* the first call of this way since the vote */
-        l->sampled[c] |= (unsigned char) (1u << way);
+    l->last[c] = (unsigned char) (1 + way);
+    if (first_of_run || !typical) {
+        return;
     }
+    if (0 == l->n[c][way] || seconds < l->fastest[c][way]) {
+        l->fastest[c][way] = seconds;
+    }
+    l->sum[c][way] += seconds < 2 * l->fastest[c][way] ? seconds : 2 * l->fastest[c][way];
+    ++l->n[c][way];
 }
 
 bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
@@ -186,15 +188,25 @@ bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
 {
     int c = mca_coll_rsag_stream_class(bytes), before = l->way[c];
 
-    l->sampled[c] = 0;
-    if (MCA_COLL_RSAG_COPY_FIRST == l->calls[c]) {
-        l->way[c] = agreed[1] < agreed[0] ? 1 : 0;
-        return true;
+    for (int w = 0; w < 2; ++w) {
+        l->cost[c][w] = mca_coll_rsag_copy_cost(l, bytes, w);
+        l->sum[c][w] = 0;
+        l->n[c][w] = 0;
     }
-    if (agreed[1 - before] < MCA_COLL_RSAG_STREAM_SWITCH * agreed[before]) {
+    bool first = MCA_COLL_RSAG_COPY_FIRST == l->calls[c], changed;
+
+    if (first) {
+        l->way[c] = agreed[1] < agreed[0] ? 1 : 0;
+    } else if (agreed[1 - before] < MCA_COLL_RSAG_STREAM_SWITCH * agreed[before]) {
         l->way[c] = (unsigned char) (1 - before);
     }
-    return l->way[c] != before;
+    changed = first || l->way[c] != before;
+    /* the next run: soon after a decision, ever later while it holds */
+    l->every[c] = changed ? MCA_COLL_RSAG_COPY_RETRY_MIN
+                  : (2 * l->every[c] < MCA_COLL_RSAG_COPY_RETRY_MAX ? 2 * l->every[c]
+                                                                    : MCA_COLL_RSAG_COPY_RETRY_MAX);
+    l->next[c] = l->calls[c] + l->every[c];
+    return changed;
 }
 
 int mca_coll_rsag_copy_agreed(const mca_coll_rsag_copy_learner_t *l, size_t bytes)
@@ -204,5 +216,7 @@ int mca_coll_rsag_copy_agreed(const mca_coll_rsag_copy_learner_t *l, size_t byte
 
 double mca_coll_rsag_copy_cost(const mca_coll_rsag_copy_learner_t *l, size_t bytes, int way)
 {
-    return l->cost[mca_coll_rsag_stream_class(bytes)][way];
+    int c = mca_coll_rsag_stream_class(bytes);
+
+    return l->n[c][way] > 0 ? l->sum[c][way] / l->n[c][way] : l->cost[c][way];
 }

@@ -115,50 +115,62 @@ mca_coll_rsag_stream_way_t mca_coll_rsag_stream_preferred(const mca_coll_rsag_st
  * (coll_rsag_direct.c, through the segment); this is its arithmetic.
  * Ways: 0 the segment, 1 CMA (mca_coll_rsag_copy_mode_t's values).
  */
-/* A way's cost at a vote is its fastest call since the last vote: single
- * calls are noisy (a preemption), a trial's first call pays for what the
- * other way left cold (the slots out of the cache), and the segment's
- * first calls are the stream learner's trials.  So a trial is a run of
- * calls: COPY_FIRST calls alternating before the first vote (4 each way),
- * then COPY_RETRY_RUN calls the other way every
- * MCA_COLL_RSAG_STREAM_RETRY calls, each run followed by a vote.  The
- * agreed way's fastest of some 60 calls against the other's fastest of 2,
- * and the switch at 0.9 of it, keep two ways that cost about the same
- * from taking turns. */
-#define MCA_COLL_RSAG_COPY_FIRST 8
-#define MCA_COLL_RSAG_COPY_RETRY_RUN 2
+/* A way's cost at a vote is the mean of its calls since the last vote,
+ * leaving out the first call of each run of it (it pays for what the other
+ * way left cold: the slots or the peers' buffers out of the cache) and the
+ * stream learner's trials (a segment call that writes the other way), each
+ * call counted as at most twice the fastest.  So trials come in runs:
+ * before the first vote COPY_CMA_FIRST calls by CMA, then COPY_FIRST -
+ * COPY_CMA_FIRST through the segment (its first four are the stream
+ * learner's trials); then COPY_RETRY_RUN calls the other way after
+ * COPY_RETRY_MIN calls, each run followed by a vote; a switch needs the
+ * other way below MCA_COLL_RSAG_STREAM_SWITCH of the agreed one.  Each
+ * vote that keeps the way doubles the calls until the next run, up to
+ * COPY_RETRY_MAX (a way twice as slow tried 3 calls in 64 costs 5 %, in
+ * 1024 0.3 %); a first decision or a switch starts again from the least. */
+#define MCA_COLL_RSAG_COPY_CMA_FIRST 3
+#define MCA_COLL_RSAG_COPY_FIRST 9
+#define MCA_COLL_RSAG_COPY_RETRY_RUN 3
+#define MCA_COLL_RSAG_COPY_RETRY_MIN 64
+#define MCA_COLL_RSAG_COPY_RETRY_MAX 1024
 
 typedef struct mca_coll_rsag_copy_learner_t {
     unsigned long calls[MCA_COLL_RSAG_STREAM_CLASSES];  /* blocking calls picked */
-    double cost[MCA_COLL_RSAG_STREAM_CLASSES][2];      /* my seconds per call, each way */
+    double cost[MCA_COLL_RSAG_STREAM_CLASSES][2];      /* each way's cost at the last vote */
+    double sum[MCA_COLL_RSAG_STREAM_CLASSES][2];       /* since then: my seconds counted, */
+    double fastest[MCA_COLL_RSAG_STREAM_CLASSES][2];   /* the fastest call, */
+    unsigned n[MCA_COLL_RSAG_STREAM_CLASSES][2];       /* the calls counted */
     unsigned char way[MCA_COLL_RSAG_STREAM_CLASSES];   /* the agreed way (0 until a vote) */
-    unsigned char sampled[MCA_COLL_RSAG_STREAM_CLASSES]; /* bit w: way w has a trial
-                                                            call since the last vote */
+    unsigned char last[MCA_COLL_RSAG_STREAM_CLASSES];  /* 1 + the way of the last call */
+    unsigned long next[MCA_COLL_RSAG_STREAM_CLASSES];  /* the next run of trials starts
+                                                          at this call */
+    unsigned long every[MCA_COLL_RSAG_STREAM_CLASSES]; /* calls between the last vote
+                                                          and that run */
 } mca_coll_rsag_copy_learner_t;
 
 /* Must the ranks vote before the next call of `bytes` is picked? */
 bool mca_coll_rsag_copy_vote_due(const mca_coll_rsag_copy_learner_t *l, size_t bytes);
 
-/* The way of the next (blocking) call of `bytes`, counted: trials first
- * (segment, CMA, ... COPY_FIRST calls), then the agreed way, the other one
- * for COPY_RETRY_RUN calls every MCA_COLL_RSAG_STREAM_RETRY calls (*trial
- * set). */
+/* The way of the next (blocking) call of `bytes`, counted (*trial set for
+ * the runs above). */
 int mca_coll_rsag_copy_pick(mca_coll_rsag_copy_learner_t *l, size_t bytes, bool *trial);
 
-/* Record a picked call's time on this rank (no decision): each way keeps
- * its fastest call since the last vote. */
+/* Record a picked call's time on this rank (no decision); `typical`: false
+ * for a stream learner's trial. */
 void mca_coll_rsag_copy_record(mca_coll_rsag_copy_learner_t *l, size_t bytes, int way,
-                               bool trial, double seconds);
+                               bool typical, double seconds);
 
-/* The vote's outcome: `agreed` = each way's cost by the slowest rank.  The
- * first vote of a class (at call COPY_FIRST) takes the cheaper way, a later one switches only
+/* The vote's outcome: `agreed` = each way's cost by the slowest rank (my
+ * costs start again from here).  The first vote of a class (at call
+ * COPY_FIRST) takes the cheaper way, a later one switches only
  * when the other costs less than MCA_COLL_RSAG_STREAM_SWITCH of the agreed
  * one.  True when the way was decided for the first time or changed. */
 bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
                                const double agreed[2]);
 
 /* The agreed way for `bytes` (what unlearned calls take: nonblocking and
- * persistent ones), and my own cost of a way. */
+ * persistent ones), and my own cost of a way now (as at the last vote when
+ * no call of it counted since). */
 int mca_coll_rsag_copy_agreed(const mca_coll_rsag_copy_learner_t *l, size_t bytes);
 double mca_coll_rsag_copy_cost(const mca_coll_rsag_copy_learner_t *l, size_t bytes, int way);
 
