@@ -2,18 +2,23 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # See LICENSE at the top of the tree.
 # Scratch area: temporaries come from a per-communicator area
-# reused across calls.  48 MiB MPI_Reduce at np 2 (Rabenseifner: 72 MiB of
+# reused across calls.  48 MiB MPI_Reduce at np 2 (Rabenseifner, forced: auto
+# takes `direct` there, whose first calls try both its ways; 72 MiB of
 # temporaries off the root, above glibc's largest mmap threshold, so
 # without the area every call maps and page-faults them afresh): with the
 # area, the timed calls take their temporaries from it, it does not grow,
 # costs (almost) no page faults and is freed with the communicator; with
 # coll_rsag_scratch_max_bytes 0 (through MPI_T) nothing is kept.  The
 # per-call temporary need (coll_rsag_temporary_bytes) is the same both ways.
-run_test scratch-reuse-reduce-np2 "${mpirun_cmd[@]}" -np 2 "$here/mpi/rsag_alloc" \
+run_test scratch-reuse-reduce-np2 "${mpirun_cmd[@]}" -np 2 \
+    --mca coll_rsag_reduce_algorithm rabenseifner "$here/mpi/rsag_alloc" \
     --scratch --coll reduce --bytes 50331648 --iters 3
 expect_in_log 'rsag_alloc: np=2 cases=1 failed=0'
-# Reduce_scatter_block and Allreduce at 4 MiB, np 3 (folding).
-run_test scratch-reuse-small-np3 "${mpirun_cmd[@]}" -np 3 "$here/mpi/rsag_alloc" \
+# Reduce_scatter_block and Allreduce at 4 MiB, np 3 (folding: forced, as
+# auto takes `direct` there).
+run_test scratch-reuse-small-np3 "${mpirun_cmd[@]}" -np 3 \
+    --mca coll_rsag_allreduce_algorithm rabenseifner --mca coll_rsag_reduce_algorithm rabenseifner \
+    --mca coll_rsag_reduce_scatter_block_algorithm recursive_halving "$here/mpi/rsag_alloc" \
     --scratch --bytes 4194304 --iters 3
 expect_in_log 'rsag_alloc: np=3 cases=3 failed=0'
 # A cap below a call's need: some temporaries of a call come from the area,
