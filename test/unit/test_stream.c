@@ -210,7 +210,7 @@ static void test_copy_learner(void)
     CHECK(0 == mca_coll_rsag_copy_agreed(&l[0], mb), "segment faster now: agreed on it");
     CHECK(at >= 0 && at <= MCA_COLL_RSAG_COPY_RETRY_MAX + MCA_COLL_RSAG_COPY_RETRY_RUN,
           "segment faster now: switched at call %d", at);
-    CHECK(slow <= MCA_COLL_RSAG_COPY_RETRY_MAX + MCA_COLL_RSAG_COPY_RETRY_RUN + 8 * MCA_COLL_RSAG_COPY_RETRY_RUN,
+    CHECK(slow <= MCA_COLL_RSAG_COPY_RETRY_MAX + 9 * MCA_COLL_RSAG_COPY_RETRY_RUN,
           "segment faster now: %d slow calls", slow);
     /* within 10 %: no switching back and forth */
     slow = voted_calls(l, mb, 150, 140, 640, &at);

@@ -1132,15 +1132,17 @@ static void mca_coll_rsag_direct_trace_fanin(const mca_coll_rsag_direct_t *d, si
 static void mca_coll_rsag_direct_trace_copy(const mca_coll_rsag_direct_t *d, size_t bytes,
                                             const double agreed[2])
 {
+    bool cma;
+
     if (mca_coll_rsag_component.verbose < MCA_COLL_RSAG_VERBOSE_DECISIONS || 0 != d->a.rank) {
         return;
     }
+    cma = MCA_COLL_RSAG_COPY_CMA == mca_coll_rsag_copy_agreed(&d->a.segment->copy[d->kind], bytes);
     opal_output(mca_coll_rsag_component.output,
                 "coll:rsag: direct on %s (size %d), %zu-byte %s calls: %s (segment %.1f us, "
                 "CMA %.1f us per call, slowest rank)", d->a.comm->c_name, d->a.size, bytes,
                 mca_coll_rsag_colls[d->a.coll].name,
-                MCA_COLL_RSAG_COPY_CMA == mca_coll_rsag_copy_agreed(&d->a.segment->copy[d->kind], bytes)
-                    ? "single copy by CMA" : "copies through the segment",
+                cma ? "single copy by CMA" : "copies through the segment",
                 1e6 * agreed[MCA_COLL_RSAG_COPY_SEGMENT], 1e6 * agreed[MCA_COLL_RSAG_COPY_CMA]);
 }
 
@@ -1175,7 +1177,8 @@ static bool mca_coll_rsag_direct_use_cma(mca_coll_rsag_direct_t *d, size_t bytes
     if (!blocking) {
         return MCA_COLL_RSAG_COPY_CMA == mca_coll_rsag_copy_agreed(l, bytes);
     }
-    if (mca_coll_rsag_copy_vote_due(l, bytes) && mca_coll_rsag_segment_vote(seg, l, bytes, agreed)) {
+    if (mca_coll_rsag_copy_vote_due(l, bytes)
+        && mca_coll_rsag_segment_vote(seg, l, bytes, agreed)) {
         mca_coll_rsag_direct_trace_copy(d, bytes, agreed);
     }
     d->copy_way = mca_coll_rsag_copy_pick(l, bytes, &trial);
@@ -1214,7 +1217,7 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d, bool blocking)
     d->root_pulls = d->use_cma && reduce && 2 == a->size
                     && bytes <= MCA_COLL_RSAG_DIRECT_PULL_BYTES;
     if (d->root_pulls) {
-        size_t *displ = (size_t *) d->a.displ;
+        size_t *displ = (size_t *) d->a.displ;     /* this block's own copy */
 
         for (int q = 0; q <= a->size; ++q) {
             displ[q] = q <= a->root ? 0 : n;
