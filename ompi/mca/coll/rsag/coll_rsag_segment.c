@@ -24,7 +24,8 @@
  *                     nobody needs the name: nothing is left in /dev/shm
  *                     whatever happens later), the verdict to 1..p-1
  *   every rank        (only when something may use CMA: single copy cma,
- *                     or auto with a coll_rsag_direct_cma_min_bytes)
+ *                     or auto unless coll_rsag_direct_cma_min_bytes is set
+ *                     to never)
  *                     test-reads its right neighbour's probe word with CMA
  *                     and posts the outcome in its control line; each reads
  *                     all of them: CMA only if every probe worked (same
@@ -92,13 +93,11 @@
  * in the cache when it is reduced, large enough to amortize the system
  * call (about 1 us). */
 #define MCA_COLL_RSAG_DEFAULT_CHUNK_SIZE ((size_t) 128 * 1024)
-/* From which message size `auto` pulls with CMA instead of copying through
- * the segment: never by default.  Direct allreduce at np 2 on the 2-core VM
- * (loaded, but the two paths interleaved, 9-15 calls each): the segment
- * was faster at every size, 64 KB 8.7 vs 17.8 us, 1 MB 116-126 vs 176-196
- * us, 4 MB 0.56 vs 0.74-0.81 ms, 64 MB 24 vs 34-44 ms: process_vm_readv
- * moves about half as fast as memcpy here.  Re-measure on other machines
- * (larger p, XPMEM-less hosts with faster CMA) before lowering it. */
+/* coll_rsag_direct_cma_min_bytes's value when not set (then `auto` learns
+ * the copy mode, coll_rsag_stream.h; set to this value: never CMA).  No
+ * fixed threshold fits: on the 2-core VM the segment was faster at every
+ * size one day (64 KB 8.7 vs 17.8 us, 1 MB 116-126 vs 176-196 us), CMA
+ * 1.4-2.2x faster from 64 KB four days later. */
 #define MCA_COLL_RSAG_DEFAULT_CMA_MIN_BYTES SIZE_MAX
 /* Below which piece size the node path never streams what it writes for
  * other cores (coll_rsag_stream.h).  Direct allreduce at np 2 on the 2-core
@@ -281,12 +280,14 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
     if (OPAL_SUCCESS == mca_base_var_enum_create("coll_rsag_single_copy_modes", modes, &e)) {
         (void) mca_base_component_var_register(
             c, "single_copy",
-            "How the direct algorithms move vectors between the ranks of a node. auto: "
-            "single-copy pulls of peers' buffers with Linux CMA (process_vm_readv) from "
-            "coll_rsag_direct_cma_min_bytes on (never by default: the segment was faster "
-            "where measured) when a test read at set-up works, copies through the shared "
-            "segment otherwise; cma: CMA for every size when it works (else the segment); "
-            "none: always through the segment (no test read)",
+            "How the direct algorithms move vectors between the ranks of a node: copies "
+            "through the shared segment, or single-copy pulls of peers' buffers with Linux CMA "
+            "(process_vm_readv). auto: when a test read at set-up works, from 16 KB each "
+            "collective and message size takes whichever of the two its blocking calls "
+            "measure faster, the ranks voting (doc/direct.md, The copy mode, learned), or CMA "
+            "from coll_rsag_direct_cma_min_bytes when that is set; the segment otherwise; cma: "
+            "CMA for every size when it works (else the segment); none: always through the "
+            "segment (no test read)",
             MCA_BASE_VAR_TYPE_INT, e, 0, 0, OPAL_INFO_LVL_5, MCA_BASE_VAR_SCOPE_ALL_EQ,
             &mca_coll_rsag_node_params.single_copy);
         OBJ_RELEASE(e);

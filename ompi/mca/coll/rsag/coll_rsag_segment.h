@@ -139,8 +139,8 @@ bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm);
  * coll_rsag_segment_keep_free_percent, sends the name through the PML (an
  * empty one when it could not), every rank maps it and says so, rank 0
  * unlinks the name at once and sends the verdict; then, when something may
- * use CMA (coll_rsag_single_copy cma, or auto with a
- * coll_rsag_direct_cma_min_bytes), each rank test-reads a peer with CMA,
+ * use CMA (coll_rsag_single_copy cma, or auto unless
+ * coll_rsag_direct_cma_min_bytes is set to never), each rank test-reads a peer with CMA,
  * posts the outcome in its control line and reads everyone's: all ranks
  * choose the same copy mode.
  * Returns the segment (NULL when any rank failed: then every rank returns
