@@ -250,8 +250,8 @@ ps=/proc/sys/kernel/yama/ptrace_scope
 if [ -r "$ps" ]; then
     case "$(cat "$ps")" in
         0) cma="allowed (kernel.yama.ptrace_scope 0)" ;;
-        1) cma="restricted (kernel.yama.ptrace_scope 1: only with a ptracer exception); rsag's default does not use CMA" ;;
-        *) cma="refused (kernel.yama.ptrace_scope $(cat "$ps")); rsag's default does not use CMA" ;;
+        1) cma="restricted (kernel.yama.ptrace_scope 1: only with a ptracer exception); direct's test read is refused and it copies through the shared segment" ;;
+        *) cma="refused (kernel.yama.ptrace_scope $(cat "$ps")); direct's test read is refused and it copies through the shared segment" ;;
     esac
 else
     cma="allowed by Yama (no $ps)"
