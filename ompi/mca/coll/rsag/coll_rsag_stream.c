@@ -73,19 +73,6 @@ static int mca_coll_rsag_stream_class(size_t bytes)
     return c;
 }
 
-/* A trial replaces (the other way may have changed since it was last
- * timed); the preferred way's calls are averaged, each counted as at most
- * 4 times the average, so that one slow call (a preemption) does not
- * switch at once, but a lasting change does within a few calls. */
-static void mca_coll_rsag_learn_cost(double *cost, bool trial, double seconds)
-{
-    if (trial) {
-        *cost = seconds;
-    } else {
-        *cost = 0.75 * *cost + 0.25 * (seconds < 4 * *cost ? seconds : 4 * *cost);
-    }
-}
-
 double mca_coll_rsag_stream_cost(const mca_coll_rsag_stream_learner_t *l, size_t bytes,
                                  mca_coll_rsag_stream_way_t way)
 {
@@ -127,8 +114,17 @@ bool mca_coll_rsag_stream_learn(mca_coll_rsag_stream_learner_t *l, size_t bytes,
     int c = mca_coll_rsag_stream_class(bytes);
     bool known = l->calls[c] >= MCA_COLL_RSAG_STREAM_FIRST;
     mca_coll_rsag_stream_way_t before = mca_coll_rsag_stream_preferred(l, bytes);
+    double *cost = &l->cost[c][way];
 
-    mca_coll_rsag_learn_cost(&l->cost[c][way], trial, seconds);
+    /* a trial replaces (the other way may have changed since it was last
+     * timed); the preferred way's calls are averaged, each counted as at
+     * most 4 times the average, so that one slow call (a preemption) does
+     * not switch at once, but a lasting change does within a few calls */
+    if (trial) {
+        *cost = seconds;
+    } else {
+        *cost = 0.75 * *cost + 0.25 * (seconds < 4 * *cost ? seconds : 4 * *cost);
+    }
     ++l->calls[c];
     if (MCA_COLL_RSAG_STREAM_FIRST == l->calls[c]) {
         l->way[c] = l->cost[c][MCA_COLL_RSAG_WAY_STREAMED] <= l->cost[c][MCA_COLL_RSAG_WAY_CACHED]
@@ -187,13 +183,13 @@ bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
                                const double agreed[2])
 {
     int c = mca_coll_rsag_stream_class(bytes), before = l->way[c];
+    bool first = MCA_COLL_RSAG_COPY_FIRST == l->calls[c], changed;
 
     for (int w = 0; w < 2; ++w) {
         l->cost[c][w] = mca_coll_rsag_copy_cost(l, bytes, w);
         l->sum[c][w] = 0;
         l->n[c][w] = 0;
     }
-    bool first = MCA_COLL_RSAG_COPY_FIRST == l->calls[c], changed;
 
     if (first) {
         l->way[c] = agreed[1] < agreed[0] ? 1 : 0;
