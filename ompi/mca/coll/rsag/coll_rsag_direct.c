@@ -1168,7 +1168,7 @@ static bool mca_coll_rsag_direct_use_cma(mca_coll_rsag_direct_t *d, size_t bytes
     if (0 == d->window || MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy) {
         return true;
     }
-    if (!mca_coll_rsag_copy_learned(seg)) {
+    if (!seg->learn_copy) {
         return bytes >= mca_coll_rsag_node_params.cma_min_bytes;
     }
     if (bytes < MCA_COLL_RSAG_COPY_LEARN_MIN_BYTES) {

@@ -801,11 +801,6 @@ static bool mca_coll_rsag_cma_wanted(void)
                    || SIZE_MAX != mca_coll_rsag_node_params.cma_min_bytes));
 }
 
-bool mca_coll_rsag_copy_learned(const mca_coll_rsag_segment_t *seg)
-{
-    return seg->learn_copy;
-}
-
 bool mca_coll_rsag_segment_vote(mca_coll_rsag_segment_t *seg, mca_coll_rsag_copy_learner_t *l,
                                 size_t bytes, double agreed[2])
 {

@@ -177,9 +177,9 @@ static inline mca_coll_rsag_box_t *mca_coll_rsag_box(const mca_coll_rsag_segment
 bool mca_coll_rsag_segment_vote(mca_coll_rsag_segment_t *seg, mca_coll_rsag_copy_learner_t *l,
                                 size_t bytes, double agreed[2]);
 
-/* Does coll_rsag_single_copy auto learn the copy mode (CMA works on every
- * rank, coll_rsag_direct_cma_min_bytes not set), and from which size. */
-bool mca_coll_rsag_copy_learned(const mca_coll_rsag_segment_t *seg);
+/* From which message size coll_rsag_single_copy auto learns the copy mode
+ * (seg->learn_copy: CMA works on every rank and
+ * coll_rsag_direct_cma_min_bytes is not set). */
 #define MCA_COLL_RSAG_COPY_LEARN_MIN_BYTES ((size_t) 16 * 1024)
 
 /* Wait until field `field` of rank q's line reaches tick t, progressing
