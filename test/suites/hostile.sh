@@ -23,11 +23,15 @@ expect_in_log 'ignoring the invalid coll_rsag_reduce_scatter_block_algorithm set
 
 # --- thresholds ----------------------------------------------------------------
 hostile_test hostile-threshold-negative-np3 3 --mca coll_rsag_allreduce_ring_min_bytes -5
-expect_in_log 'coll_rsag_allreduce_ring_min_bytes = -5 is invalid \(valid: -1 for the size-class defaults p <= 2: off, p <= 4: off, p > 4: off, several nodes: 16777216, or a byte count >= 0\); using -1'
+expect_in_log 'coll_rsag_allreduce_ring_min_bytes = -5 is invalid \(valid: -1 for the size-class defaults p <= 2: off, p <= 4: off, p > 4: off, several nodes: 16777216, oversubscribed node: off, or a byte count >= 0\); using -1'
 
 # Absurd thresholds on every algorithm: nothing covers any size, so rsag
 # says so at start and delegates every auto call (and still runs forced ones).
+# (The size classes' defaults, as on a node with a core per process: the
+# oversubscribed node's column has `direct` from 1 byte, which takes the
+# small contiguous calls.)
 hostile_test hostile-threshold-absurd-np3 3 --mca coll_rsag_verbose 1 \
+    --mca coll_rsag_oversubscribed_class 0 \
     --mca coll_rsag_reduce_binomial_min_bytes 1000000000000000 \
     --mca coll_rsag_reduce_rabenseifner_min_bytes 1000000000000000 \
     --mca coll_rsag_reduce_chain_min_bytes 1000000000000000
@@ -35,9 +39,10 @@ expect_in_log 'the coll_rsag_reduce_\*_min_bytes thresholds leave MPI_Reduce mes
 expect_in_log 'reduce on MPI_COMM_WORLD .* -> delegated to the previous module \(no rsag algorithm.s \*_min_bytes covers this size\)'
 expect_in_log 'reduce on MPI_COMM_WORLD .* -> binomial \(forced\)'
 
-# --- communicator-size class bounds -------------------------------------------
+# --- communicator-size class bounds (np 3 on 2 cores is an oversubscribed
+# --- node: its own class unless coll_rsag_oversubscribed_class is off) ----------
 hostile_test hostile-class-bound-zero-np3 3 --mca coll_rsag_verbose 1 \
-    --mca coll_rsag_comm_class_0_max_size 0
+    --mca coll_rsag_oversubscribed_class 0 --mca coll_rsag_comm_class_0_max_size 0
 expect_in_log 'coll_rsag_comm_class_\*_max_size must be >= 1 and increasing; using the defaults 2 < 4'
 expect_in_log 'allreduce on .* -> recursive_doubling \(auto\); .*\(default for p <= 4\)'
 
@@ -82,7 +87,8 @@ expect_in_log 'coll_rsag_verbose = -2 is negative \(valid: 0 silent, 1 decisions
 badconf="$results/hostile-malformed.conf"
 printf '# malformed lines among good ones\ncoll_rsag_verbose = 1\nthis line has no equals sign\n= 42\ncoll_rsag_comm_class_0_max_size = 3\n' >"$badconf"
 run_test hostile-malformed-param-file-np3 \
-    env OMPI_MCA_mca_param_files="$badconf" "${mpirun_cmd[@]}" -np 3 "$hostile"
+    env OMPI_MCA_mca_param_files="$badconf" OMPI_MCA_coll_rsag_oversubscribed_class=0 \
+    "${mpirun_cmd[@]}" -np 3 "$hostile"
 expect_in_log "keyval parser: error [0-9]+ reading file $badconf at line"
 expect_in_log 'allreduce on .* -> direct \(auto\); .*\(default for p <= 3\)'
 expect_in_log "$ok_line"

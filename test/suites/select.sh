@@ -9,19 +9,22 @@ hostile="$here/mpi/rsag_hostile"
 # ompi_info shows every threshold's per-class defaults and the class bounds.
 run_test select-ompi_info-class-defaults ompi_info --param coll rsag --level 9
 expect_in_log 'coll_rsag_allreduce_rabenseifner_min_bytes" \(current value: "-1".*type: long'
-expect_in_log '-1: the default of the communicator.s size class \(coll_rsag_comm_class_\*_max_size\): p <= 2: 1, p <= 4: off, p > 4: 4096, several nodes: off bytes; N >= 0: N for every communicator size'
-expect_in_log 'p <= 2: 1, p <= 4: 8, p > 4: 8192, several nodes: off bytes'
+expect_in_log '-1: the default of the communicator.s size class \(coll_rsag_comm_class_\*_max_size\): p <= 2: 1, p <= 4: off, p > 4: 4096, several nodes: off, oversubscribed node: off bytes; N >= 0: N for every communicator size'
+expect_in_log 'p <= 2: 1, p <= 4: 8, p > 4: 8192, several nodes: off, oversubscribed node: 1 bytes'
 expect_in_log 'coll_rsag_comm_class_0_max_size" \(current value: "2"'
 expect_in_log 'coll_rsag_comm_class_1_max_size" \(current value: "4"'
 
 # Class bounds as MCA parameters change the class help text and the trace.
 run_test select-ompi_info-class-bounds-set env OMPI_MCA_coll_rsag_comm_class_0_max_size=3 \
     OMPI_MCA_coll_rsag_comm_class_1_max_size=8 ompi_info --param coll rsag --level 9
-expect_in_log 'p <= 3: 1, p <= 8: off, p > 8: 4096, several nodes: off bytes'
+expect_in_log 'p <= 3: 1, p <= 8: off, p > 8: 4096, several nodes: off, oversubscribed node: off bytes'
 
 # The trace: comm, comm size, bytes, algorithm, and the threshold that
 # decided with its size class; each class decides differently (the demo's
-# 80000 and 8000000-byte allreduces).
+# 80000 and 8000000-byte allreduces).  np 3 and 5 on this machine's 2 cores
+# are an oversubscribed node, which has a class of its own (below): these
+# tests of the size classes turn it off, as on a node with a core per rank.
+sizeclass=(--mca coll_rsag_oversubscribed_class 0)
 for np in 2 3 5; do
     case $np in
         2) range='p <= 2' decides='80000 bytes .* -> direct \(auto\); coll_rsag_allreduce_direct_min_bytes 1' small=direct ;;
@@ -29,16 +32,37 @@ for np in 2 3 5; do
         *) range='p > 4' decides='80000 bytes .* -> direct \(auto\); coll_rsag_allreduce_direct_min_bytes 8192' small=binomial ;;
     esac
     run_test "select-verbose-threshold-np$np" "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 \
-        -np "$np" "$demo"
+        "${sizeclass[@]}" -np "$np" "$demo"
     expect_in_log "allreduce on MPI_COMM_WORLD \(cid 0, size $np\): $decides <= bytes \(default for $range\)"
     expect_in_log "reduce on MPI_COMM_WORLD \(cid 0, size $np\): 8 bytes .* -> $small \(auto\); coll_rsag_reduce_${small}_min_bytes [018] <= bytes \(default for $range\)"
     expect_in_log 'results correct'
 done
 
 run_test select-class-bounds-mca-np3 "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 \
-    --mca coll_rsag_comm_class_0_max_size 3 --mca coll_rsag_comm_class_1_max_size 8 \
-    -np 3 "$demo"
+    "${sizeclass[@]}" --mca coll_rsag_comm_class_0_max_size 3 \
+    --mca coll_rsag_comm_class_1_max_size 8 -np 3 "$demo"
 expect_in_log 'allreduce on .*: 80000 bytes .* -> direct \(auto\); .* \(default for p <= 3\)'
+expect_in_log 'results correct'
+
+# The oversubscribed node (np 3 and 5 on 2 cores: Open MPI yields when
+# idle) takes its own column, whatever the communicator's size: `direct`
+# from 1 byte, so the 8-byte MPI_Reduce that the size class "p > 4" gives
+# to the binomial tree (select-verbose-threshold-np5) goes to `direct`,
+# results correct; the settings check passes (every rank sees the node
+# alike).  Without the yield (mpi_yield_when_idle 0) the same job takes
+# its size class again, so the trace line can tell the two apart.
+for np in 3 5; do
+    run_test "select-oversubscribed-class-np$np" "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 \
+        -np "$np" "$demo"
+    expect_in_log "reduce on MPI_COMM_WORLD \(cid 0, size $np\): 8 bytes .* -> direct \(auto\); coll_rsag_reduce_direct_min_bytes 1 <= bytes \(default for oversubscribed node\)"
+    expect_in_log "allreduce on MPI_COMM_WORLD \(cid 0, size $np\): 80000 bytes .* -> direct \(auto\); .*\(default for oversubscribed node\)"
+    expect_not_in_log 'default for p [<>]'
+    expect_in_log 'results correct'
+done
+run_test select-oversubscribed-yield-off-np5 "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 \
+    --mca mpi_yield_when_idle 0 -np 5 "$demo"
+expect_in_log 'reduce on MPI_COMM_WORLD \(cid 0, size 5\): 8 bytes .* -> binomial \(auto\); .*\(default for p > 4\)'
+expect_not_in_log 'default for oversubscribed node'
 expect_in_log 'results correct'
 
 # CONTRACT with the tuner: a scalar min_bytes in a parameter file applies
@@ -46,7 +70,7 @@ expect_in_log 'results correct'
 # lies between 70000 and 80000 bytes, so the ring takes the 80000-byte call
 # everywhere.
 tunefile="$results/select-tuned.conf"
-printf '# as a tuner writes it\ncoll_rsag_allreduce_ring_min_bytes = 70000\ncoll_rsag_verbose = 1\n' \
+printf '# as a tuner writes it\ncoll_rsag_allreduce_ring_min_bytes = 70000\ncoll_rsag_verbose = 1\ncoll_rsag_oversubscribed_class = 0\n' \
     >"$tunefile"
 for np in 2 3 5; do
     run_test "select-param-file-threshold-every-size-np$np" \
@@ -65,7 +89,7 @@ done
 # Once per communicator, collective, decision and message size class: the
 # program's 4-byte checking Allreduce runs 80 times, one line in auto.
 run_test select-verbose-once-per-size-class-np3 "${mpirun_cmd[@]}" --mca coll_rsag_verbose 1 \
-    -np 3 "$hostile"
+    "${sizeclass[@]}" -np 3 "$hostile"
 expect_count 1 'allreduce on MPI_COMM_WORLD .*: 4 bytes .* -> recursive_doubling \(auto\)'
 expect_count 1 'reduce_scatter_block on MPI_COMM_WORLD .*: 12 bytes .* -> ring \(forced\)'
 expect_in_log 'rsag_hostile: np=3 [0-9]+ cases, 0 failed'

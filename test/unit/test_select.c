@@ -286,22 +286,30 @@ static void test_classes(void)
     char text[32];
 
     CHECK(MCA_COLL_RSAG_NUM_SIZE_CLASSES == 3 && b[0] == 2 && b[1] == 4, "default bounds");
-    CHECK(MCA_COLL_RSAG_NUM_COMM_CLASSES == 4 && MCA_COLL_RSAG_CLASS_NODES == 3,
-          "three size classes and several nodes");
-    /* a communicator on several nodes is in the last class, whatever its
-     * size; on one node (or not known: 0) in its size class */
+    CHECK(MCA_COLL_RSAG_NUM_COMM_CLASSES == 5 && MCA_COLL_RSAG_CLASS_NODES == 3
+              && MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED == 4,
+          "three size classes, several nodes, an oversubscribed node");
+    /* a communicator on several nodes is in the "several nodes" class,
+     * whatever its size; on one oversubscribed node in that class, whatever
+     * its size; else (one node, or not known: 0) in its size class */
     for (int p = 1; p <= 70; ++p) {
         mca_coll_rsag_call_t c = call_of(p, 8, 8, true);
         for (int nodes = 0; nodes <= 3; ++nodes) {
             c.nodes = nodes;
-            CHECK(mca_coll_rsag_call_class(NULL, &c)
-                      == (nodes >= 2 ? MCA_COLL_RSAG_CLASS_NODES
-                                     : mca_coll_rsag_comm_class(NULL, p)),
-                  "p=%d nodes=%d call class", p, nodes);
+            for (int over = 0; over <= 1; ++over) {
+                c.oversubscribed = over;
+                CHECK(mca_coll_rsag_call_class(NULL, &c)
+                          == (nodes >= 2 ? MCA_COLL_RSAG_CLASS_NODES
+                              : over     ? MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED
+                                         : mca_coll_rsag_comm_class(NULL, p)),
+                      "p=%d nodes=%d oversubscribed=%d call class", p, nodes, over);
+            }
         }
     }
     mca_coll_rsag_class_text(NULL, MCA_COLL_RSAG_CLASS_NODES, text, sizeof(text));
     CHECK(strcmp(text, "several nodes") == 0, "class text %s", text);
+    mca_coll_rsag_class_text(NULL, MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED, text, sizeof(text));
+    CHECK(strcmp(text, "oversubscribed node") == 0, "class text %s", text);
     for (int p = 1; p <= 70; ++p) {
         int want = p <= 2 ? 0 : p <= 4 ? 1 : 2;
         CHECK(mca_coll_rsag_comm_class(NULL, p) == want, "p=%d default class", p);
@@ -1043,8 +1051,74 @@ static void test_exact_fold(mca_coll_rsag_coll_t coll)
     }
 }
 
+/* An oversubscribed node (its own column, measured there): auto takes
+ * `direct` from 1 byte for every collective and communicator size wherever
+ * it runs; where it does not (a non-contiguous datatype, not one node), the
+ * column's point-to-point rows with the fewest rounds: recursive doubling,
+ * the binomial tree, recursive halving, at every size.  A set threshold (N >= 0) still holds for every
+ * class, this one too. */
+static void test_oversubscribed(mca_coll_rsag_coll_t coll)
+{
+    const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
+    const mca_coll_rsag_alg_desc_t *direct = NULL;
+    mca_coll_rsag_tuning_t t;
+    mca_coll_rsag_decision_t d;
+    mca_coll_rsag_call_t c;
+    bool rs = MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK == coll || MCA_COLL_RSAG_REDUCE_SCATTER == coll;
+
+    for (int i = 0; i < desc->nalgs; ++i) {
+        if (0 == strcmp(desc->algs[i].name, "direct")) {
+            direct = &desc->algs[i];
+        }
+    }
+    CHECK(NULL != direct, "%s has direct", desc->name);
+    if (NULL == direct) {
+        return;
+    }
+    mca_coll_rsag_tuning_defaults(coll, &t);
+    for (int p = 1; p <= 70; p += 3) {
+        for (size_t bytes = 1; bytes <= ((size_t) 1 << 30); bytes <<= 2) {
+            c = call_of(p, bytes, 1, true);
+            c.oversubscribed = true;
+            d = mca_coll_rsag_select(coll, &c, &t);
+            CHECK(d.alg == direct->id && d.comm_class == MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED
+                      && d.by_class && d.threshold == 1,
+                  "%s p=%d bytes=%zu oversubscribed: direct by the class default (got %d)",
+                  desc->name, p, bytes, d.alg);
+            c.contiguous = false;
+            d = mca_coll_rsag_select(coll, &c, &t);
+            int want = rs ? 1 /* recursive halving */
+                       : MCA_COLL_RSAG_REDUCE == coll ? MCA_COLL_RSAG_REDUCE_BINOMIAL
+                                                      : MCA_COLL_RSAG_ALLREDUCE_RECURSIVE_DOUBLING;
+            CHECK(d.alg == want, "%s p=%d bytes=%zu oversubscribed, non-contiguous: %d, not %d",
+                  desc->name, p, bytes, want, d.alg);
+            /* several nodes: that class, whatever the node's load */
+            c.contiguous = true;
+            c.nodes = 2;
+            c.single_node = false;
+            d = mca_coll_rsag_select(coll, &c, &t);
+            CHECK(d.comm_class == MCA_COLL_RSAG_CLASS_NODES && d.alg != direct->id,
+                  "%s p=%d bytes=%zu oversubscribed on several nodes", desc->name, p, bytes);
+        }
+    }
+    /* a threshold set for every class holds here too */
+    t.min_bytes[direct->id] = 4096;
+    c = call_of(8, 1024, 1, true);
+    c.oversubscribed = true;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg != direct->id, "%s set threshold, oversubscribed", desc->name);
+    c = call_of(8, 4096, 1, true);
+    c.oversubscribed = true;
+    d = mca_coll_rsag_select(coll, &c, &t);
+    CHECK(d.alg == direct->id && !d.by_class && d.threshold == 4096,
+          "%s set threshold met, oversubscribed", desc->name);
+}
+
 int main(void)
 {
+    for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
+        test_oversubscribed((mca_coll_rsag_coll_t) coll);
+    }
     for (int coll = 0; coll < MCA_COLL_RSAG_NUM_COLLS; ++coll) {
         test_placement((mca_coll_rsag_coll_t) coll);
         test_exact_fold((mca_coll_rsag_coll_t) coll);

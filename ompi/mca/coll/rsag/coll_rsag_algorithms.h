@@ -116,12 +116,16 @@
 #define MCA_COLL_RSAG_NUM_SIZE_CLASSES 3
 /* Default upper bounds of the size classes but the last: p <= 2, p <= 4. */
 #define MCA_COLL_RSAG_COMM_CLASS_BOUNDS { 2, 4 }
-/* One more class, after the size classes: a communicator whose ranks are
+/* Two more classes, after the size classes: a communicator whose ranks are
  * on several nodes (any size; MPI traffic crosses the network), e.g. the
  * emulated cluster of doc/cluster.md, or the cross-node communicators of
- * `hierarchical` (one rank per node). */
-#define MCA_COLL_RSAG_CLASS_NODES      MCA_COLL_RSAG_NUM_SIZE_CLASSES
-#define MCA_COLL_RSAG_NUM_COMM_CLASSES (MCA_COLL_RSAG_NUM_SIZE_CLASSES + 1)
+ * `hierarchical` (one rank per node); and a one-node communicator on an
+ * oversubscribed node (any size; more processes than cores: Open MPI then
+ * yields the core when idle, opal_progress_yield_when_idle, which mpirun
+ * turns on by itself there and mpi_yield_when_idle sets by hand). */
+#define MCA_COLL_RSAG_CLASS_NODES          MCA_COLL_RSAG_NUM_SIZE_CLASSES
+#define MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED (MCA_COLL_RSAG_NUM_SIZE_CLASSES + 1)
+#define MCA_COLL_RSAG_NUM_COMM_CLASSES     (MCA_COLL_RSAG_NUM_SIZE_CLASSES + 2)
 
 /* Where the defaults come from (doc/parameters.md, "Default thresholds"):
  *
@@ -226,35 +230,55 @@
  *   64 nodes x 1 rank chain 41 ms at 1 MB against Rabenseifner's 17).
  *   On the emulator, whose capped links pass small bursts at once, the
  *   chain was ahead from 16 KB on 3+2+3 and 4 x 1 (1.8-3.2x) and behind
- *   binomial on 2 x 2 (57-67 against 34-43 us at 16-32 KB). */
-/* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes */
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,  16777216)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
-#define MCA_COLL_RSAG_DEF_ALLREDUCE_ORDERED               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536)
-#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
-#define MCA_COLL_RSAG_DEF_REDUCE_LEADERS                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_REDUCE_ORDERED                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_REDUCE_CHAIN                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
+ *   binomial on 2 x 2 (57-67 against 34-43 us at 16-32 KB).
+ * oversubscribed node: one node running more processes than it has cores
+ *   (a laptop, a CI runner, a test at np 16 on 2 cores).  Every wait there
+ *   may cost a turn of the scheduler, so an algorithm's rounds, not its
+ *   bytes, set its time, and the size classes' model (a core per rank)
+ *   does not hold.  This column alone comes from oversubscribed timing,
+ *   which is what it serves (contrib/results/2026-11-27-oversubscribed:
+ *   np 4, 8 and 16 on 2 cores, OSU 5.3, 6 rounds in rotated order):
+ *   `direct`, one round through the node's memory, was 1.3-6x faster than
+ *   tuned's default at every size from 8 B to 1 MB but the reduce-scatter
+ *   of fewer elements than ranks, where the size classes' recursive
+ *   doubling, binomial tree and Rabenseifner had been up to 2.4x slower
+ *   than tuned (MPI_Reduce of 4 KB at np 8 and 16: Rabenseifner's 2 log2 p
+ *   rounds).  So `direct` from 1 byte; where it cannot run (a
+ *   non-contiguous datatype, MPI_I* before the segment exists) the fastest
+ *   point-to-point row at np 8 for small messages: recursive doubling,
+ *   the binomial tree and recursive halving at every size.  (Rabenseifner
+ *   was the allreduce's fastest from 128 KB, 1.6x recursive doubling at
+ *   1 MB, but a row wins by the largest threshold at most the size, so
+ *   from any threshold above direct's 1 it would take direct's calls too;
+ *   at 1 byte it would take the small ones, 1.5x slower there.) */
+/* bytes of the whole vector                                                      p <= 2      p <= 4    larger p   several nodes  oversubscribed node */
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RECURSIVE_DOUBLING    MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0,         0)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RABENSEIFNER          MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_RING                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,  16777216, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_PRIORITY_AWARE        MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_DIRECT                MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF,         1)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_HIERARCHICAL          MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_LEADERS               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_CIRCULANT             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_ALLREDUCE_ORDERED               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_BINOMIAL                 MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0,         0)
+#define MCA_COLL_RSAG_DEF_REDUCE_RABENSEIFNER             MCA_COLL_RSAG_BY_CLASS(         1, MCA_COLL_RSAG_OFF,      4096,     65536, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_DIRECT                   MCA_COLL_RSAG_BY_CLASS(         1,         8,      8192, MCA_COLL_RSAG_OFF,         1)
+#define MCA_COLL_RSAG_DEF_REDUCE_HIERARCHICAL             MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_LEADERS                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_ORDERED                  MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_REDUCE_CHAIN                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536, MCA_COLL_RSAG_OFF)
 /* the reduce-scatter rows serve MPI_Reduce_scatter_block and MPI_Reduce_scatter */
-#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0)
-#define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,  16777216)
-#define MCA_COLL_RSAG_DEF_RS_PRIORITY_AWARE               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(         1,         8,         8, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    262144)
-#define MCA_COLL_RSAG_DEF_RS_LEADERS                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
-#define MCA_COLL_RSAG_DEF_RS_CIRCULANT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536)
+#define MCA_COLL_RSAG_DEF_RS_RECURSIVE_HALVING            MCA_COLL_RSAG_BY_CLASS(         0,         0,         0,         0,         0)
+#define MCA_COLL_RSAG_DEF_RS_RING                         MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF,    131072,   8388608,  16777216, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_PRIORITY_AWARE               MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_DIRECT                       MCA_COLL_RSAG_BY_CLASS(         1,         8,         8, MCA_COLL_RSAG_OFF,         1)
+#define MCA_COLL_RSAG_DEF_RS_HIERARCHICAL                 MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,    262144, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_LEADERS                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_CIRCULANT                    MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF,     65536, MCA_COLL_RSAG_OFF)
 /* `ordered` (every table): the rank-order fold for placement mode on any
  * placement; auto in `off` mode never picks it (not measured yet) */
-#define MCA_COLL_RSAG_DEF_RS_ORDERED                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
+#define MCA_COLL_RSAG_DEF_RS_ORDERED                      MCA_COLL_RSAG_BY_CLASS(MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF, MCA_COLL_RSAG_OFF)
 /* ---- end of the threshold table ------------------------------------------ */
 
 /* ---- Below these sizes, auto takes `leaders` -------------------------------
@@ -286,8 +310,8 @@
 /* One threshold per class, as an array initializer.  It only appears
  * inside the default_min_bytes column, whose users put it in an
  * initializer and never pass it on to another macro. */
-#define MCA_COLL_RSAG_BY_CLASS(p2, p4, larger, nodes) \
-    { (size_t) (p2), (size_t) (p4), (size_t) (larger), (size_t) (nodes) }
+#define MCA_COLL_RSAG_BY_CLASS(p2, p4, larger, nodes, oversubscribed) \
+    { (size_t) (p2), (size_t) (p4), (size_t) (larger), (size_t) (nodes), (size_t) (oversubscribed) }
 
 #define MCA_COLL_RSAG_ALLREDUCE_ALGORITHMS(X)                                      \
     X(ALLREDUCE, RECURSIVE_DOUBLING, 1, "recursive_doubling",                      \

@@ -22,7 +22,9 @@
  * blocking exchange inside MPI_Iallreduce could deadlock a correct program.
  *
  * Without the check, the settings alone (the forced algorithm, the
- * thresholds of the collective and coll_rsag_reproducible) are compared the same way once per
+ * thresholds of the collective, direct's fan-in and copy mode,
+ * hierarchical's chunk, Open MPI's yield when idle, which picks the
+ * oversubscribed column, and coll_rsag_reproducible) are compared the same way once per
  * communicator and collective, at its first blocking call: a parameter set
  * differently on some ranks (a tuning file read on some nodes only) then
  * stops the job with one line from rank 0 instead of sending different
@@ -155,7 +157,7 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
 {
     const mca_coll_rsag_tuning_t *tuning = &mca_coll_rsag_component.tuning[coll];
     long v[2 * MCA_COLL_RSAG_CHK_N], all[2 * MCA_COLL_RSAG_CHK_N];
-    long shape[3];
+    long shape[6];
     int p = ompi_comm_size(comm), err;
     bool in_setup;
 
@@ -171,16 +173,23 @@ int mca_coll_rsag_check_call_slow(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_
     }
     v[MCA_COLL_RSAG_CHK_FORCED] = tuning->forced;
     /* the thresholds, how direct reduces a box (flat or the tree's fan-in:
-     * ranks that differ would wait for each other's boxes forever), and
+     * ranks that differ would wait for each other's boxes forever),
      * hierarchical's chunk size (ranks that cut a call into a different
-     * number of lanes would never match their messages) */
+     * number of lanes would never match their messages), how direct copies
+     * (by CMA or through the segment, fixed or learned: both ends of a copy
+     * must take the same way), and whether the node is taken as
+     * oversubscribed (its own column of thresholds) */
     shape[0] = mca_coll_rsag_check_hash(
         tuning->min_bytes, sizeof(tuning->min_bytes) / sizeof(tuning->min_bytes[0]))
         ^ mca_coll_rsag_check_hash(tuning->max_bytes,
                                    sizeof(tuning->max_bytes) / sizeof(tuning->max_bytes[0]));
     shape[1] = mca_coll_rsag_node_params.fanin;
     shape[2] = (long) mca_coll_rsag_component.hier_chunk_size;
-    v[MCA_COLL_RSAG_CHK_THRESHOLDS] = mca_coll_rsag_check_hash(shape, 3);
+    shape[3] = mca_coll_rsag_node_params.single_copy;
+    shape[4] = (long) mca_coll_rsag_node_params.cma_min_bytes;
+    shape[5] = mca_coll_rsag_node_oversubscribed();
+    v[MCA_COLL_RSAG_CHK_THRESHOLDS] =
+        mca_coll_rsag_check_hash(shape, sizeof(shape) / sizeof(shape[0]));
     /* ranks in different modes would run different algorithms */
     v[MCA_COLL_RSAG_CHK_REPRODUCIBLE] = mca_coll_rsag_reproducible;
     for (int i = 0; i < MCA_COLL_RSAG_CHK_N; ++i) {

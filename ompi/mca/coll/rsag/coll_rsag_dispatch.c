@@ -307,6 +307,7 @@ static void mca_coll_rsag_describe(mca_coll_rsag_module_t *m, const mca_coll_rsa
     call->contiguous = type_size > 0 && (ptrdiff_t) type_size == a->extent
                        && true_extent == a->extent;
     call->single_node = mca_coll_rsag_node_usable(m, a->comm, a->extent);
+    call->oversubscribed = 1 == m->all_local && mca_coll_rsag_node_oversubscribed();
     /* Making the segment waits for every rank: a nonblocking call uses
      * `direct` only once a blocking call or a persistent *_init has made it
      * (the same on every rank: the calls on a communicator are ordered).

@@ -62,6 +62,7 @@ typedef struct mca_coll_rsag_latency_settings_t {
     int verbose;
     int fanin;                                 /* coll_rsag_direct_fanin */
     int reproducible;                          /* the call's mode (placement: flat) */
+    bool oversubscribed;                       /* the oversubscribed node's column */
 } mca_coll_rsag_latency_settings_t;
 
 /* One remembered shape: a call of it described once (blocking: the call
@@ -129,6 +130,7 @@ static void mca_coll_rsag_latency_settings(mca_coll_rsag_latency_settings_t *st,
     st->verbose = mca_coll_rsag_component.verbose;
     st->fanin = mca_coll_rsag_node_params.fanin;
     st->reproducible = a->reproducible;
+    st->oversubscribed = mca_coll_rsag_node_oversubscribed();
 }
 
 /* The settings the decision of collective `coll` read are still `st`, and
@@ -142,6 +144,7 @@ static bool mca_coll_rsag_latency_same_settings(const mca_coll_rsag_latency_sett
            && st->reproducible == a->reproducible
            && st->verbose == mca_coll_rsag_component.verbose
            && st->fanin == mca_coll_rsag_node_params.fanin
+           && st->oversubscribed == mca_coll_rsag_node_oversubscribed()
            && 0 == memcmp(&st->tuning, &mca_coll_rsag_component.tuning[coll], sizeof(st->tuning))
            && 0 == memcmp(st->class_bounds, mca_coll_rsag_component.class_bounds,
                           sizeof(st->class_bounds));

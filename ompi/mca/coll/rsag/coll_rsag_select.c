@@ -303,6 +303,9 @@ int mca_coll_rsag_call_class(const int *bounds, const mca_coll_rsag_call_t *call
     if (call->nodes >= 2) {
         return MCA_COLL_RSAG_CLASS_NODES;
     }
+    if (call->oversubscribed) {
+        return MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED;
+    }
     return mca_coll_rsag_comm_class(bounds, call->comm_size);
 }
 
@@ -311,7 +314,9 @@ void mca_coll_rsag_class_text(const int *bounds, int k, char *buf, size_t len)
     if (NULL == bounds) {
         bounds = mca_coll_rsag_default_class_bounds;
     }
-    if (k >= MCA_COLL_RSAG_CLASS_NODES) {
+    if (k >= MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED) {
+        snprintf(buf, len, "oversubscribed node");
+    } else if (k == MCA_COLL_RSAG_CLASS_NODES) {
         snprintf(buf, len, "several nodes");
     } else if (k < MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1) {
         snprintf(buf, len, "p <= %d", bounds[k]);

@@ -88,6 +88,10 @@ typedef struct mca_coll_rsag_call_t {
      * sub-communicators failed). */
     int nodes;
     int min_ranks_per_node;
+    /* all ranks on one node that runs more processes than it has cores
+     * (Open MPI yields the core when idle there): the communicator takes
+     * the class MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED, whatever its size */
+    bool oversubscribed;
     /* coll_rsag_reproducible = placement for this call: only the rows with
      * MCA_COLL_RSAG_FOLDS_IN_RANK_ORDER may run it (mca_coll_rsag_select) */
     bool rank_order;
@@ -144,7 +148,8 @@ typedef struct mca_coll_rsag_decision_t {
     /* AUTO / FALLBACK with an algorithm: the threshold that chose it */
     size_t threshold;
     int comm_class;                     /* class of the communicator: a size
-                                           class, or MCA_COLL_RSAG_CLASS_NODES */
+                                           class, MCA_COLL_RSAG_CLASS_NODES or
+                                           MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED */
     bool by_class;                      /* threshold is the class default */
     bool below;                         /* AUTO: chosen by max_bytes (threshold is
                                            that bound, > bytes) */
@@ -197,10 +202,12 @@ extern const int mca_coll_rsag_default_class_bounds[MCA_COLL_RSAG_NUM_SIZE_CLASS
 int mca_coll_rsag_comm_class(const int *bounds, int p);
 
 /* Class of the communicator of a call: MCA_COLL_RSAG_CLASS_NODES when its
- * ranks are on several nodes, else its size class. */
+ * ranks are on several nodes, MCA_COLL_RSAG_CLASS_OVERSUBSCRIBED when they
+ * are on one oversubscribed node, else its size class. */
 int mca_coll_rsag_call_class(const int *bounds, const mca_coll_rsag_call_t *call);
 
-/* "p <= 4", "p > 4", "several nodes": the range of class k under `bounds`. */
+/* "p <= 4", "p > 4", "several nodes", "oversubscribed node": the range of
+ * class k under `bounds`. */
 void mca_coll_rsag_class_text(const int *bounds, int k, char *buf, size_t len);
 
 /* Threshold auto uses for algorithm `id` on a communicator of class k;
