@@ -392,10 +392,13 @@ expect_in_log 'rsag_direct: bits PASS np=2 '
 # ones; both ways must have run (coll_rsag_direct_cma_calls), every result
 # right, and rank 0 traces each vote's outcome for each collective and size.
 # The ranks must agree on every call's way: a disagreement hangs or gives
-# wrong sums.  np 4 is oversubscribed: correctness only.
+# wrong sums.  np 4 is oversubscribed: correctness only, with the defaults
+# of a node with a core per rank (an oversubscribed node copies through the
+# segment and learns nothing: direct-oversubscribed-segment-np4 below).
 for np in 2 4; do
+    nodefaults=(); [ "$np" -gt 2 ] && nodefaults=(--mca coll_rsag_oversubscribed_defaults 0)
     run_test "direct-learn-copy-np$np" "${mpirun_cmd[@]}" -np "$np" --mca coll_rsag_verbose 1 \
-        "$direct_prog" learn
+        "${nodefaults[@]}" "$direct_prog" learn
     for direct_coll in allreduce reduce reduce_scatter_block; do
         for direct_bytes in 65536 1048576; do
             expect_in_log "direct on MPI_COMM_WORLD \\(size $np\\), $direct_bytes-byte $direct_coll calls: (single copy by CMA|copies through the segment) \\(segment [0-9.]+ us, CMA [0-9.]+ us per call, slowest rank\\)"
@@ -404,6 +407,18 @@ for np in 2 4; do
     expect_in_log "direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes, copies through the segment below 16384 bytes, from there each size the faster of the segment and single copy by CMA, as measured"
     expect_in_log "rsag_direct: learn PASS np=$np calls=856 cma=[1-9]"
 done
+# On an oversubscribed node (np 4 on 2 cores) the default copies through the
+# segment: no test read, no vote, no CMA call, results right; set
+# coll_rsag_single_copy cma, it reads by CMA there too.
+run_test direct-oversubscribed-segment-np4 "${mpirun_cmd[@]}" -np 4 --mca coll_rsag_verbose 1 \
+    "$direct_prog" learn --cma none
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes, copies through the segment \(an oversubscribed node: no CMA, no test read'
+expect_not_in_log 'per call, slowest rank|single copy by CMA|test read of a peer'
+expect_in_log 'rsag_direct: learn PASS np=4 calls=856 cma=0$'
+run_test direct-oversubscribed-cma-set-np4 "${mpirun_cmd[@]}" -np 4 --mca coll_rsag_verbose 1 \
+    --mca coll_rsag_single_copy cma "$direct_prog" learn --cma all
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes, single copy by CMA \(test read of a peer worked on every rank\)'
+expect_in_log 'rsag_direct: learn PASS np=4 calls=856 cma=856$'
 
 # How a rank writes what its peers read (coll_rsag_direct_stream): streaming
 # stores for every piece, however small and misaligned (min 0), or never:

@@ -31,7 +31,7 @@ expect_in_log 'coll_rsag_allreduce_ring_min_bytes = -5 is invalid \(valid: -1 fo
 # oversubscribed node's column has `direct` from 1 byte, which takes the
 # small contiguous calls.)
 hostile_test hostile-threshold-absurd-np3 3 --mca coll_rsag_verbose 1 \
-    --mca coll_rsag_oversubscribed_class 0 \
+    --mca coll_rsag_oversubscribed_defaults 0 \
     --mca coll_rsag_reduce_binomial_min_bytes 1000000000000000 \
     --mca coll_rsag_reduce_rabenseifner_min_bytes 1000000000000000 \
     --mca coll_rsag_reduce_chain_min_bytes 1000000000000000
@@ -40,9 +40,9 @@ expect_in_log 'reduce on MPI_COMM_WORLD .* -> delegated to the previous module \
 expect_in_log 'reduce on MPI_COMM_WORLD .* -> binomial \(forced\)'
 
 # --- communicator-size class bounds (np 3 on 2 cores is an oversubscribed
-# --- node: its own class unless coll_rsag_oversubscribed_class is off) ----------
+# --- node: its own class unless coll_rsag_oversubscribed_defaults is off) ----------
 hostile_test hostile-class-bound-zero-np3 3 --mca coll_rsag_verbose 1 \
-    --mca coll_rsag_oversubscribed_class 0 --mca coll_rsag_comm_class_0_max_size 0
+    --mca coll_rsag_oversubscribed_defaults 0 --mca coll_rsag_comm_class_0_max_size 0
 expect_in_log 'coll_rsag_comm_class_\*_max_size must be >= 1 and increasing; using the defaults 2 < 4'
 expect_in_log 'allreduce on .* -> recursive_doubling \(auto\); .*\(default for p <= 4\)'
 
@@ -87,7 +87,7 @@ expect_in_log 'coll_rsag_verbose = -2 is negative \(valid: 0 silent, 1 decisions
 badconf="$results/hostile-malformed.conf"
 printf '# malformed lines among good ones\ncoll_rsag_verbose = 1\nthis line has no equals sign\n= 42\ncoll_rsag_comm_class_0_max_size = 3\n' >"$badconf"
 run_test hostile-malformed-param-file-np3 \
-    env OMPI_MCA_mca_param_files="$badconf" OMPI_MCA_coll_rsag_oversubscribed_class=0 \
+    env OMPI_MCA_mca_param_files="$badconf" OMPI_MCA_coll_rsag_oversubscribed_defaults=0 \
     "${mpirun_cmd[@]}" -np 3 "$hostile"
 expect_in_log "keyval parser: error [0-9]+ reading file $badconf at line"
 expect_in_log 'allreduce on .* -> direct \(auto\); .*\(default for p <= 3\)'

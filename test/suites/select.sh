@@ -24,7 +24,7 @@ expect_in_log 'p <= 3: 1, p <= 8: off, p > 8: 4096, several nodes: off, oversubs
 # 80000 and 8000000-byte allreduces).  np 3 and 5 on this machine's 2 cores
 # are an oversubscribed node, which has a class of its own (below): these
 # tests of the size classes turn it off, as on a node with a core per rank.
-sizeclass=(--mca coll_rsag_oversubscribed_class 0)
+sizeclass=(--mca coll_rsag_oversubscribed_defaults 0)
 for np in 2 3 5; do
     case $np in
         2) range='p <= 2' decides='80000 bytes .* -> direct \(auto\); coll_rsag_allreduce_direct_min_bytes 1' small=direct ;;
@@ -70,7 +70,7 @@ expect_in_log 'results correct'
 # lies between 70000 and 80000 bytes, so the ring takes the 80000-byte call
 # everywhere.
 tunefile="$results/select-tuned.conf"
-printf '# as a tuner writes it\ncoll_rsag_allreduce_ring_min_bytes = 70000\ncoll_rsag_verbose = 1\ncoll_rsag_oversubscribed_class = 0\n' \
+printf '# as a tuner writes it\ncoll_rsag_allreduce_ring_min_bytes = 70000\ncoll_rsag_verbose = 1\ncoll_rsag_oversubscribed_defaults = 0\n' \
     >"$tunefile"
 for np in 2 3 5; do
     run_test "select-param-file-threshold-every-size-np$np" \

@@ -70,9 +70,10 @@ typedef struct mca_coll_rsag_component_t {
     mca_coll_rsag_tuning_t tuning[MCA_COLL_RSAG_NUM_COLLS];
     /* coll_rsag_comm_class_<k>_max_size; every tuning[].class_bounds points here */
     int class_bounds[MCA_COLL_RSAG_NUM_SIZE_CLASSES - 1];
-    /* coll_rsag_oversubscribed_class: a one-node communicator where Open MPI
-     * yields when idle takes the "oversubscribed node" defaults */
-    bool oversubscribed_class;
+    /* coll_rsag_oversubscribed_defaults: where Open MPI yields when idle, a
+     * one-node communicator takes the "oversubscribed node" thresholds and
+     * direct copies through the segment */
+    bool oversubscribed_defaults;
 
     size_t allreduce_ring_chunk_size;              /* ring chunk bytes; 0: whole blocks */
     size_t rs_ring_chunk_size;                     /* the reduce-scatter ring's */
@@ -230,7 +231,7 @@ int mca_coll_rsag_init_query(bool enable_progress_threads, bool enable_mpi_threa
 mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *comm, int *priority);
 
 /* The node is taken as oversubscribed (coll_rsag_component.c): Open MPI
- * yields the core when idle there, and coll_rsag_oversubscribed_class is
+ * yields the core when idle there, and coll_rsag_oversubscribed_defaults is
  * on.  The same on every rank of one node. */
 bool mca_coll_rsag_node_oversubscribed(void);
 

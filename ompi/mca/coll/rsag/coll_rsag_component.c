@@ -502,21 +502,23 @@ static void mca_coll_rsag_register_classes(void)
         MCA_COLL_RSAG_WARN("coll_rsag_comm_class_*_max_size must be >= 1 and increasing; using the "
                   "defaults %s", valid);
     }
-    mca_coll_rsag_component.oversubscribed_class = true;
+    mca_coll_rsag_component.oversubscribed_defaults = true;
     (void) mca_base_component_var_register(
-        c, "oversubscribed_class",
-        "A communicator whose ranks are on one node that runs more processes than it has "
-        "cores (Open MPI then yields the core when idle: mpirun's choice there, or "
-        "mpi_yield_when_idle) takes the \"oversubscribed node\" defaults of the *_min_bytes "
-        "thresholds (measured there: direct at every size), whatever its size; false: its "
-        "size class's, as on a node with a core per process (default true)",
+        c, "oversubscribed_defaults",
+        "On a node that runs more processes than it has cores (Open MPI then yields the core "
+        "when idle: mpirun's choice there, or mpi_yield_when_idle), rsag takes the defaults "
+        "measured there: every one-node communicator takes the \"oversubscribed node\" "
+        "defaults of the *_min_bytes thresholds (direct at every size), whatever its size, and "
+        "direct copies through the node's segment (no CMA, unless coll_rsag_single_copy or "
+        "coll_rsag_direct_cma_min_bytes is set). false: the defaults of a node with a core per "
+        "process (default true)",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
-        MCA_BASE_VAR_SCOPE_ALL_EQ, &mca_coll_rsag_component.oversubscribed_class);
+        MCA_BASE_VAR_SCOPE_ALL_EQ, &mca_coll_rsag_component.oversubscribed_defaults);
 }
 
 bool mca_coll_rsag_node_oversubscribed(void)
 {
-    return mca_coll_rsag_component.oversubscribed_class && opal_progress_yield_when_idle;
+    return mca_coll_rsag_component.oversubscribed_defaults && opal_progress_yield_when_idle;
 }
 
 /* coll_rsag_priority and coll_rsag_verbose. */

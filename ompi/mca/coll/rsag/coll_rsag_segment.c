@@ -790,13 +790,27 @@ static bool mca_coll_rsag_cma_min_set(void)
     return MCA_BASE_VAR_SOURCE_DEFAULT != source;
 }
 
+/* The default way (coll_rsag_single_copy auto, no threshold set) on an
+ * oversubscribed node: through the segment, nothing learned.  There each
+ * CMA read is a system call per peer that may meet a peer that is not
+ * running: forced, CMA took 1.2-4x the segment's time at every size from
+ * 16 KB to 1 MB at np 4, 8 and 16 on 2 cores, and the learner's trials of
+ * it alone made MPI_Reduce 1.3x slower than the segment at np 16
+ * (contrib/results/2026-11-27-oversubscribed). */
+static bool mca_coll_rsag_segment_only_oversubscribed(void)
+{
+    return MCA_COLL_RSAG_SINGLE_COPY_AUTO == mca_coll_rsag_node_params.single_copy
+           && !mca_coll_rsag_cma_min_set() && mca_coll_rsag_node_oversubscribed();
+}
+
 /* May anything use CMA on this communicator?  coll_rsag_single_copy cma;
- * auto, learning (coll_rsag_direct_cma_min_bytes not set) or with a
- * threshold other than never. */
+ * auto, learning (coll_rsag_direct_cma_min_bytes not set; not on an
+ * oversubscribed node) or with a threshold other than never. */
 static bool mca_coll_rsag_cma_wanted(void)
 {
     return MCA_COLL_RSAG_SINGLE_COPY_CMA == mca_coll_rsag_node_params.single_copy
            || (MCA_COLL_RSAG_SINGLE_COPY_AUTO == mca_coll_rsag_node_params.single_copy
+               && !mca_coll_rsag_segment_only_oversubscribed()
                && (!mca_coll_rsag_cma_min_set()
                    || SIZE_MAX != mca_coll_rsag_node_params.cma_min_bytes));
 }
@@ -924,6 +938,11 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     } else if (MCA_COLL_RSAG_SINGLE_COPY_NONE == mca_coll_rsag_node_params.single_copy) {
         snprintf(why, why_len, "shared segment %zu bytes, copies through the segment "
                                "(coll_rsag_single_copy none)", bytes);
+    } else if (mca_coll_rsag_segment_only_oversubscribed()) {
+        snprintf(why, why_len, "shared segment %zu bytes, copies through the segment (an "
+                               "oversubscribed node: no CMA, no test read, unless "
+                               "coll_rsag_single_copy cma or coll_rsag_direct_cma_min_bytes "
+                               "says so)", bytes);
     } else {
         snprintf(why, why_len, "shared segment %zu bytes, copies through the segment "
                                "(coll_rsag_single_copy auto, coll_rsag_direct_cma_min_bytes "
