@@ -239,38 +239,26 @@ run_test erroneous-param-differs-np3 erroneous_job \
 ended_cleanly
 expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
 expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag algorithm setting differs'
-run_test erroneous-threshold-differs-np3 erroneous_job \
-    -np 2 "$erroneous" param --count 100000 --sync : \
-    -np 1 env OMPI_MCA_coll_rsag_allreduce_ring_min_bytes=65536 "$erroneous" param \
-    --count 100000 --sync
-ended_cleanly
-expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
-expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag threshold settings differ'
-# the boxed tree's fan-in set differently on one rank (the ranks would wait
-# for boxes the others never write): compared with the thresholds
-run_test erroneous-fanin-differs-np3 erroneous_job \
-    -np 2 "$erroneous" param --count 100000 --sync : \
-    -np 1 env OMPI_MCA_coll_rsag_direct_fanin=2 "$erroneous" param --count 100000 --sync
-ended_cleanly
-expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
-expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag threshold settings differ'
-# direct's copy mode set differently on one rank (one end of a copy would
-# read by CMA what the other wrote into the segment): the same
-run_test erroneous-copy-differs-np3 erroneous_job \
-    -np 2 "$erroneous" param --count 100000 --sync : \
-    -np 1 env OMPI_MCA_coll_rsag_single_copy=none "$erroneous" param --count 100000 --sync
-ended_cleanly
-expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
-expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag threshold settings differ'
-# Open MPI's yield when idle, which picks the oversubscribed node's column
-# of thresholds (3 processes on this machine's 2 cores: on for all three
-# unless set), turned off on one rank: the same
-run_test erroneous-yield-differs-np3 erroneous_job \
-    -np 2 "$erroneous" param --count 100000 --sync : \
-    -np 1 env OMPI_MCA_mpi_yield_when_idle=0 "$erroneous" param --count 100000 --sync
-ended_cleanly
-expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
-expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag threshold settings differ'
+# The same for each setting folded into the "threshold settings" compared
+# (name: the variable set on one rank of three only):
+#   threshold  a threshold;
+#   fanin      the boxed tree's fan-in (the ranks would wait for boxes the
+#              others never write);
+#   copy       direct's copy mode (one end of a copy would read by CMA what
+#              the other wrote into the segment);
+#   yield      Open MPI's yield when idle, which picks the oversubscribed
+#              node's defaults (3 processes on this machine's 2 cores: on
+#              for all three unless set).
+for differs in threshold:coll_rsag_allreduce_ring_min_bytes=65536 \
+    fanin:coll_rsag_direct_fanin=2 copy:coll_rsag_single_copy=none \
+    yield:mpi_yield_when_idle=0; do
+    run_test "erroneous-${differs%%:*}-differs-np3" erroneous_job \
+        -np 2 "$erroneous" param --count 100000 --sync : \
+        -np 1 env "OMPI_MCA_${differs#*:}" "$erroneous" param --count 100000 --sync
+    ended_cleanly
+    expect_count 3 'rank [0-2]: param: MPI_ERR_ARG; '
+    expect_count 1 'coll:rsag: settings check: MPI_Allreduce on .*: coll_rsag threshold settings differ'
+done
 
 # The hang detection itself: a root that differs, without the check, hangs
 # in a point-to-point reduce (binomial here; tuned's too): the job must be
