@@ -47,6 +47,7 @@
 #include "ompi/mca/coll/coll.h"
 #include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/op/op.h"
+#include "opal/runtime/opal_progress.h"
 
 #include "coll_rsag_compat.h"
 #include "coll_rsag_index.h"
@@ -230,10 +231,14 @@ OBJ_CLASS_DECLARATION(mca_coll_rsag_module_t);
 int mca_coll_rsag_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *comm, int *priority);
 
-/* The node is taken as oversubscribed (coll_rsag_component.c): Open MPI
- * yields the core when idle there, and coll_rsag_oversubscribed_defaults is
- * on.  The same on every rank of one node. */
-bool mca_coll_rsag_node_oversubscribed(void);
+/* The node is taken as oversubscribed: Open MPI yields the core when idle
+ * there (it does where a node runs more processes than it has cores), and
+ * coll_rsag_oversubscribed_defaults is on.  The same on every rank of one
+ * node (and compared between ranks by the settings check). */
+static inline bool mca_coll_rsag_node_oversubscribed(void)
+{
+    return mca_coll_rsag_component.oversubscribed_defaults && opal_progress_yield_when_idle;
+}
 
 /* Release the modules kept for delegation (idempotent): module disable,
  * and the module's destructor as a backstop. */

@@ -63,7 +63,6 @@
 #include "opal/mca/base/mca_base_pvar.h"
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
-#include "opal/runtime/opal_progress.h"
 #include "opal/util/output.h"
 #include "ompi/constants.h"
 
@@ -514,11 +513,6 @@ static void mca_coll_rsag_register_classes(void)
         "process (default true)",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_6,
         MCA_BASE_VAR_SCOPE_ALL_EQ, &mca_coll_rsag_component.oversubscribed_defaults);
-}
-
-bool mca_coll_rsag_node_oversubscribed(void)
-{
-    return mca_coll_rsag_component.oversubscribed_defaults && opal_progress_yield_when_idle;
 }
 
 /* coll_rsag_priority and coll_rsag_verbose. */
