@@ -241,7 +241,7 @@
  *   `direct`, one round through the node's memory, was 1.3-6x faster than
  *   tuned's default at every size from 8 B to 1 MB but the reduce-scatter
  *   of fewer elements than ranks, where the size classes' recursive
- *   doubling, binomial tree and Rabenseifner had been up to 2.4x slower
+ *   doubling, binomial tree and Rabenseifner had been up to 2.5x slower
  *   than tuned (MPI_Reduce of 4 KB at np 8 and 16: Rabenseifner's 2 log2 p
  *   rounds).  So `direct` from 1 byte; where it cannot run (a
  *   non-contiguous datatype, MPI_I* before the segment exists) the fastest
