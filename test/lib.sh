@@ -121,8 +121,9 @@ launcher_lost_message() {
 
 # run_test NAME COMMAND... : passes when the command exits 0.  A run whose
 # launcher lost a message (launcher_lost_message) is run again, up to five
-# times; the log holds the last run (and a line per run again), NAME.log.lost
-# the runs before.
+# times, after a pause that grows with each (1, 2, 3, 4 s: five runs back to
+# back once all lost theirs, in one CI run); the log holds the last run (and
+# a line per run again), NAME.log.lost the runs before.
 run_test() {
     local name="$1"; shift
     if ! name_selected "$name"; then
@@ -149,6 +150,7 @@ run_test() {
             | launcher_lost_message || break
         cat "$last_log" >>"$last_log.lost"
         notes+="(run $try: Open MPI's launcher lost a message, see $name.log.lost; ran the test again)"$'\n'
+        [ "$try" = 5 ] || sleep "$try"
     done
     [ -z "$notes" ] || printf '%s' "$notes" >>"$last_log"
     last_ok=$(( rc == 0 ))
