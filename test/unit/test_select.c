@@ -1060,19 +1060,18 @@ static void test_exact_fold(mca_coll_rsag_coll_t coll)
 static void test_oversubscribed(mca_coll_rsag_coll_t coll)
 {
     const mca_coll_rsag_coll_desc_t *desc = &mca_coll_rsag_colls[coll];
-    const mca_coll_rsag_alg_desc_t *direct = NULL;
+    const mca_coll_rsag_alg_desc_t *direct = row_named(coll, "direct");
+    /* the row the column gives what direct cannot take */
+    const mca_coll_rsag_alg_desc_t *fallback =
+        row_named(coll, MCA_COLL_RSAG_ALLREDUCE == coll ? "recursive_doubling"
+                        : MCA_COLL_RSAG_REDUCE == coll  ? "binomial"
+                                                        : "recursive_halving");
     mca_coll_rsag_tuning_t t;
     mca_coll_rsag_decision_t d;
     mca_coll_rsag_call_t c;
-    bool rs = MCA_COLL_RSAG_REDUCE_SCATTER_BLOCK == coll || MCA_COLL_RSAG_REDUCE_SCATTER == coll;
 
-    for (int i = 0; i < desc->nalgs; ++i) {
-        if (0 == strcmp(desc->algs[i].name, "direct")) {
-            direct = &desc->algs[i];
-        }
-    }
-    CHECK(NULL != direct, "%s has direct", desc->name);
-    if (NULL == direct) {
+    CHECK(NULL != direct && NULL != fallback, "%s has direct and its fallback", desc->name);
+    if (NULL == direct || NULL == fallback) {
         return;
     }
     mca_coll_rsag_tuning_defaults(coll, &t);
@@ -1087,11 +1086,9 @@ static void test_oversubscribed(mca_coll_rsag_coll_t coll)
                   desc->name, p, bytes, d.alg);
             c.contiguous = false;
             d = mca_coll_rsag_select(coll, &c, &t);
-            int want = rs ? 1 /* recursive halving */
-                       : MCA_COLL_RSAG_REDUCE == coll ? MCA_COLL_RSAG_REDUCE_BINOMIAL
-                                                      : MCA_COLL_RSAG_ALLREDUCE_RECURSIVE_DOUBLING;
-            CHECK(d.alg == want, "%s p=%d bytes=%zu oversubscribed, non-contiguous: %d, not %d",
-                  desc->name, p, bytes, want, d.alg);
+            CHECK(d.alg == fallback->id,
+                  "%s p=%d bytes=%zu oversubscribed, non-contiguous: %s, not %d", desc->name, p,
+                  bytes, fallback->name, d.alg);
             /* several nodes: that class, whatever the node's load */
             c.contiguous = true;
             c.nodes = 2;
