@@ -651,9 +651,8 @@ static int mode_learn(int rounds)
     if (0 == strcmp(learn_cma, "none") ? 0 != cma
         : 0 == strcmp(learn_cma, "all") ? cma != calls
                                          : (cma <= 0 || cma >= calls)) {
-        FAIL("learn: %lld of %lld calls by CMA, not %s", cma, calls,
-             0 == strcmp(learn_cma, "none") ? "none"
-             : 0 == strcmp(learn_cma, "all") ? "all" : "some and not all: both ways must have run");
+        FAIL("learn: %lld of %lld calls by CMA, not --cma %s%s", cma, calls, learn_cma,
+             0 == strcmp(learn_cma, "some") ? " (both ways must have run)" : "");
     }
     free(in);
     free(out);
@@ -1304,6 +1303,11 @@ int main(int argc, char **argv)
     }
     if (form < 0) {
         fprintf(stderr, "rsag_direct: --form blocking|nonblocking|persistent\n");
+        return 2;
+    }
+    if (0 != strcmp(learn_cma, "none") && 0 != strcmp(learn_cma, "some")
+        && 0 != strcmp(learn_cma, "all")) {
+        fprintf(stderr, "rsag_direct: --cma none|some|all\n");
         return 2;
     }
     rt_start(&argc, &argv, &rank, &size);
