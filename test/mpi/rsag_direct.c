@@ -94,6 +94,13 @@
  *     (the segment: an oversubscribed node's default), --cma all: by all of
  *     them (coll_rsag_single_copy cma).  Rank 0 prints calls= cma=.
  *
+ *   empty [--calls N]: MPI_Reduce_scatter of fewer elements than ranks (the
+ *     first size / 2 ranks get one element, the rest none; np >= 2), forced
+ *     to direct, in each form: N (default 2000) calls with new inputs, every
+ *     result checked, then two calls rank 0 enters 0.5 s late: a rank with
+ *     no element must return within 0.25 s (it reads nobody's input, so it
+ *     does not wait for rank 0's); direct's counter moved by every call.
+ *
  * Rank 0 prints "rsag_direct: <mode> PASS ..." or "... FAIL ..."; exit
  * status 0 iff PASS.
  */
@@ -612,6 +619,120 @@ static void learn_call(int coll, int n, double *in, double *out, int nonblocking
             break;
         }
     }
+}
+
+
+/* One MPI_Reduce_scatter of `empty`'s shape (the first size / 2 ranks get
+ * one element, the others none) in the current form, on inputs of call c;
+ * *req is the persistent request (made on its first use).  Returns the
+ * call's time on this rank and checks the result. */
+static double empty_call(int c, double *in, double *out, const int *counts, MPI_Request *req)
+{
+    int h = size / 2;
+    double t0, t;
+    rt_call_t call = { .coll = RT_RS, .sbuf = in, .rbuf = out, .count = 0, .rcounts = counts,
+                       .dt = MPI_DOUBLE, .op = MPI_SUM, .root = 0, .comm = MPI_COMM_WORLD };
+
+    for (int e = 0; e < h; ++e) {
+        in[e] = (double) (rank * 7 + c % 13 + e);
+    }
+    out[0] = -1;
+    t0 = MPI_Wtime();
+    if (RT_FORM_PERSISTENT == form) {
+        if (MPI_REQUEST_NULL == *req && MPI_SUCCESS != rt_post(form, &call, req)) {
+            FAIL("empty: no persistent request");
+            return 0;
+        }
+        MPI_Start(req);
+        MPI_Wait(req, MPI_STATUS_IGNORE);
+    } else if (MPI_SUCCESS != rt_post(form, &call, req)
+               || MPI_SUCCESS != MPI_Wait(req, MPI_STATUS_IGNORE)) {
+        FAIL("empty: %s call %d failed", rt_form_names[form], c);
+    }
+    t = MPI_Wtime() - t0;
+    if (rank < h) {
+        /* element `rank`: sum over q of q * 7 + c % 13 + rank */
+        double want = 7.0 * size * (size - 1) / 2 + (double) size * (c % 13 + rank);
+
+        if (out[0] != want) {
+            FAIL("empty: %s call %d: got %g, expected %g", rt_form_names[form], c, out[0], want);
+        }
+    }
+    return t;
+}
+
+/* Fewer elements than ranks: the reduce-scatter where the last size / 2
+ * ranks receive nothing, as OSU's osu_reduce_scatter calls it below p
+ * elements.  Such a rank reads no peer's input, so it posts its own and
+ * leaves.  In each form: `calls` calls with new inputs, every result
+ * checked (the ranks without data run ahead of the others, by at most the
+ * segment's two boxes); then two calls that rank 0 enters 0.5 s after the
+ * others: a rank without data must be back within 0.25 s (before, it waited
+ * for rank 0's box); direct must have run every call. */
+static int mode_empty(int calls)
+{
+    int k = rt_alg_index(RT_RS, "direct"), *counts = malloc(sizeof(int) * (size_t) size);
+    double *in = malloc(sizeof(double) * (size_t) size), *out = malloc(sizeof(double) * 2);
+    long all = 0;
+
+    force_direct();
+    for (int q = 0; q < size; ++q) {
+        counts[q] = q < size / 2 ? 1 : 0;
+    }
+    for (int f = 0; f < RT_NFORM; ++f) {
+        MPI_Request req = MPI_REQUEST_NULL;
+        rt_snap_t before, after;
+        unsigned long long want;
+        double slowest = 0;
+
+        if (RT_FORM_PERSISTENT == f && !RT_HAVE_PERSISTENT) {
+            continue;
+        }
+        form = f;       /* (the blocking form, first, made the segment) */
+        rt_snapshot(RT_RS, &before);
+        for (int c = 0; c < calls; ++c) {
+            (void) empty_call(c, in, out, counts, &req);
+        }
+        for (int c = 0; c < 2; ++c) {
+            double t;
+
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (0 == rank) {
+                usleep(500000);
+            }
+            t = empty_call(calls + c, in, out, counts, &req);
+            slowest = t > slowest ? t : slowest;
+        }
+        slowest = counts[rank] == 0 ? slowest : 0;
+        if (slowest > 0.25) {
+            FAIL("empty: %s: a rank without data waited %.2f s for rank 0", rt_form_names[f],
+                 slowest);
+        }
+        MPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        if (MPI_REQUEST_NULL != req) {
+            MPI_Request_free(&req);
+        }
+        rt_snapshot(RT_RS, &after);
+        /* a persistent request is counted once, at its init */
+        want = RT_FORM_PERSISTENT == f ? 1ULL : (unsigned long long) calls + 2;
+        if (after.ctr[k] - before.ctr[k] != want) {
+            FAIL("empty: %s: direct ran %llu calls, not %llu", rt_form_names[f],
+                 after.ctr[k] - before.ctr[k], want);
+        }
+        if (0 == rank) {
+            printf("rsag_direct: empty %s: %d calls; the ranks without data waited at most "
+                   "%.3f s for rank 0\n",
+                   rt_form_names[f], calls + 2, slowest);
+        }
+    }
+    free(counts);
+    free(in);
+    free(out);
+    MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (0 == rank) {
+        printf("rsag_direct: empty %s np=%d calls=%d\n", all ? "FAIL" : "PASS", size, calls);
+    }
+    return all ? 1 : 0;
 }
 
 /* learn's --cma: "some" (the learner: both ways must run), "none" (every
@@ -1277,7 +1398,7 @@ int main(int argc, char **argv)
         const char *v = i + 1 < argc ? argv[i + 1] : "";
         if (0 == strcmp(argv[i], "--iters") || 0 == strcmp(argv[i], "--cycles")
             || 0 == strcmp(argv[i], "--comms") || 0 == strcmp(argv[i], "--starts")
-            || 0 == strcmp(argv[i], "--rounds")) {
+            || 0 == strcmp(argv[i], "--rounds") || 0 == strcmp(argv[i], "--calls")) {
             n = atoi(v);
             ++i;
         } else if (0 == strcmp(argv[i], "--form")) {
@@ -1330,6 +1451,8 @@ int main(int argc, char **argv)
         rc = mode_unordered(n > 0 ? n : 20, ordered);
     } else if (0 == strcmp(mode, "latency")) {
         rc = mode_latency(n > 0 ? n : 5);
+    } else if (0 == strcmp(mode, "empty")) {
+        rc = mode_empty(n > 0 ? n : 2000);
     } else if (0 == strcmp(mode, "learn")) {
         rc = mode_learn(n > 0 ? n : 140);
     } else {
@@ -1337,6 +1460,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: rsag_direct bits [--iters N] [--form F] [--auto] "
                             "[--max-count N] [--fanin K,...] [--form all] | restart [--starts N] | outstanding "
                             "[--rounds N] | unordered [--rounds N] [--ordered] | latency [--iters N] [--form F] | "
+                            "empty [--calls N] | "
                             "churn [--cycles N] | learn [--rounds N] [--cma none|some|all] | "
                             "comms [--comms N] | kill\n");
         }

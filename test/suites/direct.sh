@@ -419,6 +419,13 @@ run_test direct-oversubscribed-cma-set-np4 "${mpirun_cmd[@]}" -np 4 --mca coll_r
     --mca coll_rsag_single_copy cma "$direct_prog" learn --cma all
 expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment [0-9]+ bytes, single copy by CMA \(test read of a peer worked on every rank\)'
 expect_in_log 'rsag_direct: learn PASS np=4 calls=856 cma=856$'
+# A reduce-scatter of fewer elements than ranks (OSU's below p elements):
+# a rank that gets none reads nobody's input, so it posts its own and
+# returns; the others' results stay right while it runs ahead, in every form.
+for np in 2 4; do
+    run_test "direct-empty-blocks-np$np" "${mpirun_cmd[@]}" -np "$np" "$direct_prog" empty
+    expect_in_log "rsag_direct: empty PASS np=$np calls=2000"
+done
 
 # How a rank writes what its peers read (coll_rsag_direct_stream): streaming
 # stores for every piece, however small and misaligned (min 0), or never:

@@ -422,9 +422,15 @@ static bool mca_coll_rsag_direct_root_reads_all(const mca_coll_rsag_direct_t *d)
     return d->whole && MCA_COLL_RSAG_DIRECT_REDUCE == d->kind;
 }
 
-/* So a rank other than that root reads nothing of the others'. */
+/* This rank reads nothing of the others' inputs: a whole-vector reduce's
+ * non-roots, and a whole-vector reduce-scatter's ranks whose block is empty
+ * (fewer elements than ranks).  They post and leave: on an oversubscribed
+ * node a wait for every box costs a turn of every peer on the cores. */
 static bool mca_coll_rsag_direct_reads_none(const mca_coll_rsag_direct_t *d)
 {
+    if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == d->kind) {
+        return d->whole && d->a.displ[d->a.rank] == d->a.displ[d->a.rank + 1];
+    }
     return mca_coll_rsag_direct_root_reads_all(d) && !mca_coll_rsag_direct_is_root(d);
 }
 
