@@ -426,6 +426,12 @@ for np in 2 4; do
     run_test "direct-empty-blocks-np$np" "${mpirun_cmd[@]}" -np "$np" "$direct_prog" empty
     expect_in_log "rsag_direct: empty PASS np=$np calls=2000"
 done
+# The same up the boxed tree (fan-in 2): a rank with an empty block takes no
+# result from rank 0's box, so it waits for its parent two ticks later.
+run_test direct-empty-blocks-tree-np5 "${mpirun_cmd[@]}" -np 5 --mca coll_rsag_direct_fanin 2 \
+    --mca coll_rsag_verbose 1 "$direct_prog" empty
+expect_in_log 'direct on MPI_COMM_WORLD \(size 5\): 16-byte boxed calls go through the tree, fan-in 2'
+expect_in_log 'rsag_direct: empty PASS np=5 calls=2000'
 
 # How a rank writes what its peers read (coll_rsag_direct_stream): streaming
 # stores for every piece, however small and misaligned (min 0), or never:

@@ -415,6 +415,16 @@ static bool mca_coll_rsag_direct_is_root(const mca_coll_rsag_direct_t *d)
     return MCA_COLL_RSAG_DIRECT_REDUCE != d->kind || d->a.rank == d->a.root;
 }
 
+/* This rank copies out a result of its own: a reduce's root, and every
+ * rank of the others but a reduce-scatter's whose block is empty. */
+static bool mca_coll_rsag_direct_takes_result(const mca_coll_rsag_direct_t *d)
+{
+    if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == d->kind) {
+        return d->a.displ[d->a.rank] != d->a.displ[d->a.rank + 1];
+    }
+    return mca_coll_rsag_direct_is_root(d);
+}
+
 /* A whole-vector reduce (segment path): only the root reads the posted
  * inputs. */
 static bool mca_coll_rsag_direct_root_reads_all(const mca_coll_rsag_direct_t *d)
@@ -429,7 +439,7 @@ static bool mca_coll_rsag_direct_root_reads_all(const mca_coll_rsag_direct_t *d)
 static bool mca_coll_rsag_direct_reads_none(const mca_coll_rsag_direct_t *d)
 {
     if (MCA_COLL_RSAG_DIRECT_REDUCE_SCATTER == d->kind) {
-        return d->whole && d->a.displ[d->a.rank] == d->a.displ[d->a.rank + 1];
+        return d->whole && !mca_coll_rsag_direct_takes_result(d);
     }
     return mca_coll_rsag_direct_root_reads_all(d) && !mca_coll_rsag_direct_is_root(d);
 }
@@ -845,9 +855,10 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_t *d)
  *     in between in its temporaries), writes the last fold into its box h
  *     (rank 0 of a reduce whose root is 0: into the receive buffer, and
  *     stamps nothing) and stamps it t;
- *   3 every rank that takes the result (allreduce, reduce-scatter: all; a
- *     reduce: its root) waits for box h of rank 0 stamped t and copies the
- *     result (or its block) out; then done = t, as every tick.
+ *   3 every rank that takes the result (allreduce: all; reduce-scatter:
+ *     those whose block is not empty; a reduce: its root) waits for box h
+ *     of rank 0 stamped t and copies the result (or its block) out; then
+ *     done = t, as every tick.
  * Who reads box h of rank r at tick t: its parent (r != 0; the partial), and
  * for rank 0 the ranks of step 3.  Before box h is written again, at tick
  * t + 2, they must be done; the proofs, by causality, without handshakes:
@@ -856,12 +867,13 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_t *d)
  *      children, so the whole tree stamped t + 2: every rank started tick
  *      t + 2, so it finished t + 1 and t (ticks run in order on a rank) and
  *      read nothing more of t.  Rank 0 waits for nobody.
- *   b) a rank r != 0 of an allreduce or reduce-scatter (or the root of a
- *      reduce) read rank 0's result of t; rank 0 stamped it after r's
+ *   b) a rank r != 0 that takes the result (step 3) read rank 0's result
+ *      of t; rank 0 stamped it after r's
  *      parent stamped t, which that parent did after folding r's box: when
  *      r starts t + 2, its parent is done with it.  r notes itself as the
  *      reader (no wait).
- *   c) a rank r != 0 of a reduce that is not its root reads nothing that
+ *   c) a rank r != 0 that takes no result (a reduce's non-root, a
+ *      reduce-scatter's rank with an empty block) reads nothing that
  *      proves it: it notes its parent, and at t + 2 waits for the parent's
  *      done of t (which the parent publishes after stamping, so at once in
  *      the steady state).
@@ -904,7 +916,7 @@ static void mca_coll_rsag_direct_tree_note(mca_coll_rsag_direct_t *d)
     if (0 == r) {
         *who = (MCA_COLL_RSAG_DIRECT_REDUCE == d->kind) ? a->root : -1;
     } else {
-        *who = mca_coll_rsag_direct_is_root(d) ? r : mca_coll_rsag_tree_parent(r, d->fanin);
+        *who = mca_coll_rsag_direct_takes_result(d) ? r : mca_coll_rsag_tree_parent(r, d->fanin);
     }
 }
 
@@ -937,7 +949,7 @@ static bool mca_coll_rsag_direct_tree_release(mca_coll_rsag_direct_t *d)
     size_t ext = d->ctx.ext, lo = 0, len = a->count;
     const char *result;
 
-    if (!mca_coll_rsag_direct_is_root(d) || mca_coll_rsag_direct_tree_to_out(d)) {
+    if (!mca_coll_rsag_direct_takes_result(d) || mca_coll_rsag_direct_tree_to_out(d)) {
         return true;
     }
     if (0 != a->rank && !mca_coll_rsag_direct_box_at(d, 0, d->t)) {
