@@ -14,7 +14,8 @@
 #   np 1-8 (np 1 with coll/self left out, so that rsag serves it), the
 #   collective, an algorithm of its table or auto (not hierarchical or leaders: one
 #   node; `direct` only blocking), the form (blocking, nonblocking,
-#   persistent), the count (any from 8 to 23 331 ints), 10-40 calls, the transport
+#   persistent), the count (any from 8 to 23 331 ints; 1 for a third of
+#   direct's reduce-scatters, where some ranks get no element), 10-40 calls, the transport
 #   (ob1 + vader, or ob1 + tcp over the loopback), and the fault:
 #     none (60 %)        exit 0, rsag_victim: PASS (every element of every
 #                        result right, rsag's counter of the forced path moved
@@ -75,6 +76,13 @@ chaos_job() {
     case $((RANDOM % 5)) in 0) count=$((8 + RANDOM % 24)) ;; 1) count=$((32 + RANDOM % 300)) ;;
         2) count=$((332 + RANDOM % 3000)) ;; 3) count=$((3332 + RANDOM % 8000)) ;;
         *) count=$((11332 + RANDOM % 12000)) ;; esac
+    # a third of direct's reduce-scatters on 2+ ranks: count 1, the blocks
+    # q mod 3 + 0, so that the ranks q = 0, 3, 6 get no element (they post
+    # and leave without waiting for their peers)
+    if [ "$coll" = reduce_scatter ] && [ "$alg" = direct ] && [ "$np" -ge 2 ] &&
+        [ $((RANDOM % 3)) = 0 ]; then
+        count=1
+    fi
     calls=$((10 + RANDOM % 31))
     # two-way choices from a high bit (the low bits of RANDOM repeat sooner)
     if [ $(((RANDOM >> 7) & 1)) = 1 ]; then
