@@ -621,7 +621,6 @@ static void learn_call(int coll, int n, double *in, double *out, int nonblocking
     }
 }
 
-
 /* One MPI_Reduce_scatter of `empty`'s shape (the first size / 2 ranks get
  * one element, the others none) in the current form, on inputs of call c;
  * *req is the persistent request (made on its first use).  Returns the
@@ -643,8 +642,9 @@ static double empty_call(int c, double *in, double *out, const int *counts, MPI_
             FAIL("empty: no persistent request");
             return 0;
         }
-        MPI_Start(req);
-        MPI_Wait(req, MPI_STATUS_IGNORE);
+        if (MPI_SUCCESS != MPI_Start(req) || MPI_SUCCESS != MPI_Wait(req, MPI_STATUS_IGNORE)) {
+            FAIL("empty: persistent start %d failed", c);
+        }
     } else if (MPI_SUCCESS != rt_post(form, &call, req)
                || MPI_SUCCESS != MPI_Wait(req, MPI_STATUS_IGNORE)) {
         FAIL("empty: %s call %d failed", rt_form_names[form], c);
