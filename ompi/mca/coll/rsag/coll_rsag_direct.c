@@ -409,7 +409,8 @@ static bool mca_coll_rsag_direct_my_turn(const mca_coll_rsag_direct_t *d, uint64
     return false;
 }
 
-/* This rank receives a result: every rank but a reduce's non-roots. */
+/* This rank has a receive buffer in the call: every rank but a reduce's
+ * non-roots (whether it copies a result into it: takes_result). */
 static bool mca_coll_rsag_direct_is_root(const mca_coll_rsag_direct_t *d)
 {
     return MCA_COLL_RSAG_DIRECT_REDUCE != d->kind || d->a.rank == d->a.root;
