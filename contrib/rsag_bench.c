@@ -58,9 +58,9 @@
  *                 communication time;
  *   persistent    MPI_Allreduce_init once per size (Open MPI 4.1:
  *                 MPIX_Allreduce_init of the pcollreq extension), then
- *                 MPI_Start + MPI_Wait per call (the starts in the same
- *                 order on every rank, as rsag is told through
- *                 coll_rsag_persistent_starts_ordered);
+ *                 MPI_Start + MPI_Wait per call (as a program that
+ *                 says nothing of its starts' order: rsag's direct runs
+ *                 each request on a segment of its own);
  *   overlap       MPI_Iallreduce, a compute loop as long as the pure time
  *                 (max over ranks of the nonblocking median, measured first
  *                 at this size), MPI_Wait: OSU's osu_i* method;
@@ -920,21 +920,6 @@ int main(int argc, char **argv)
     }
     find_rsag_cvar();
     setup_counters();
-    /* The benchmark starts its persistent requests in the same order on
-     * every rank and says so to rsag (coll_rsag_persistent_starts_ordered),
-     * which lets the node path serve them; where rsag is not loaded there
-     * is nothing to say. */
-    {
-        int idx, count, one = 1;
-        MPI_T_cvar_handle h;
-
-        if (MPI_SUCCESS == MPI_T_cvar_get_index("coll_rsag_persistent_starts_ordered", &idx)
-            && MPI_SUCCESS == MPI_T_cvar_handle_alloc(idx, NULL, &h, &count)) {
-            (void) MPI_T_cvar_write(h, &one);
-            MPI_T_cvar_handle_free(&h);
-        }
-    }
-
     if (opt.all_algs) {
         if (!cvar_ok || 0 == n_alg_items) {
             if (0 == rank) {

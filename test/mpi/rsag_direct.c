@@ -21,9 +21,11 @@
  *     the same bits on every rank (a checksum gathered); the send buffer
  *     must be untouched; the direct counter must move by one per call.
  *
- *   rsag_direct churn [--cycles N]
+ *   rsag_direct churn [--cycles N] [--form persistent]
  *     N cycles of MPI_Comm_dup, an allreduce forced to direct (which makes
- *     the communicator's shared segment) and MPI_Comm_free.  After a
+ *     the communicator's shared segment) and MPI_Comm_free; --form
+ *     persistent: of MPI_Allreduce_init forced to direct (which makes the
+ *     request's own segment), a start, a wait and MPI_Request_free.  After a
  *     warm-up, the resident memory, the number of mappings
  *     (/proc/self/maps lines) and of open descriptors (/proc/self/fd) may
  *     not grow: a segment or a descriptor kept per communicator fails.
@@ -47,13 +49,14 @@
  *     allreduces; the job is aborted by mpirun (the suite bounds it with a
  *     timeout and checks /dev/shm afterwards).
  *
- *   rsag_direct unordered [--rounds N] [--ordered]
- *     Two persistent allreduce requests started in opposite orders on even
- *     and odd ranks (legal: their matching is done at init), every result
- *     checked: rsag must not serve them by `direct`, whose ticks follow the
- *     start order.  --ordered: asserted ordered
- *     (coll_rsag_persistent_starts_ordered) and started in one order:
- *     `direct` must serve them.
+ *   rsag_direct unordered [--rounds N] [--ordered] [--expect-other]
+ *     Three persistent allreduce requests started in opposite orders on
+ *     even and odd ranks (legal: their matching is done at init), every
+ *     result checked: `direct` must serve them, each on its own segment
+ *     (its ticks are the request's starts); --expect-other: another
+ *     algorithm must (the suite leaves no room for their own segments).
+ *     --ordered: asserted ordered (coll_rsag_persistent_starts_ordered)
+ *     and started in one order: `direct` must serve them.
  *
  *   rsag_direct latency [--iters N] [--form blocking|nonblocking]
  *     The latency path: for each collective forced to direct, 1, 7, 135
@@ -553,16 +556,32 @@ static int mode_churn(int cycles)
             maps0 = count_lines("/proc/self/maps");
             fds0 = count_dir("/proc/self/fd", NULL);
         }
-        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
         for (int j = 0; j < 4096; ++j) {
             v[j] = rank + j;
         }
-        /* 32 KB: the slot path, so every cycle makes and frees a segment */
-        MPI_Allreduce(MPI_IN_PLACE, v, 4096, MPI_DOUBLE, MPI_SUM, dup);
+        /* 32 KB: the slot path, so every cycle makes and frees a segment:
+         * a communicator's, or a persistent request's own */
+        if (RT_FORM_PERSISTENT == form) {
+            MPI_Request req;
+            rt_call_t call = { .coll = RT_ALLREDUCE, .sbuf = MPI_IN_PLACE, .rbuf = v,
+                               .count = 4096, .dt = MPI_DOUBLE, .op = MPI_SUM, .root = 0,
+                               .comm = MPI_COMM_WORLD };
+
+            if (MPI_SUCCESS != rt_post(RT_FORM_PERSISTENT, &call, &req)) {
+                FAIL("churn: no persistent request");
+                break;
+            }
+            MPI_Start(&req);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+            MPI_Request_free(&req);
+        } else {
+            MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+            MPI_Allreduce(MPI_IN_PLACE, v, 4096, MPI_DOUBLE, MPI_SUM, dup);
+            MPI_Comm_free(&dup);
+        }
         if (v[5] != (double) size * (size - 1) / 2 + 5.0 * size) {
             ++bad;
         }
-        MPI_Comm_free(&dup);
     }
     rt_snapshot(RT_ALLREDUCE, &after);
     rss1 = rt_rss_kb();
@@ -580,9 +599,10 @@ static int mode_churn(int cycles)
     }
     MPI_Reduce(&failures, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (0 == rank) {
-        printf("rsag_direct: churn %s np=%d cycles=%d rss %ld->%ld KiB maps %ld->%ld "
-               "fds %ld->%ld\n", all ? "FAIL" : "PASS", size, cycles, rss0, rss1, maps0, maps1,
-               fds0, fds1);
+        printf("rsag_direct: churn %s np=%d%s cycles=%d rss %ld->%ld KiB maps %ld->%ld "
+               "fds %ld->%ld\n", all ? "FAIL" : "PASS", size,
+               RT_FORM_PERSISTENT == form ? " form=persistent" : "", cycles, rss0, rss1, maps0,
+               maps1, fds0, fds1);
     }
     return all ? 1 : 0;
 }
@@ -1150,26 +1170,31 @@ static int mode_outstanding(int rounds)
 /* Persistent requests started in a different order on different ranks,
  * which MPI allows (their matching is done at init): without the
  * ordering assertion (coll_rsag_persistent_starts_ordered, which the tests
- * set otherwise: rt_mpit_init) two MPI_Allreduce_init requests
- * of different sizes, the even ranks starting A then B, the odd ones B
- * then A, each round with new data, every result checked; rsag must not
- * serve them by `direct` (its ticks are taken in start order).  With
- * --ordered, the same requests asserted ordered and started in one order:
- * `direct` serves them. */
-static int mode_unordered(int rounds, int ordered)
+ * set otherwise: rt_mpit_init) three MPI_Allreduce_init requests of
+ * different sizes (a box, the whole vector through the slots, windows),
+ * the even ranks starting them in one order, the odd ones in the reverse
+ * order, each round with new data, every result checked.  `direct` serves
+ * them each on its own segment (its ticks are the request's starts); when
+ * those cannot be made (want_direct 0: the suite leaves no room for
+ * them), another algorithm.  With --ordered, the same requests asserted
+ * ordered and started in one order: `direct` serves them on the
+ * communicator's segment. */
+static int mode_unordered(int rounds, int ordered, int want_direct)
 {
-    static const size_t n[2] = { 1000, 5000 };
-    double *sbuf[2], *rbuf[2];
-    MPI_Request req[2];
+    enum { NREQ = 3 };
+    static const size_t n[NREQ] = { 7, 1000, 5000 };
+    double *sbuf[NREQ], *rbuf[NREQ];
+    MPI_Request req[NREQ];
     rt_snap_t before, after;
     int k = rt_alg_index(RT_ALLREDUCE, "direct"), by_direct = 0;
+    unsigned long long moved;
 
     if (0 != rt_persistent_ordered(ordered)) {
         FAIL("unordered: cannot set coll_rsag_persistent_starts_ordered");
         return 1;
     }
     rt_snapshot(RT_ALLREDUCE, &before);     /* rsag counts a persistent request at init */
-    for (int r = 0; r < 2; ++r) {
+    for (int r = 0; r < NREQ; ++r) {
         rt_call_t call;
 
         sbuf[r] = malloc(sizeof(double) * n[r]);
@@ -1183,17 +1208,18 @@ static int mode_unordered(int rounds, int ordered)
         }
     }
     for (int it = 0; it < rounds; ++it) {
-        int first = (ordered || 0 == rank % 2) ? 0 : 1;
+        int reverse = !ordered && 1 == rank % 2;
 
-        for (int r = 0; r < 2; ++r) {
+        for (int r = 0; r < NREQ; ++r) {
             for (size_t i = 0; i < n[r]; ++i) {
                 sbuf[r][i] = restart_input(r, it, rank, i);
             }
         }
-        MPI_Start(&req[first]);
-        MPI_Start(&req[1 - first]);
-        MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
-        for (int r = 0; r < 2; ++r) {
+        for (int j = 0; j < NREQ; ++j) {
+            MPI_Start(&req[reverse ? NREQ - 1 - j : j]);
+        }
+        MPI_Waitall(NREQ, req, MPI_STATUSES_IGNORE);
+        for (int r = 0; r < NREQ; ++r) {
             for (size_t i = 0; i < n[r]; ++i) {
                 /* another algorithm may add in another order: the last bits */
                 double want = restart_reference(RT_ALLREDUCE, r, it, i, n[r]);
@@ -1208,19 +1234,20 @@ static int mode_unordered(int rounds, int ordered)
         }
     }
     rt_snapshot(RT_ALLREDUCE, &after);
-    /* both requests by direct, or neither */
-    by_direct = 2 == after.ctr[k] - before.ctr[k];
-    if (!by_direct && 0 != after.ctr[k] - before.ctr[k]) {
-        FAIL("unordered: one request ran direct, the other not");
+    /* every request by direct, or none */
+    moved = after.ctr[k] - before.ctr[k];
+    by_direct = NREQ == moved;
+    if (!by_direct && 0 != moved) {
+        FAIL("unordered: %llu of the %d requests ran direct", moved, NREQ);
     }
-    for (int r = 0; r < 2; ++r) {
+    for (int r = 0; r < NREQ; ++r) {
         MPI_Request_free(&req[r]);
         free(sbuf[r]);
         free(rbuf[r]);
     }
-    if (by_direct != ordered) {
+    if (by_direct != want_direct) {
         FAIL("unordered: the requests ran %s, expected %s", by_direct ? "direct" : "another "
-             "algorithm", ordered ? "direct" : "another algorithm");
+             "algorithm", want_direct ? "direct" : "another algorithm");
     }
     {
         long all = 0;
@@ -1392,7 +1419,7 @@ static int mode_latency(int iters)
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "bits";
-    int n = 0, rc, ordered = 0;
+    int n = 0, rc, ordered = 0, want_direct = 1;
 
     for (int i = 2; i < argc; ++i) {
         const char *v = i + 1 < argc ? argv[i + 1] : "";
@@ -1417,6 +1444,8 @@ int main(int argc, char **argv)
             use_auto = 1;
         } else if (0 == strcmp(argv[i], "--ordered")) {
             ordered = 1;
+        } else if (0 == strcmp(argv[i], "--expect-other")) {
+            want_direct = 0;
         } else if (0 == strcmp(argv[i], "--cma")) {
             learn_cma = v;
             ++i;
@@ -1432,6 +1461,10 @@ int main(int argc, char **argv)
         return 2;
     }
     rt_start(&argc, &argv, &rank, &size);
+    if (ordered && 0 != rt_persistent_ordered(1)) {
+        FAIL("cannot set coll_rsag_persistent_starts_ordered");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     if (nfanins && 0 == strcmp(mode, "latency")) {
         set_fanin(fanins[0]);           /* latency: the first fan-in only */
     }
@@ -1448,7 +1481,7 @@ int main(int argc, char **argv)
     } else if (0 == strcmp(mode, "outstanding")) {
         rc = mode_outstanding(n > 0 ? n : 6);
     } else if (0 == strcmp(mode, "unordered")) {
-        rc = mode_unordered(n > 0 ? n : 20, ordered);
+        rc = mode_unordered(n > 0 ? n : 20, ordered, want_direct);
     } else if (0 == strcmp(mode, "latency")) {
         rc = mode_latency(n > 0 ? n : 5);
     } else if (0 == strcmp(mode, "empty")) {
@@ -1459,7 +1492,7 @@ int main(int argc, char **argv)
         if (0 == rank) {
             fprintf(stderr, "usage: rsag_direct bits [--iters N] [--form F] [--auto] "
                             "[--max-count N] [--fanin K,...] [--form all] | restart [--starts N] | outstanding "
-                            "[--rounds N] | unordered [--rounds N] [--ordered] | latency [--iters N] [--form F] | "
+                            "[--rounds N] | unordered [--rounds N] [--ordered] [--expect-other] | latency [--iters N] [--form F] | "
                             "empty [--calls N] | "
                             "churn [--cycles N] | learn [--rounds N] [--cma none|some|all] | "
                             "comms [--comms N] | kill\n");

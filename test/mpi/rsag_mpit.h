@@ -37,8 +37,9 @@ typedef struct {
 /* 0 when every control variable and counter of rsag was found (rsag is
  * loaded); otherwise prints why on stderr and returns -1. */
 int rt_mpit_init(void);
-/* coll_rsag_persistent_starts_ordered (rt_mpit_open sets it: the tests start
- * their persistent requests in the same order on every rank); 0: success. */
+/* coll_rsag_persistent_starts_ordered (off unless a test sets it: with it,
+ * `direct` serves persistent requests on the communicator's segment, else
+ * each on its own); 0: success. */
 int rt_persistent_ordered(int on);
 /* The tolerant form, for programs that must run and report without rsag
  * (rsag_check, rsag_lifecycle): MPI_T is initialised, and for each

@@ -117,6 +117,14 @@ expect_ran direct-bits-np16
 # A segment per communicator, made and freed 10 000 times.
 run_test direct-churn-10000-np2 "${mpirun_cmd[@]}" -np 2 "$direct_prog" churn --cycles 10000
 expect_in_log 'rsag_direct: churn PASS np=2 cycles=10000 '
+# A persistent request's own segment, made and freed with the request 5000
+# times (its *_init makes it: about 0.1 ms at np 2); nothing left in
+# /dev/shm afterwards.
+run_test direct-churn-persistent-5000-np2 "${mpirun_cmd[@]}" -np 2 "$direct_prog" churn \
+    --cycles 5000 --form persistent
+expect_in_log 'rsag_direct: churn PASS np=2 form=persistent cycles=5000 '
+run_test direct-shm-clean-after-persistent-churn-np2 direct_no_shm_names
+expect_ran direct-churn-persistent-5000-np2
 
 # A communicator of one rank never makes a segment: the prologue copies.
 run_test direct-self-np1 "${mpirun_cmd[@]}" -np 1 "${direct_force[@]}" "$check" --quick \
@@ -233,8 +241,13 @@ expect_in_log 'ran under coll_rsag_reduce_scatter_direct_calls: [1-9]'
 # starts, every result checked bit for bit; direct ran every one (its
 # counter moved when the request was made; coll_rsag_persistent_starts by
 # 100 per request).  CMA from 32 KB at np 2; windows of 32 KB at np 3.
+# Each request on its own segment; -ordered: the starts asserted ordered,
+# on the communicator's segment.
 run_test direct-restart-persistent-np2 "${mpirun_cmd[@]}" -np 2 "${direct_cma[@]}" \
     "$direct_prog" restart --starts 100
+expect_in_log 'rsag_direct: restart PASS np=2 requests=24 starts=100 each, by direct 2400, failures=0'
+run_test direct-restart-persistent-ordered-np2 "${mpirun_cmd[@]}" -np 2 "${direct_cma[@]}" \
+    "$direct_prog" restart --starts 100 --ordered
 expect_in_log 'rsag_direct: restart PASS np=2 requests=24 starts=100 each, by direct 2400, failures=0'
 run_test direct-restart-persistent-windows-np3 "${mpirun_cmd[@]}" -np 3 \
     --mca coll_rsag_single_copy none --mca coll_rsag_segment_size 65536 "$direct_prog" restart \
@@ -454,21 +467,35 @@ expect_not_in_log 'rank [01], 8000-byte calls: writes for peers'
 
 # Persistent requests may be started in a different order on each rank (MPI
 # matches them at init): direct, which takes its turn when a request starts,
-# serves them only when the program says its starts are ordered
-# (coll_rsag_persistent_starts_ordered; the test programs set it, this one
-# not).  Two requests started in opposite orders on even and odd ranks:
-# right results, not by direct, and the trace says why; asserted and
-# started in order: by direct.
+# serves each such request on a segment of its own, made at init (its ticks
+# are the request's starts).  Three requests (a box, a whole vector, windows)
+# started in opposite orders on even and odd ranks, every result checked:
+# by direct, each with its own segment (the trace); without room for those
+# segments (coll_rsag_segment_max_bytes just above the communicator's
+# segment: 2 x (36 lines + 1 MB) at np 2, less than one more of 2 x 36 lines): right results by another
+# algorithm, and the trace says why; asserted ordered
+# (coll_rsag_persistent_starts_ordered) and started in order: by direct on
+# the communicator's segment, no segment of their own.
 for np in 2 4; do
     run_test "direct-persistent-any-order-np$np" "${mpirun_cmd[@]}" -np "$np" \
         --mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_verbose 1 \
         "$direct_prog" unordered
-    expect_in_log "rsag_direct: unordered PASS np=$np rounds=20 any-order direct=0 failures=0"
-    expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs starts in the communicator's order \(persistent: mpi_assert_strict_persistent_collective_ordering\)\)"
+    expect_in_log "rsag_direct: unordered PASS np=$np rounds=20 any-order direct=1 failures=0"
+    for bytes in 56 8000 40000; do
+        expect_in_log "direct on MPI_COMM_WORLD \(cid 0, size $np\): a persistent allreduce of $bytes bytes: its own shared segment, [0-9]+ bytes \([0-9]+-byte data slots\) \(its starts may come in any order\)"
+    done
 done
+run_test direct-persistent-any-order-no-room-np2 "${mpirun_cmd[@]}" -np 2 \
+    --mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_verbose 1 \
+    --mca coll_rsag_segment_max_bytes 2104000 "$direct_prog" unordered --expect-other
+expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 any-order direct=0 failures=0'
+expect_in_log 'a persistent allreduce of 8000 bytes: shared segment of [0-9]+ bytes not made: this process.s segments would take [0-9]+ bytes, above coll_rsag_segment_max_bytes 2104000; its starts may come in any order: not direct'
+expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs starts in the communicator's order \(persistent: mpi_assert_strict_persistent_collective_ordering\)\)"
 run_test direct-persistent-ordered-np2 "${mpirun_cmd[@]}" -np 2 \
-    --mca coll_rsag_allreduce_algorithm direct "$direct_prog" unordered --ordered
+    --mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_verbose 1 \
+    "$direct_prog" unordered --ordered
 expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 ordered direct=1 failures=0'
+expect_not_in_log 'its own shared segment'
 
 # --- the latency path ------------------------------------------------------------
 # rsag_direct latency: every collective forced to direct on 1, 7, 135 and

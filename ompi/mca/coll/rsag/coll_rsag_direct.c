@@ -1361,7 +1361,9 @@ static mca_coll_rsag_direct_t *mca_coll_rsag_direct_new(const mca_coll_rsag_args
         d->counted = true;
     }
     displ = (size_t *) (d + 1);
-    memcpy(displ, layout, nd * sizeof(size_t));
+    if (NULL != layout) {
+        memcpy(displ, layout, nd * sizeof(size_t));
+    }
     d->a = *a;
     d->a.displ = displ;
     d->a.vdispl = NULL;
@@ -1407,6 +1409,27 @@ int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args
                                     .release = mca_coll_rsag_direct_release };
     (void) mca_coll_rsag_sched_poll_step(s, &poll);
     return s->err;
+}
+
+size_t mca_coll_rsag_direct_slot_need(const mca_coll_rsag_args_t *a,
+                                      mca_coll_rsag_direct_kind_t kind, bool *ok)
+{
+    /* planned as the request will be, on the node's segment (no layout:
+     * the plan does not read it) */
+    mca_coll_rsag_direct_t *d = mca_coll_rsag_direct_new(a, NULL, kind, 0, false, false);
+    size_t half;
+
+    *ok = (NULL != d);
+    if (NULL == d || d->use_cma) {
+        mca_coll_rsag_direct_free(d);
+        return 0;
+    }
+    /* a window of the plan, whole cache lines: planned again on slots of
+     * twice that, the call gets the same window, ticks and forms */
+    half = (d->window < d->a.count ? d->window : d->a.count) * d->ctx.ext;
+    half = (half + MCA_COLL_RSAG_CACHE_LINE - 1) & ~(MCA_COLL_RSAG_CACHE_LINE - 1);
+    mca_coll_rsag_direct_free(d);
+    return 2 * half;
 }
 
 /* ---- a call described once, run many times (the latency path) ----------- */

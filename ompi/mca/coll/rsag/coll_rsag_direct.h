@@ -70,6 +70,13 @@ typedef struct mca_coll_rsag_direct_t mca_coll_rsag_direct_t;
 int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
                               mca_coll_rsag_direct_kind_t kind);
 
+/* The data slot bytes per rank a persistent request of `a` needs in its
+ * own segment (mca_coll_rsag_segment_create_own): a->segment the node's
+ * segment, planned as a nonblocking call; 0 when it copies by CMA.
+ * *ok: false when out of memory. */
+size_t mca_coll_rsag_direct_slot_need(const mca_coll_rsag_args_t *a,
+                                      mca_coll_rsag_direct_kind_t kind, bool *ok);
+
 /* The latency path (coll_rsag_latency.c): a blocking call of one box
  * (the whole vector fits MCA_COLL_RSAG_BOX_BYTES, segment path) described
  * once, with its own temporaries and no schedule, then run for each call

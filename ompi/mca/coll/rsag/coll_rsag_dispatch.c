@@ -459,7 +459,9 @@ static int mca_coll_rsag_build(mca_coll_rsag_sched_t *s, mca_coll_rsag_module_t 
     int pof2 = mca_coll_rsag_pof2_floor(a->size);
     size_t *layouts;
 
-    a->segment = m->segment;
+    /* a persistent request's own segment (mca_coll_rsag_own_segment), else
+     * the communicator's */
+    a->segment = NULL != a->segment ? a->segment : m->segment;
     a->hier = m->hier;
     mca_coll_rsag_sched_fence(s);
     if (1 == a->size) {
@@ -636,12 +638,54 @@ static bool mca_coll_rsag_starts_ordered(struct ompi_communicator_t *comm,
     return false;
 }
 
+/* A persistent request that an algorithm taking its turn on the
+ * communicator when started (`direct`'s ticks) serves, without the
+ * assertion that starts are ordered, gets its own segment: its ticks are
+ * its starts, the same on every rank in whatever order the program starts
+ * its requests (MPI matches a persistent collective's starts with each
+ * other, not with the communicator's other calls).  Collective (the
+ * *_init may wait: MPI-4.1, 7.13); the node's segment exists (the
+ * decision made it).  False when it could not be made (on every rank);
+ * *seg NULL when the call needs none (one rank, nothing to reduce). */
+static bool mca_coll_rsag_own_segment(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
+                                      const mca_coll_rsag_args_t *a,
+                                      mca_coll_rsag_segment_t **seg)
+{
+    mca_coll_rsag_args_t plan = *a;
+    char why[256];
+    size_t slot;
+    bool ok;
+
+    *seg = NULL;
+    if (a->size < 2 || 0 == a->count) {
+        return true;
+    }
+    plan.segment = m->segment;
+    slot = mca_coll_rsag_direct_slot_need(&plan, mca_coll_rsag_direct_kind(coll), &ok);
+    if (!ok) {
+        slot = SIZE_MAX / 4 / (size_t) a->size;     /* no rank maps what rank 0 made */
+    }
+    *seg = mca_coll_rsag_segment_create_own(m->segment, a->comm, MCA_COLL_RSAG_TAG_SETUP, slot,
+                                            why, sizeof(why));
+    if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_MODULE
+        || (0 == a->rank && mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS)) {
+        opal_output(mca_coll_rsag_component.output,
+                    "coll:rsag: direct on %s (cid %d, size %d): a persistent %s of %zu bytes: "
+                    "%s%s", a->comm->c_name, MCA_COLL_RSAG_COMM_CID(a->comm), a->size,
+                    mca_coll_rsag_colls[coll].name, a->count * (size_t) a->extent, why,
+                    NULL != *seg ? " (its starts may come in any order)"
+                                 : "; its starts may come in any order: not direct");
+    }
+    return NULL != *seg;
+}
+
 int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
                                    mca_coll_rsag_args_t *a, bool persistent,
                                    struct ompi_info_t *info, ompi_request_t **request,
                                    bool *delegate)
 {
     mca_coll_rsag_request_t *r = NULL;
+    mca_coll_rsag_segment_t *own = NULL;
     int alg, err;
 
     *delegate = false;
@@ -658,9 +702,17 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
      * starts of a persistent request may come in any order on the ranks
      * (its matching is done at init, MPI-4.0, 6.13): an algorithm that
      * takes its turn on the communicator when started (`direct`'s ticks)
-     * needs the program's assertion that they do not. */
-    alg = mca_coll_rsag_decide(m, coll, a, true, persistent,
-                               persistent && !mca_coll_rsag_starts_ordered(a->comm, info));
+     * runs such a request on a segment of its own, and needs the
+     * program's assertion that they do not where that cannot be made. */
+    alg = mca_coll_rsag_decide(m, coll, a, true, persistent, false);
+    if (persistent && MCA_COLL_RSAG_DELEGATE != alg
+        && (mca_coll_rsag_alg(coll, alg)->restrictions & MCA_COLL_RSAG_NEEDS_ORDERED_START)
+        && !mca_coll_rsag_starts_ordered(a->comm, info)
+        && !mca_coll_rsag_own_segment(m, coll, a, &own)) {
+        mca_coll_rsag_count(&mca_coll_rsag_component.calls[coll][alg], -1ULL);
+        alg = mca_coll_rsag_decide(m, coll, a, true, persistent, true);
+    }
+    a->segment = own;                   /* the build's `direct` step runs on it */
     if (MCA_COLL_RSAG_DELEGATE == alg && MCA_COLL_RSAG_REPRODUCIBLE_EXACT == a->reproducible) {
         (void) mca_coll_rsag_call_end(OMPI_SUCCESS);   /* no row folds whole here */
         return mca_coll_rsag_exact_run(m, coll, a, persistent, request,
@@ -674,6 +726,9 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
     r = mca_coll_rsag_request_new(a->comm, a->dtype, a->op, a->tag, persistent);
     if (NULL != r) {
         r->sched.nonblocking = true;
+        r->segment = own;
+    } else {
+        mca_coll_rsag_segment_destroy(own);
     }
     err = (NULL == r) ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_rsag_build(&r->sched, m, coll, alg, a);
     if (NULL != r) {

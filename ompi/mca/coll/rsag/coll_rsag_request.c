@@ -145,6 +145,9 @@ static void mca_coll_rsag_request_destroy(mca_coll_rsag_request_t *r)
         OBJ_RELEASE(r->sched.op);
     }
     mca_coll_rsag_sched_fini(&r->sched);
+    /* unmapped here only: a peer still reading my box maps it itself */
+    mca_coll_rsag_segment_destroy(r->segment);
+    r->segment = NULL;
     if (NULL != r->comm) {
         OBJ_RELEASE(r->comm);
     }
@@ -303,6 +306,7 @@ static void mca_coll_rsag_request_construct(mca_coll_rsag_request_t *r)
     r->in_flight = r->free_when_done = r->filled = false;
     r->comm = NULL;
     r->pool = NULL;
+    r->segment = NULL;
     mca_coll_rsag_sched_init(&r->sched, NULL, NULL);
 }
 
@@ -421,8 +425,9 @@ void mca_coll_rsag_request_register(const mca_base_component_t *c)
         "collective calls: what MPI-4.1's info key mpi_assert_strict_persistent_collective_"
         "ordering asserts per communicator (a key longer than Open MPI's MPI_MAX_INFO_KEY). "
         "MPI lets a program start them in any order, so by default the node path direct, "
-        "which takes its turn on the communicator when a request starts, does not serve "
-        "persistent requests; true: it does (all ranks must agree)",
+        "which takes its turn on the communicator when a request starts, serves a persistent "
+        "request on a shared segment of its own, made by its *_init; true: on the "
+        "communicator's segment, with no segment per request (all ranks must agree)",
         MCA_BASE_VAR_TYPE_BOOL, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
         MCA_BASE_VAR_SCOPE_ALL_EQ, &mca_coll_rsag_persistent_starts_ordered);
 

@@ -61,6 +61,9 @@ typedef struct mca_coll_rsag_request_t {
     /* a nonblocking request of the latency path: freed, it waits here for
      * the next call of its shape (coll_rsag_latency.c); NULL: destroyed */
     struct mca_coll_rsag_request_pool_t *pool;
+    /* a persistent request's own segment (its `direct` step runs on it:
+     * coll_rsag_dispatch.c), destroyed with the request; else NULL */
+    mca_coll_rsag_segment_t *segment;
 } mca_coll_rsag_request_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_rsag_request_t);

@@ -175,10 +175,13 @@ static void mca_coll_rsag_segment_register_limits(const mca_base_component_t *c)
         c, "segment_max_bytes",
         "Bytes of shared memory (in /dev/shm) that the segments one process creates for the "
         "direct algorithms may take together (rank 0 of each single-node communicator creates "
-        "its segment: p * (256 B + the data slot), e.g. 2 MiB at p = 2, 8 MiB at p = 16, "
-        "16 MiB at p = 256). Per process, not per node: the node as a whole is guarded by "
-        "coll_rsag_segment_keep_free_percent. A communicator whose segment would go over uses "
-        "rsag's point-to-point algorithms instead (verbose trace). Default 32 MiB",
+        "its segment: p * (2304 B + the data slot), e.g. 2 MiB at p = 2, 8 MiB at p = 16, "
+        "16.6 MiB at p = 256; and the segment of each persistent request direct serves, made "
+        "by its *_init: p * (2304 B + up to twice its vector, at most the communicator's "
+        "slot)). Per process, not per node: the node as a whole is guarded by "
+        "coll_rsag_segment_keep_free_percent. A communicator or request whose segment would "
+        "go over uses rsag's point-to-point algorithms instead (verbose trace). Default "
+        "32 MiB",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.max_bytes);
 
@@ -476,11 +479,10 @@ size_t mca_coll_rsag_slot_bytes(int p)
     return s;
 }
 
-/* The segment's length for p ranks. */
-static size_t mca_coll_rsag_segment_bytes(int p)
+/* The length of a segment of p ranks with data slots of slot_bytes. */
+static size_t mca_coll_rsag_segment_bytes(int p, size_t slot_bytes)
 {
-    return (size_t) p * (MCA_COLL_RSAG_LINES_PER_RANK * MCA_COLL_RSAG_CACHE_LINE
-                         + mca_coll_rsag_slot_bytes(p));
+    return (size_t) p * (MCA_COLL_RSAG_LINES_PER_RANK * MCA_COLL_RSAG_CACHE_LINE + slot_bytes);
 }
 
 static char *mca_coll_rsag_map(int fd, size_t bytes)
@@ -599,7 +601,7 @@ static void mca_coll_rsag_segment_sweep(void)
         char name[sizeof(e->d_name) + 16];
         unsigned job, n;
         int cid, pid;
-        struct stat st;
+        struct stat st = { 0 };
 
         if (4 != sscanf(e->d_name, "rsag-%u-%d-%d-%u", &job, &cid, &pid, &n) || pid <= 0
             || (0 == kill((pid_t) pid, 0) || ESRCH != errno)) {
@@ -725,10 +727,20 @@ static char *mca_coll_rsag_segment_exchange(mca_coll_rsag_segment_t *seg, bool c
     }
     name[sizeof(name) - 1] = '\0';
     if (0 != rank && can && '\0' != name[0]) {
+        struct stat st = { 0 };
+
         fd = shm_open(name, O_RDWR, 0600);
         if (fd < 0) {
             snprintf(why, why_len, "shared segment of %zu bytes not made: shm_open: %s", bytes,
                      strerror(errno));
+        } else if (0 != fstat(fd, &st) || (size_t) st.st_size != bytes) {
+            /* every rank computes the length; one that got another (out of
+             * memory while planning a request's own segment) must not map
+             * past the end of the file (SIGBUS) */
+            snprintf(why, why_len, "shared segment of %zu bytes not made: rank 0 made %lld",
+                     bytes, (long long) st.st_size);
+            close(fd);
+            fd = -1;
         }
     }
     if (fd >= 0) {
@@ -895,11 +907,16 @@ static void mca_coll_rsag_segment_probe(mca_coll_rsag_segment_t *seg, char *why,
     }
 }
 
-mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t *comm,
-                                                      int tag, char *why, size_t why_len)
+/* Make and map a segment of comm's ranks with data slots of slot_bytes
+ * (collectively, the set-up's messages with `tag`), its parts laid out,
+ * every rank joined (pids known), copying through the slots.  NULL when
+ * any rank failed (on every rank), with the reason in why. */
+static mca_coll_rsag_segment_t *mca_coll_rsag_segment_map_new(struct ompi_communicator_t *comm,
+                                                              int tag, size_t slot_bytes,
+                                                              char *why, size_t why_len)
 {
     int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
-    size_t bytes = mca_coll_rsag_segment_bytes(p);
+    size_t bytes = mca_coll_rsag_segment_bytes(p, slot_bytes);
     mca_coll_rsag_segment_t *seg = calloc(1, sizeof(*seg));
     pid_t *pids = calloc((size_t) p, sizeof(pid_t));
     uint64_t *seen_done = calloc((size_t) p, sizeof(uint64_t));
@@ -922,7 +939,7 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
     seg->votes = (mca_coll_rsag_vote_t *) (base + (size_t) p * MCA_COLL_RSAG_CACHE_LINE);
     seg->boxes = (mca_coll_rsag_box_t *) (base + (size_t) 2 * p * MCA_COLL_RSAG_CACHE_LINE);
     seg->slots = base + (size_t) p * MCA_COLL_RSAG_LINES_PER_RANK * MCA_COLL_RSAG_CACHE_LINE;
-    seg->slot_bytes = mca_coll_rsag_slot_bytes(p);
+    seg->slot_bytes = slot_bytes;
     seg->mode = MCA_COLL_RSAG_COPY_SEGMENT;
     seg->tick = 0;
     seg->finished = 0;
@@ -933,6 +950,27 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
         mca_coll_rsag_wait_joined(seg, q);
         pids[q] = (pid_t) seg->ctl[q].pid;
     }
+    return seg;
+
+cleanup:
+    free(seen_done);
+    free(pids);
+    free(seg);
+    return NULL;
+}
+
+mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t *comm,
+                                                      int tag, char *why, size_t why_len)
+{
+    size_t slot_bytes = mca_coll_rsag_slot_bytes(ompi_comm_size(comm));
+    mca_coll_rsag_segment_t *seg = mca_coll_rsag_segment_map_new(comm, tag, slot_bytes, why,
+                                                                 why_len);
+    size_t bytes;
+
+    if (NULL == seg) {
+        return NULL;
+    }
+    bytes = seg->bytes;
     if (mca_coll_rsag_cma_wanted()) {
         mca_coll_rsag_segment_probe(seg, why, why_len);
     } else if (MCA_COLL_RSAG_SINGLE_COPY_NONE == mca_coll_rsag_node_params.single_copy) {
@@ -949,12 +987,32 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
                                "set to never: no CMA, no test read)", bytes);
     }
     return seg;
+}
 
-cleanup:
-    free(seen_done);
-    free(pids);
-    free(seg);
-    return NULL;
+mca_coll_rsag_segment_t *mca_coll_rsag_segment_create_own(const mca_coll_rsag_segment_t *node,
+                                                          struct ompi_communicator_t *comm,
+                                                          int tag, size_t slot_bytes,
+                                                          char *why, size_t why_len)
+{
+    mca_coll_rsag_segment_t *seg = mca_coll_rsag_segment_map_new(comm, tag, slot_bytes, why,
+                                                                 why_len);
+
+    if (NULL == seg) {
+        return NULL;
+    }
+    /* what the node's segment found and learned, the same on every rank
+     * (its set-up and votes were collective, and this call is ordered
+     * like them); nothing of it is learned further here: a request's
+     * time includes the program's */
+    seg->mode = node->mode;
+    seg->learn_copy = node->learn_copy;
+    memcpy(seg->copy, node->copy, sizeof(seg->copy));
+    seg->learn = node->learn;
+    seg->traced_fanin = node->traced_fanin;
+    seg->traced_copy = node->traced_copy;
+    snprintf(why, why_len, "its own shared segment, %zu bytes (%zu-byte data slots)",
+             seg->bytes, slot_bytes);
+    return seg;
 }
 
 void mca_coll_rsag_segment_destroy(mca_coll_rsag_segment_t *seg)

@@ -148,6 +148,17 @@ bool mca_coll_rsag_comm_single_node(struct ompi_communicator_t *comm);
  * will take. */
 mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t *comm,
                                                       int tag, char *why, size_t why_len);
+/* A persistent request's own segment (collectively, in its *_init on
+ * every rank of comm, `tag` as above): the same layout with data slots of
+ * slot_bytes (0: none, the request copies by CMA), its own ticks (the
+ * request's starts, in order on every rank whatever the order of the
+ * communicator's other calls), and the copy mode and learners of the
+ * node's segment `node` as they are now.  NULL when any rank failed
+ * (every rank returns NULL), the reason in why; else what was made. */
+mca_coll_rsag_segment_t *mca_coll_rsag_segment_create_own(const mca_coll_rsag_segment_t *node,
+                                                          struct ompi_communicator_t *comm,
+                                                          int tag, size_t slot_bytes,
+                                                          char *why, size_t why_len);
 void mca_coll_rsag_segment_destroy(mca_coll_rsag_segment_t *seg);
 
 /* Bytes of each rank's data slot on a communicator of p ranks:
