@@ -162,7 +162,8 @@ expect_in_log 'valgrind-filter: 3 files \(3 finished\), 0 rsag records'
 # nonblocking one must not run direct (it may not make the segment; the trace
 # says why; a blocking call makes it then), a persistent one must (its init
 # may wait for its peers: it makes the segment).  --auto: nothing forced; each
-# case runs blocking first, and the form must choose what the blocking call
+# case runs blocking first (persistent: ten times, which settles the copy
+# mode a request keeps from its init), and the form must choose what the blocking call
 # chose (direct at np 2 from 1 KB by default; elsewhere from 1 byte through
 # coll_rsag_<coll>_direct_min_bytes).  Above 2 ranks the node is
 # oversubscribed: correctness only, and at np 8 and 16 vectors of at most
@@ -472,30 +473,40 @@ expect_not_in_log 'rank [01], 8000-byte calls: writes for peers'
 # started in opposite orders on even and odd ranks, every result checked:
 # by direct, each with its own segment (the trace); without room for those
 # segments (coll_rsag_segment_max_bytes just above the communicator's
-# segment: 2 x (36 lines + 1 MB) at np 2, less than one more of 2 x 36 lines): right results by another
-# algorithm, and the trace says why; asserted ordered
+# segment, 2 x (36 lines + 1 MB) at np 2: not one more 2 x 36 lines): right
+# results by another algorithm, and the trace says why; under auto (direct
+# at every size at np 2), the 40 KB request made before any blocking call
+# of its size (the copy mode it would keep not learned yet): by another
+# algorithm, the other two by direct (forced, direct takes the mode agreed
+# so far: chaos, liveness); asserted
+# ordered
 # (coll_rsag_persistent_starts_ordered) and started in order: by direct on
 # the communicator's segment, no segment of their own.
 for np in 2 4; do
     run_test "direct-persistent-any-order-np$np" "${mpirun_cmd[@]}" -np "$np" \
         --mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_verbose 1 \
         "$direct_prog" unordered
-    expect_in_log "rsag_direct: unordered PASS np=$np rounds=20 any-order direct=1 failures=0"
+    expect_in_log "rsag_direct: unordered PASS np=$np rounds=20 any-order direct=3 failures=0"
     for bytes in 56 8000 40000; do
         expect_in_log "direct on MPI_COMM_WORLD \(cid 0, size $np\): a persistent allreduce of $bytes bytes: its own shared segment, [0-9]+ bytes \([0-9]+-byte data slots\) \(its starts may come in any order\)"
     done
 done
 run_test direct-persistent-any-order-no-room-np2 "${mpirun_cmd[@]}" -np 2 \
     --mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_verbose 1 \
-    --mca coll_rsag_segment_max_bytes 2104000 "$direct_prog" unordered --expect-other
+    --mca coll_rsag_segment_max_bytes 2104000 "$direct_prog" unordered --expect-direct 0
 expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 any-order direct=0 failures=0'
 expect_in_log 'a persistent allreduce of 8000 bytes: shared segment of [0-9]+ bytes not made: this process.s segments would take [0-9]+ bytes, above coll_rsag_segment_max_bytes 2104000; its starts may come in any order: not direct'
 expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs starts in the communicator's order \(persistent: mpi_assert_strict_persistent_collective_ordering\)\)"
 run_test direct-persistent-ordered-np2 "${mpirun_cmd[@]}" -np 2 \
     --mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_verbose 1 \
     "$direct_prog" unordered --ordered
-expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 ordered direct=1 failures=0'
+expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 ordered direct=3 failures=0'
 expect_not_in_log 'its own shared segment'
+run_test direct-persistent-any-order-unsettled-np2 "${mpirun_cmd[@]}" -np 2 \
+    --mca coll_rsag_verbose 1 "$direct_prog" unordered --no-settle --expect-direct 2
+expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 any-order direct=2 failures=0'
+expect_in_log 'a persistent allreduce of 40000 bytes: no segment of its own, the copy mode of its size not learned yet \(no blocking call of its size has voted\); its starts may come in any order: not direct'
+expect_in_log 'a persistent allreduce of 8000 bytes: its own shared segment'
 
 # --- the latency path ------------------------------------------------------------
 # rsag_direct latency: every collective forced to direct on 1, 7, 135 and

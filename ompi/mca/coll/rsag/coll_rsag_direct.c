@@ -254,8 +254,11 @@ static double mca_coll_rsag_direct_stream_choose(mca_coll_rsag_direct_ctx_t *ctx
         ctx->stream_min = min;      /* nothing, or nothing large, goes through the slots */
         return 0;
     }
+    /* (a request's own segment: the communicator's learner, see node) */
     *way = timed ? mca_coll_rsag_stream_pick(&ctx->seg->learn, bytes, trial)
-                 : mca_coll_rsag_stream_preferred(&ctx->seg->learn, bytes);
+                 : mca_coll_rsag_stream_preferred(NULL != ctx->seg->node ? &ctx->seg->node->learn
+                                                                         : &ctx->seg->learn,
+                                                  bytes);
     ctx->stream_min = (MCA_COLL_RSAG_WAY_STREAMED == *way) ? min : SIZE_MAX;
     return timed ? mca_coll_rsag_direct_now() : 0;
 }
@@ -1411,25 +1414,39 @@ int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args
     return s->err;
 }
 
-size_t mca_coll_rsag_direct_slot_need(const mca_coll_rsag_args_t *a,
-                                      mca_coll_rsag_direct_kind_t kind, bool *ok)
+int mca_coll_rsag_direct_own_plan(const mca_coll_rsag_args_t *a,
+                                  mca_coll_rsag_direct_kind_t kind, bool guess,
+                                  size_t *slot_bytes)
 {
     /* planned as the request will be, on the node's segment (no layout:
      * the plan does not read it) */
     mca_coll_rsag_direct_t *d = mca_coll_rsag_direct_new(a, NULL, kind, 0, false, false);
-    size_t half;
+    const mca_coll_rsag_segment_t *seg = a->segment;
+    size_t half, bytes = a->count * (size_t) a->extent;
 
-    *ok = (NULL != d);
-    if (NULL == d || d->use_cma) {
+    *slot_bytes = 0;
+    if (NULL == d) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    /* the copy mode is learned (and could be tried) in blocking calls only:
+     * the request would keep a guess made before any call of its size */
+    if (!guess && seg->learn_copy && MCA_COLL_RSAG_SINGLE_COPY_AUTO == mca_coll_rsag_node_params.single_copy
+        && d->window > 0 && bytes >= MCA_COLL_RSAG_COPY_LEARN_MIN_BYTES
+        && !mca_coll_rsag_copy_settled(&seg->copy[kind], bytes)) {
         mca_coll_rsag_direct_free(d);
-        return 0;
+        return OMPI_ERR_NOT_AVAILABLE;
+    }
+    if (d->use_cma) {
+        mca_coll_rsag_direct_free(d);
+        return OMPI_SUCCESS;
     }
     /* a window of the plan, whole cache lines: planned again on slots of
      * twice that, the call gets the same window, ticks and forms */
     half = (d->window < d->a.count ? d->window : d->a.count) * d->ctx.ext;
     half = (half + MCA_COLL_RSAG_CACHE_LINE - 1) & ~(MCA_COLL_RSAG_CACHE_LINE - 1);
     mca_coll_rsag_direct_free(d);
-    return 2 * half;
+    *slot_bytes = 2 * half;
+    return OMPI_SUCCESS;
 }
 
 /* ---- a call described once, run many times (the latency path) ----------- */

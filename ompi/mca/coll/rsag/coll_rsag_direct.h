@@ -70,12 +70,18 @@ typedef struct mca_coll_rsag_direct_t mca_coll_rsag_direct_t;
 int mca_coll_rsag_direct_step(mca_coll_rsag_sched_t *s, const mca_coll_rsag_args_t *a,
                               mca_coll_rsag_direct_kind_t kind);
 
-/* The data slot bytes per rank a persistent request of `a` needs in its
- * own segment (mca_coll_rsag_segment_create_own): a->segment the node's
- * segment, planned as a nonblocking call; 0 when it copies by CMA.
- * *ok: false when out of memory. */
-size_t mca_coll_rsag_direct_slot_need(const mca_coll_rsag_args_t *a,
-                                      mca_coll_rsag_direct_kind_t kind, bool *ok);
+/* A persistent request of `a` on a segment of its own
+ * (mca_coll_rsag_segment_create_own): the data slot bytes per rank it
+ * needs there (*slot_bytes; 0 when it copies by CMA), planned as a
+ * nonblocking call on the node's segment a->segment.  The same answer on
+ * every rank, except OMPI_ERR_OUT_OF_RESOURCE; OMPI_ERR_NOT_AVAILABLE
+ * when its size's copy mode is still to be learned (coll_rsag_single_copy
+ * auto: no blocking call of its size class has voted yet), which the
+ * request, keeping the mode of its init, would guess; `guess`: take the
+ * mode agreed so far then (direct forced). */
+int mca_coll_rsag_direct_own_plan(const mca_coll_rsag_args_t *a,
+                                  mca_coll_rsag_direct_kind_t kind, bool guess,
+                                  size_t *slot_bytes);
 
 /* The latency path (coll_rsag_latency.c): a blocking call of one box
  * (the whole vector fits MCA_COLL_RSAG_BOX_BYTES, segment path) described

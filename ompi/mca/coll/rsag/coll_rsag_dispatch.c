@@ -648,25 +648,32 @@ static bool mca_coll_rsag_starts_ordered(struct ompi_communicator_t *comm,
  * decision made it).  False when it could not be made (on every rank);
  * *seg NULL when the call needs none (one rank, nothing to reduce). */
 static bool mca_coll_rsag_own_segment(mca_coll_rsag_module_t *m, mca_coll_rsag_coll_t coll,
-                                      const mca_coll_rsag_args_t *a,
+                                      int alg, const mca_coll_rsag_args_t *a,
                                       mca_coll_rsag_segment_t **seg)
 {
+    /* forced: direct even on a guessed copy mode (mca_coll_rsag_direct_own_plan) */
+    bool forced = mca_coll_rsag_component.tuning[coll].forced == alg;
     mca_coll_rsag_args_t plan = *a;
     char why[256];
     size_t slot;
-    bool ok;
+    int rc;
 
     *seg = NULL;
     if (a->size < 2 || 0 == a->count) {
         return true;
     }
     plan.segment = m->segment;
-    slot = mca_coll_rsag_direct_slot_need(&plan, mca_coll_rsag_direct_kind(coll), &ok);
-    if (!ok) {
-        slot = SIZE_MAX / 4 / (size_t) a->size;     /* no rank maps what rank 0 made */
+    rc = mca_coll_rsag_direct_own_plan(&plan, mca_coll_rsag_direct_kind(coll), forced, &slot);
+    if (OMPI_ERR_NOT_AVAILABLE == rc) {
+        snprintf(why, sizeof(why), "no segment of its own, the copy mode of its size not "
+                 "learned yet (no blocking call of its size has voted)");
+    } else {
+        if (OMPI_SUCCESS != rc) {
+            slot = SIZE_MAX / 4 / (size_t) a->size;     /* no rank maps what rank 0 made */
+        }
+        *seg = mca_coll_rsag_segment_create_own(m->segment, a->comm, MCA_COLL_RSAG_TAG_SETUP,
+                                                slot, why, sizeof(why));
     }
-    *seg = mca_coll_rsag_segment_create_own(m->segment, a->comm, MCA_COLL_RSAG_TAG_SETUP, slot,
-                                            why, sizeof(why));
     if (mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_MODULE
         || (0 == a->rank && mca_coll_rsag_component.verbose >= MCA_COLL_RSAG_VERBOSE_DECISIONS)) {
         opal_output(mca_coll_rsag_component.output,
@@ -708,7 +715,7 @@ int mca_coll_rsag_dispatch_request(mca_coll_rsag_module_t *m, mca_coll_rsag_coll
     if (persistent && MCA_COLL_RSAG_DELEGATE != alg
         && (mca_coll_rsag_alg(coll, alg)->restrictions & MCA_COLL_RSAG_NEEDS_ORDERED_START)
         && !mca_coll_rsag_starts_ordered(a->comm, info)
-        && !mca_coll_rsag_own_segment(m, coll, a, &own)) {
+        && !mca_coll_rsag_own_segment(m, coll, alg, a, &own)) {
         mca_coll_rsag_count(&mca_coll_rsag_component.calls[coll][alg], -1ULL);
         alg = mca_coll_rsag_decide(m, coll, a, true, persistent, true);
     }

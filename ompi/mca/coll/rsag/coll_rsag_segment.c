@@ -1000,14 +1000,17 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create_own(const mca_coll_rsag_se
     if (NULL == seg) {
         return NULL;
     }
-    /* what the node's segment found and learned, the same on every rank
-     * (its set-up and votes were collective, and this call is ordered
-     * like them); nothing of it is learned further here: a request's
-     * time includes the program's */
+    /* what the node's segment found and learned of the copy mode, the
+     * same on every rank (its set-up and votes were collective, and this
+     * call is ordered like them; the request's starts are not, so they
+     * keep this); nothing is learned here: a request's time includes the
+     * program's */
     seg->mode = node->mode;
     seg->learn_copy = node->learn_copy;
     memcpy(seg->copy, node->copy, sizeof(seg->copy));
-    seg->learn = node->learn;
+    /* how this rank writes for its peers is its own choice, nothing to
+     * agree on: the request follows what the blocking calls learn */
+    seg->node = node;
     seg->traced_fanin = node->traced_fanin;
     seg->traced_copy = node->traced_copy;
     snprintf(why, why_len, "its own shared segment, %zu bytes (%zu-byte data slots)",

@@ -115,6 +115,10 @@ typedef struct mca_coll_rsag_segment_t {
     int traced_fanin;               /* the boxed calls' fan-in last traced (verbose) */
     mca_coll_rsag_stream_learner_t learn; /* coll_rsag_direct_stream auto: how this rank
                                              writes for its peers, by message size */
+    const struct mca_coll_rsag_segment_t *node; /* a persistent request's own segment: the
+                                             communicator's, whose `learn` its calls follow
+                                             as it learns (it outlives the request, which
+                                             holds the communicator); else NULL */
     mca_coll_rsag_copy_learner_t copy[3]; /* coll_rsag_single_copy auto: segment or CMA,
                                              by collective (mca_coll_rsag_direct_kind_t)
                                              and message size, agreed by vote */

@@ -205,6 +205,11 @@ bool mca_coll_rsag_copy_settle(mca_coll_rsag_copy_learner_t *l, size_t bytes,
     return changed;
 }
 
+bool mca_coll_rsag_copy_settled(const mca_coll_rsag_copy_learner_t *l, size_t bytes)
+{
+    return l->every[mca_coll_rsag_stream_class(bytes)] > 0;     /* set by every settle */
+}
+
 int mca_coll_rsag_copy_agreed(const mca_coll_rsag_copy_learner_t *l, size_t bytes)
 {
     return l->way[mca_coll_rsag_stream_class(bytes)];

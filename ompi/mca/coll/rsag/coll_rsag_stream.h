@@ -148,6 +148,10 @@ typedef struct mca_coll_rsag_copy_learner_t {
                                                           and that run */
 } mca_coll_rsag_copy_learner_t;
 
+/* Has a vote settled the way of the class of `bytes` (the same answer on
+ * every rank: votes are collective)? */
+bool mca_coll_rsag_copy_settled(const mca_coll_rsag_copy_learner_t *l, size_t bytes);
+
 /* Must the ranks vote before the next call of `bytes` is picked? */
 bool mca_coll_rsag_copy_vote_due(const mca_coll_rsag_copy_learner_t *l, size_t bytes);
 
