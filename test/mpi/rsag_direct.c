@@ -52,7 +52,7 @@
  *   rsag_direct unordered [--rounds N] [--ordered] [--expect-direct N]
  *                         [--no-settle]
  *     Three persistent allreduce requests (56 B, 8 KB, 40 KB), made after
- *     12 blocking calls of each size (which settle the copy mode learned
+ *     10 blocking calls of each size (which settle the copy mode learned
  *     from 16 KB; --no-settle: none), started in opposite orders on even
  *     and odd ranks (legal: their matching is done at init), every result
  *     checked: `direct` must serve N of them (default 3), each on its own
@@ -377,10 +377,16 @@ static const char *one_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, s
     return ran_name;
 }
 
-/* A case in --form: with --auto, the blocking call first (persistent: ten
- * times, whose votes settle the copy mode from 16 KB that a request keeps
- * from its init; unsettled, it would take the point-to-point algorithms),
- * and the form must choose what the blocking call chose. */
+/* Blocking calls of one shape that settle its copy mode under
+ * coll_rsag_single_copy auto (from 16 KB): the ranks vote before the call
+ * after MCA_COLL_RSAG_COPY_FIRST (9) of them.  A persistent request keeps
+ * the mode of its init; made before the vote, auto gives it the
+ * point-to-point algorithms. */
+#define SETTLE_CALLS 10
+
+/* A case in --form: with --auto, the blocking call first (persistent:
+ * SETTLE_CALLS times), and the form must choose what the blocking call
+ * chose. */
 static void form_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, size_t n, int inplace,
                       int root)
 {
@@ -390,7 +396,7 @@ static void form_case(MPI_Comm comm, int coll, int c, int nc, MPI_Op op, size_t 
         (void) one_case(comm, coll, c, nc, op, n, inplace, root, form, NULL);
         return;
     }
-    for (int i = 0; i < (RT_FORM_PERSISTENT == form ? 10 : 1); ++i) {
+    for (int i = 0; i < (RT_FORM_PERSISTENT == form ? SETTLE_CALLS : 1); ++i) {
         snprintf(chosen, sizeof(chosen), "%s",
                  one_case(comm, coll, c, nc, op, n, inplace, root, RT_FORM_BLOCKING, "any"));
     }
@@ -1176,16 +1182,16 @@ static int mode_outstanding(int rounds)
 
 /* Persistent requests started in a different order on different ranks,
  * which MPI allows (their matching is done at init): without the
- * ordering assertion (coll_rsag_persistent_starts_ordered, which the tests
- * set otherwise: rt_mpit_init) three MPI_Allreduce_init requests of
- * different sizes (a box, the whole vector through the slots, windows),
- * the even ranks starting them in one order, the odd ones in the reverse
- * order, each round with new data, every result checked.  `direct` serves
- * them each on its own segment (its ticks are the request's starts); when
- * those cannot be made (want_direct 0: the suite leaves no room for
- * them, or the copy mode of a size not settled), another algorithm.  With --ordered, the same requests asserted
- * ordered and started in one order: `direct` serves them on the
- * communicator's segment. */
+ * ordering assertion (coll_rsag_persistent_starts_ordered) three
+ * MPI_Allreduce_init requests of different sizes (a box, the whole vector
+ * through the slots, windows), the even ranks starting them in one order,
+ * the odd ones in the reverse order, each round with new data, every
+ * result checked.  `direct` serves them each on its own segment (its
+ * ticks are the request's starts); where that cannot be made (no room for
+ * it, the copy mode of its size not settled: want_direct < 3), another
+ * algorithm.  With --ordered (main sets the assertion), the same requests
+ * started in one order: `direct` serves them on the communicator's
+ * segment. */
 static int mode_unordered(int rounds, int ordered, int want_direct, int settle)
 {
     enum { NREQ = 3 };
@@ -1194,19 +1200,14 @@ static int mode_unordered(int rounds, int ordered, int want_direct, int settle)
     MPI_Request req[NREQ];
     rt_snap_t before, after;
     int k = rt_alg_index(RT_ALLREDUCE, "direct"), by_direct = 0;
-    unsigned long long moved;
 
-    if (0 != rt_persistent_ordered(ordered)) {
-        FAIL("unordered: cannot set coll_rsag_persistent_starts_ordered");
-        return 1;
-    }
     for (int r = 0; r < NREQ; ++r) {
         sbuf[r] = malloc(sizeof(double) * n[r]);
         rbuf[r] = malloc(sizeof(double) * n[r]);
         /* blocking calls of each size first, as a program's: under
          * coll_rsag_single_copy auto their votes settle the copy mode of
          * the sizes from 16 KB, which a request keeps from its init */
-        for (int i = 0; settle && i < 12; ++i) {
+        for (int i = 0; settle && i < SETTLE_CALLS; ++i) {
             for (size_t j = 0; j < n[r]; ++j) {
                 sbuf[r][j] = 1.0;
             }
@@ -1252,8 +1253,7 @@ static int mode_unordered(int rounds, int ordered, int want_direct, int settle)
         }
     }
     rt_snapshot(RT_ALLREDUCE, &after);
-    moved = after.ctr[k] - before.ctr[k];
-    by_direct = (int) moved;
+    by_direct = (int) (after.ctr[k] - before.ctr[k]);
     for (int r = 0; r < NREQ; ++r) {
         MPI_Request_free(&req[r]);
         free(sbuf[r]);

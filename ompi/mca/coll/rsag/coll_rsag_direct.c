@@ -354,9 +354,11 @@ struct mca_coll_rsag_direct_t {
     bool trial;
     double t0;                          /* > 0: this call is timed for the learner */
     /* the copy learner (coll_rsag_single_copy auto): a blocking call is
-     * timed from its first poll; its way */
+     * timed from its first poll; its way; a nonblocking call took the
+     * agreed way of a size no vote has settled yet */
     bool copy_timed;
     int copy_way;
+    bool copy_guessed;
     double c0;
     bool counted;                       /* a memory request of rsag's (prepared calls) */
 };
@@ -1197,6 +1199,7 @@ static bool mca_coll_rsag_direct_use_cma(mca_coll_rsag_direct_t *d, size_t bytes
         return false;
     }
     if (!blocking) {
+        d->copy_guessed = !mca_coll_rsag_copy_settled(l, bytes);
         return MCA_COLL_RSAG_COPY_CMA == mca_coll_rsag_copy_agreed(l, bytes);
     }
     if (mca_coll_rsag_copy_vote_due(l, bytes)
@@ -1421,8 +1424,7 @@ int mca_coll_rsag_direct_own_plan(const mca_coll_rsag_args_t *a,
     /* planned as the request will be, on the node's segment (no layout:
      * the plan does not read it) */
     mca_coll_rsag_direct_t *d = mca_coll_rsag_direct_new(a, NULL, kind, 0, false, false);
-    const mca_coll_rsag_segment_t *seg = a->segment;
-    size_t half, bytes = a->count * (size_t) a->extent;
+    size_t half;
 
     *slot_bytes = 0;
     if (NULL == d) {
@@ -1430,9 +1432,7 @@ int mca_coll_rsag_direct_own_plan(const mca_coll_rsag_args_t *a,
     }
     /* the copy mode is learned (and could be tried) in blocking calls only:
      * the request would keep a guess made before any call of its size */
-    if (!guess && seg->learn_copy && MCA_COLL_RSAG_SINGLE_COPY_AUTO == mca_coll_rsag_node_params.single_copy
-        && d->window > 0 && bytes >= MCA_COLL_RSAG_COPY_LEARN_MIN_BYTES
-        && !mca_coll_rsag_copy_settled(&seg->copy[kind], bytes)) {
+    if (!guess && d->copy_guessed) {
         mca_coll_rsag_direct_free(d);
         return OMPI_ERR_NOT_AVAILABLE;
     }

@@ -601,7 +601,7 @@ static void mca_coll_rsag_segment_sweep(void)
         char name[sizeof(e->d_name) + 16];
         unsigned job, n;
         int cid, pid;
-        struct stat st = { 0 };
+        struct stat st;
 
         if (4 != sscanf(e->d_name, "rsag-%u-%d-%d-%u", &job, &cid, &pid, &n) || pid <= 0
             || (0 == kill((pid_t) pid, 0) || ESRCH != errno)) {
@@ -1012,7 +1012,6 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create_own(const mca_coll_rsag_se
      * agree on: the request follows what the blocking calls learn */
     seg->node = node;
     seg->traced_fanin = node->traced_fanin;
-    seg->traced_copy = node->traced_copy;
     snprintf(why, why_len, "its own shared segment, %zu bytes (%zu-byte data slots)",
              seg->bytes, slot_bytes);
     return seg;

@@ -156,8 +156,9 @@ mca_coll_rsag_segment_t *mca_coll_rsag_segment_create(struct ompi_communicator_t
  * every rank of comm, `tag` as above): the same layout with data slots of
  * slot_bytes (0: none, the request copies by CMA), its own ticks (the
  * request's starts, in order on every rank whatever the order of the
- * communicator's other calls), and the copy mode and learners of the
- * node's segment `node` as they are now.  NULL when any rank failed
+ * communicator's other calls), the copy mode and copy learners of the
+ * node's segment `node` as they are now, and its stream learner as it
+ * learns (seg->node).  NULL when any rank failed
  * (every rank returns NULL), the reason in why; else what was made. */
 mca_coll_rsag_segment_t *mca_coll_rsag_segment_create_own(const mca_coll_rsag_segment_t *node,
                                                           struct ompi_communicator_t *comm,
