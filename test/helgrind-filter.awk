@@ -42,9 +42,12 @@
 #            program did -- stays unexplained, but for
 #   start    the program's `prepare` (the test programs' function that
 #            fills a call's buffers before it starts the call) wrote a
-#            buffer that rsag then accessed while advancing the started
-#            request from another thread's progress: handed over by the
-#            start, under rsag's request lock (atomics helgrind cannot see);
+#            buffer, or its `verify` (the check of the previous call's
+#            result, just before the next `prepare`) read it, and rsag then
+#            accessed it while advancing the started request from another
+#            thread's progress: handed over by the start, under rsag's
+#            request lock.  helgrind names the most recent access of the
+#            other thread that it still remembers, which is either;
 #   reuse    rsag wrote a buffer while advancing a request from another
 #            thread's progress, and later the program's own next call
 #            (an rsag slot, mca_coll_rsag_*_intra, in the later stack) uses
@@ -161,7 +164,7 @@ function judge(    s, o, r, other, nrsag, why, i, txt, n_ok) {
             } else if (s == 2 && other == "prog" &&
                        stack_has(2, "^mca_coll_rsag_request_(progress|launch)")) {
                 r = "completion"
-            } else if (s == 1 && other == "prog" && ffn[2, 1] == "prepare" &&
+            } else if (s == 1 && other == "prog" && ffn[2, 1] ~ /^(prepare|verify)$/ &&
                        stack_has(1, "^mca_coll_rsag_request_(progress|launch)")) {
                 r = "start"
             } else if (other ~ /^rsag:/ && stack_has(2, "^mca_coll_rsag_request_progress$") &&

@@ -156,6 +156,12 @@ run_test threads-helgrind-filter-passes-request-start \
     hg_filter "$rsag_so" mca_coll_rsag_op_reduce3 /x/rsag_threads prepare '</valgrindoutput>' \
     '' mca_coll_rsag_request_progress
 expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 start, 0 reuse\), 0 unexplained'
+# the same hand-off, helgrind naming the program's check of the previous
+# result (its last access it remembers) instead of the fill
+run_test threads-helgrind-filter-passes-request-start-after-verify \
+    hg_filter "$rsag_so" mca_coll_rsag_op_reduce3 /x/rsag_threads verify '</valgrindoutput>' \
+    '' mca_coll_rsag_request_progress
+expect_in_log 'helgrind-filter: 1 reports: 1 rsag \(1 explained: .* 1 start, 0 reuse\), 0 unexplained'
 # the program's next call using a buffer that another thread's progress
 # wrote while advancing the program's previous request, given back by its
 # completion
