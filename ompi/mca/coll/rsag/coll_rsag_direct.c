@@ -1424,29 +1424,27 @@ int mca_coll_rsag_direct_own_plan(const mca_coll_rsag_args_t *a,
     /* planned as the request will be, on the node's segment (no layout:
      * the plan does not read it) */
     mca_coll_rsag_direct_t *d = mca_coll_rsag_direct_new(a, NULL, kind, 0, false, false);
-    size_t half;
+    int rc = OMPI_SUCCESS;
 
     *slot_bytes = 0;
     if (NULL == d) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    /* the copy mode is learned (and could be tried) in blocking calls only:
-     * the request would keep a guess made before any call of its size */
     if (!guess && d->copy_guessed) {
-        mca_coll_rsag_direct_free(d);
-        return OMPI_ERR_NOT_AVAILABLE;
+        /* the copy mode is learned (and could be tried) in blocking calls
+         * only: the request would keep a guess made before any call of
+         * its size */
+        rc = OMPI_ERR_NOT_AVAILABLE;
+    } else if (!d->use_cma) {
+        /* a window of the plan, whole cache lines: planned again on slots
+         * of twice that, the call gets the same window, ticks and forms */
+        size_t half = (d->window < d->a.count ? d->window : d->a.count) * d->ctx.ext;
+
+        half = (half + MCA_COLL_RSAG_CACHE_LINE - 1) & ~(MCA_COLL_RSAG_CACHE_LINE - 1);
+        *slot_bytes = 2 * half;
     }
-    if (d->use_cma) {
-        mca_coll_rsag_direct_free(d);
-        return OMPI_SUCCESS;
-    }
-    /* a window of the plan, whole cache lines: planned again on slots of
-     * twice that, the call gets the same window, ticks and forms */
-    half = (d->window < d->a.count ? d->window : d->a.count) * d->ctx.ext;
-    half = (half + MCA_COLL_RSAG_CACHE_LINE - 1) & ~(MCA_COLL_RSAG_CACHE_LINE - 1);
     mca_coll_rsag_direct_free(d);
-    *slot_bytes = 2 * half;
-    return OMPI_SUCCESS;
+    return rc;
 }
 
 /* ---- a call described once, run many times (the latency path) ----------- */
