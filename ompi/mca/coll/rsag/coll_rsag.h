@@ -183,6 +183,10 @@ typedef struct mca_coll_rsag_module_t {
     mca_coll_rsag_scratch_t exact_scratch;
     mca_coll_rsag_previous_t previous;
     bool previous_retained;
+    /* The communicator's info said coll_rsag_reductions = false: rsag does
+     * not take its four reductions here (they stay with the module below),
+     * and fills empty slots as on an intercommunicator. */
+    bool reductions_off;
     /* Block layouts of the current call: p + 1 rank-block offsets, then
      * p' + 1 vblock offsets; allocated on first use, kept with the
      * communicator. */

@@ -59,6 +59,7 @@ static void mca_coll_rsag_module_construct(mca_coll_rsag_module_t *m)
 {
     memset(&m->previous, 0, sizeof(m->previous));
     m->previous_retained = false;
+    m->reductions_off = false;
     m->layouts = NULL;
     memset(m->reported, 0, sizeof(m->reported));
     mca_coll_rsag_scratch_init(&m->scratch);

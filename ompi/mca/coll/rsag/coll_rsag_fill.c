@@ -439,6 +439,8 @@ void mca_coll_rsag_fill_enable(mca_coll_rsag_module_t *m, struct ompi_communicat
 {
     mca_coll_rsag_fill_report_t filled = { "", 0 }, fallback = { "", 0 }, self = { "", 0 };
     bool inter = OMPI_COMM_IS_INTER(comm);
+    /* rsag's own reductions are not rsag's here: filled as any slot */
+    bool not_own = inter || m->reductions_off;
 
     if (!mca_coll_rsag_fill_empty_slots) {
         return;
@@ -455,7 +457,7 @@ void mca_coll_rsag_fill_enable(mca_coll_rsag_module_t *m, struct ompi_communicat
 /* (the list's `own` column picks ONE_true or ONE_false) */
 #define MCA_COLL_RSAG_FILL_ONE_false(slot, defined) MCA_COLL_RSAG_FILL_SET(slot, defined)
 #define MCA_COLL_RSAG_FILL_ONE_true(slot, defined)                                          \
-    if (inter) {                                                                            \
+    if (not_own) {                                                                          \
         MCA_COLL_RSAG_FILL_SET(slot, defined)                                               \
     } else if (NULL == m->previous.slot) {                                                  \
         m->previous.slot = mca_coll_rsag_fill_##slot;                                       \
@@ -482,7 +484,7 @@ void mca_coll_rsag_fill_enable(mca_coll_rsag_module_t *m, struct ompi_communicat
         mca_coll_rsag_fill_note(&self, #name);                                              \
     }
 #define MCA_COLL_RSAG_FILL_SELF_true(name, defined)                                         \
-    if (inter) {                                                                            \
+    if (not_own) {                                                                          \
         MCA_COLL_RSAG_FILL_SELF_false(name, defined)                                        \
     }
 #define MCA_COLL_RSAG_FILL_SELF(name, own, intra, inter_fn, params, describe)               \

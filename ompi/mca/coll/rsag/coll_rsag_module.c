@@ -150,8 +150,9 @@ static int mca_coll_rsag_module_enable(mca_coll_base_module_t *module,
 {
     mca_coll_rsag_module_t *m = (mca_coll_rsag_module_t *) module;
 
-    if (OMPI_COMM_IS_INTER(comm)) {
-        /* the slots rsag fills are all it holds on an intercommunicator */
+    if (OMPI_COMM_IS_INTER(comm) || m->reductions_off) {
+        /* the slots rsag fills are all it holds on an intercommunicator,
+         * or where the communicator's info turned its reductions off */
         mca_coll_rsag_fill_enable(m, comm);
         return OMPI_SUCCESS;
     }
@@ -191,17 +192,37 @@ static int mca_coll_rsag_module_disable(mca_coll_base_module_t *module,
     return OMPI_SUCCESS;
 }
 
+/* The communicator's info (MPI_Comm_dup_with_info, MPI_Comm_split_type,
+ * ...: the info a communicator is made with, which Open MPI attaches
+ * before it selects the coll modules) says coll_rsag_reductions = false:
+ * a program, or a benchmark timing rsag against the module below it in
+ * one job, keeps rsag's reductions off this communicator. */
+static bool mca_coll_rsag_info_reductions_off(struct ompi_communicator_t *comm)
+{
+    /* not const: Open MPI 4.1's opal_info_get_bool takes a char * */
+    static char key[] = "coll_rsag_reductions";
+    bool value = true;
+    int flag = 0;
+
+    return NULL != comm->super.s_info
+           && OPAL_SUCCESS == opal_info_get_bool(comm->super.s_info, key, &value, &flag)
+           && flag && !value;
+}
+
 mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *comm,
                                                  int *priority)
 {
+    bool inter = OMPI_COMM_IS_INTER(comm);
+    bool off = !inter && mca_coll_rsag_info_reductions_off(comm);
     mca_coll_rsag_module_t *m;
 
-    if ((OMPI_COMM_IS_INTER(comm) && !mca_coll_rsag_fill_empty_slots)
+    if (((inter || off) && !mca_coll_rsag_fill_empty_slots)
         || mca_coll_rsag_component.priority < 0) {
         opal_output_verbose(MCA_COLL_RSAG_VERBOSE_MODULE, mca_coll_rsag_component.output,
                             "coll:rsag: declining %s: %s", comm->c_name,
-                            OMPI_COMM_IS_INTER(comm) ? "intercommunicator"
-                                                     : "negative coll_rsag_priority");
+                            inter ? "intercommunicator"
+                            : off ? "its info says coll_rsag_reductions false"
+                                  : "negative coll_rsag_priority");
         return NULL;
     }
 
@@ -212,8 +233,17 @@ mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *com
     *priority = mca_coll_rsag_component.priority;
     m->super.coll_module_enable = mca_coll_rsag_module_enable;
     m->super.coll_module_disable = mca_coll_rsag_module_disable;
-    if (OMPI_COMM_IS_INTER(comm)) {
-        return &m->super;   /* only the slots enable fills (rsag's reductions are intra) */
+    if (inter || off) {
+        /* only the slots enable fills (rsag's reductions are intra, and
+         * this communicator's info may keep them off) */
+        m->reductions_off = off;
+        if (off) {
+            opal_output_verbose(MCA_COLL_RSAG_VERBOSE_MODULE, mca_coll_rsag_component.output,
+                                "coll:rsag: %s: its info says coll_rsag_reductions false: "
+                                "the reductions stay with the module below rsag",
+                                comm->c_name);
+        }
+        return &m->super;
     }
 #define MCA_COLL_RSAG_INSTALL(name) m->super.coll_##name = mca_coll_rsag_##name##_intra;
     MCA_COLL_RSAG_SLOTS(MCA_COLL_RSAG_INSTALL)
