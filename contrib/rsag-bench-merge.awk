@@ -7,7 +7,10 @@
 # csv: one row per size, the median of every variant, memcpy, ratios) and
 # prints the tables (times, ratios, variant ratios) on stdout.
 # Variables (-v): rsag_labels, rsag_algs, tuned_labels, variant_names, coll,
-# np, oversub, ncores, csv, not_quiet, disturbed (see rsag-bench.sh); tcol:
+# np, oversub, ncores, csv, not_quiet, disturbed (see rsag-bench.sh); rows
+# labelled tuned_samejob (coll/tuned timed inside the rsag_auto job) give the
+# column samejob_tuned_default/rsag_auto: the median over the repetitions of
+# each job's own ratio; tcol:
 # the raw column of the time to use (7 time_us, rsag-bench's measure: max
 # over ranks of the per-rank median; 14 osu_us, OSU's: mean over ranks of
 # the per-rank mean).
@@ -26,6 +29,8 @@ NR == 1 { if (tcol == "") tcol = 7; next }
     if (!(($6) in seen)) { seen[$6] = 1; sizes[++ns] = $6 + 0 }
     mc[$6] = mc[$6] " " $8
     if ($12 != "ok") bad[key] = 1
+    if ($3 == "rsag_auto") sja[$1, $6] = $tcol
+    if ($3 == "tuned_samejob") { sjt[$1, $6] = $tcol; samejob = 1 }
     if (index("," ran[key] ",", "," $11 ",") == 0) ran[key] = ran[key] (ran[key] == "" ? "" : "/") $11
 }
 END {
@@ -57,6 +62,10 @@ END {
     for (i = 2; i <= nt; ++i) h = h "," tl[i] "/rsag_auto"
     for (i = 1; i <= nvr; ++i) h = h "," vrbase[i] "/" vr[i]
     h = h ",rsag_auto/memcpy,rsag_auto_busbw_GBps,verify_failures,oversubscribed"
+    if (samejob) {
+        h = h ",samejob_tuned_default/rsag_auto"
+        for (k in sjt) if ((k in sja) && sja[k] > 0) { split(k, f, SUBSEP); sjr[f[2]] = sjr[f[2]] " " sjt[k] / sja[k] }
+    }
     print h > csv
 
     for (s = 1; s <= ns; ++s) {
@@ -82,6 +91,8 @@ END {
         for (i = 2; i <= nt; ++i) row = row "," ratio(med[tl[i]], auto)
         for (i = 1; i <= nvr; ++i) row = row "," ratio(med[vrbase[i]], med[vr[i]])
         row = row "," ratio(auto, mcm) "," (bw == "" ? "" : sprintf("%.3f", bw)) "," (nfail == "" ? 0 : nfail) "," oversub
+        sj = (samejob && sjr[b] != "") ? sprintf("%.2f", median(sjr[b])) : ""
+        if (samejob) row = row "," sj
         print row > csv
 
         # table cells
@@ -97,6 +108,7 @@ END {
             for (a = 1; a <= na; ++a) R[s, 3 + a] = ratio(best, med["rsag_" ra[a]])
             for (i = 2; i <= nt; ++i) R[s, 3 + na + i - 1] = ratio(med[tl[i]], auto)
             R[s, 3 + na + nt] = ran["rsag_auto", b]
+            if (samejob) R[s, 4 + na + nt] = sj
         } else {                        # --rsag-only: rsag algorithms against auto
             R[s, 0] = hsize(b); x = ""
             for (a = 1; a <= na; ++a) {
@@ -147,6 +159,7 @@ END {
         for (a = 1; a <= na; ++a) G[3 + a] = "best_tuned/rsag_" ra[a]
         for (i = 2; i <= nt; ++i) G[3 + na + i - 1] = short(tl[i]) "/auto"
         ncol = 3 + na + nt
+        if (samejob) print "tdef/auto_same_job: median over the repetitions of each rsag_auto job's own ratio (coll/tuned's default timed in that job, call by call beside rsag)"
     } else {
         print "ratios time(rsag algorithm)/time(rsag auto): > 1 means auto is faster"
         G[0] = "bytes"; G[1] = "fastest"
@@ -154,6 +167,7 @@ END {
         ncol = 2 + na
     }
     G[ncol] = "auto_ran"
+    if (nt > 0 && samejob) G[++ncol] = "tdef/auto_same_job"
     for (c = 0; c <= ncol; ++c) { w[c] = length(G[c]); for (s = 1; s <= ns; ++s) if (length(R[s, c]) > w[c]) w[c] = length(R[s, c]) }
     for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], G[c], (c < ncol ? "  " : "\n")
     for (s = 1; s <= ns; ++s) for (c = 0; c <= ncol; ++c) printf "%*s%s", w[c], (R[s, c] == "" ? "-" : R[s, c]), (c < ncol ? "  " : "\n")

@@ -19,7 +19,11 @@
 #                  from ompi_info's "Valid values:" line), switched through
 #                  MPI_T and interleaved inside the job;
 #   rsag_auto      rsag with its defaults, nothing switched (auto remembers the
-#                  decision of small calls while the settings stay);
+#                  decision of small calls while the settings stay); with the
+#                  tuned jobs, also coll/tuned's default in this job (label
+#                  tuned_samejob: rsag_bench --previous, a communicator whose
+#                  info keeps rsag's reductions off), call by call interleaved
+#                  with rsag's, so both see the same machine;
 #   <name>         one more such job per --rsag-variant NAME=MCA-ARGS, with
 #                  the extra mpirun arguments (labels <name>_auto,
 #                  <name>_<algorithm>), e.g. to compare coll_rsag_priority_aware_run_blocks
@@ -42,7 +46,12 @@
 #   OUTDIR/<coll>-np<N>.png        latency vs size, log-log, one line per
 #                                  variant (needs gnuplot, e.g. gnuplot-nox)
 #   OUTDIR/<coll>-np<N>.log        commands, quiet-machine checks, timings
-# Ratios are time(tuned)/time(rsag): > 1 means rsag is faster.
+# Ratios are time(tuned)/time(rsag): > 1 means rsag is faster.  The column
+# "tdef/auto same job" is the median over the repetitions of each
+# rsag_auto job's own ratio tuned_samejob/rsag_auto: on a machine whose
+# state moves between jobs (a virtual machine whose host moves its cores
+# closer or farther: a cache line's round trip of 130 or 500 ns here, for
+# seconds at a time) it is the ratio to trust; the others compare jobs.
 #
 # --nonblocking: the nonblocking and persistent forms instead of the
 # algorithms (rsag_bench --forms all), two jobs: rsag (auto) and libnbc
@@ -278,6 +287,7 @@ else
     # only while the settings stay (coll_rsag_latency.c)
     JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms forced --label rsag"
           "rsag_auto|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms current --label rsag_auto")
+    [ "$RSAG_ONLY" = 1 ] || JOBS[1]="${JOBS[1]} --previous tuned_samejob"
     # one more rsag job per --rsag-variant (labels <name>_<alg>, merged below)
     for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
         JOBS+=("${v%%=*}|--mca coll_rsag_${COLL}_algorithm auto ${v#*=}|--rsag-algorithms all --label ${v%%=*}")

@@ -50,6 +50,17 @@
  * Exit status: 0 if every verification passed, 1 if one failed, 2 on usage
  * or setup errors.
  *
+ * The module below rsag in the same job (--previous LABEL): one more
+ * variant, labelled LABEL, whose calls go to a duplicate of MPI_COMM_WORLD
+ * made with the info key coll_rsag_reductions = false, so rsag leaves its
+ * reductions there to the module Open MPI selected before it (coll/tuned by
+ * default, as configured: e.g. a forced tuned algorithm).  Interleaved call
+ * by call with the other variants, it sees the same machine: on a host that
+ * moves the cores of a virtual machine closer and farther every few seconds
+ * (a cache line's round trip between the two cores here: 130 or 500 ns),
+ * separate jobs of rsag and tuned compare different machines.  Its "ran"
+ * column must say "none": no rsag counter moved.
+ *
  * Forms (--forms LIST, the nonblocking mode of rsag-bench.sh): instead of
  * rsag's algorithms, the ways to run the collective the job is configured
  * with, one variant each (label <label>_<form>):
@@ -128,12 +139,14 @@ static struct {
     char sizes[1024]; /* --sizes list, "" = min/max grid */
     unsigned forms;   /* --forms: bit (1 << form_t); 0 = rsag's algorithms */
     double test_interval; /* seconds between MPI_Test calls of overlap_test */
+    char previous[NAME_LEN]; /* --previous: its label, "" = no such variant */
 } opt;
 
 typedef struct {
     char label[NAME_LEN];
     int cvar_value; /* value written to the cvar; -1 = leave as configured */
     form_t form;    /* F_BLOCKING unless --forms */
+    MPI_Comm comm;  /* where its calls go: MPI_COMM_WORLD, or --previous's */
 } variant_t;
 
 /* An rsag call counter (MPI_T pvar). */
@@ -144,6 +157,8 @@ typedef struct {
 } counter_t;
 
 static int rank, nprocs;
+/* The communicator of the variant being called (variant_t.comm). */
+static MPI_Comm coll_comm;
 static const char *coll_name[COLL_N] = {"allreduce", "reduce", "reduce_scatter_block",
                                         "reduce_scatter"};
 static int *rs_counts; /* MPI_Reduce_scatter's recvcounts (all equal) */
@@ -325,17 +340,17 @@ static int run_coll(const void *sbuf, void *rbuf, int count)
 {
     switch (opt.coll) {
     case COLL_ALLREDUCE:
-        return MPI_Allreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, MPI_COMM_WORLD);
+        return MPI_Allreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, coll_comm);
     case COLL_REDUCE:
-        return MPI_Reduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, MPI_COMM_WORLD);
+        return MPI_Reduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, coll_comm);
     case COLL_RSB:
         return MPI_Reduce_scatter_block(sbuf, rbuf, count / nprocs, dtype_mpi(), MPI_SUM,
-                                        MPI_COMM_WORLD);
+                                        coll_comm);
     default:
         for (int r = 0; r < nprocs; ++r) {
             rs_counts[r] = count / nprocs;
         }
-        return MPI_Reduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, MPI_COMM_WORLD);
+        return MPI_Reduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, coll_comm);
     }
 }
 
@@ -344,18 +359,18 @@ static int start_nb(const void *sbuf, void *rbuf, int count, MPI_Request *req)
 {
     switch (opt.coll) {
     case COLL_ALLREDUCE:
-        return MPI_Iallreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, MPI_COMM_WORLD, req);
+        return MPI_Iallreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, coll_comm, req);
     case COLL_REDUCE:
-        return MPI_Ireduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, MPI_COMM_WORLD,
+        return MPI_Ireduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, coll_comm,
                            req);
     case COLL_RSB:
         return MPI_Ireduce_scatter_block(sbuf, rbuf, count / nprocs, dtype_mpi(), MPI_SUM,
-                                         MPI_COMM_WORLD, req);
+                                         coll_comm, req);
     default:
         for (int r = 0; r < nprocs; ++r) {
             rs_counts[r] = count / nprocs;
         }
-        return MPI_Ireduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, MPI_COMM_WORLD,
+        return MPI_Ireduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, coll_comm,
                                    req);
     }
 }
@@ -368,20 +383,20 @@ static int init_persistent(const void *sbuf, void *rbuf, int count, MPI_Request 
     switch (opt.coll) {
     case COLL_ALLREDUCE:
         return BENCH_PCOLL(Allreduce_init)(sbuf, rbuf, count, dtype_mpi(), MPI_SUM,
-                                           MPI_COMM_WORLD, MPI_INFO_NULL, req);
+                                           coll_comm, MPI_INFO_NULL, req);
     case COLL_REDUCE:
         return BENCH_PCOLL(Reduce_init)(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root,
-                                        MPI_COMM_WORLD, MPI_INFO_NULL, req);
+                                        coll_comm, MPI_INFO_NULL, req);
     case COLL_RSB:
         return BENCH_PCOLL(Reduce_scatter_block_init)(sbuf, rbuf, count / nprocs, dtype_mpi(),
-                                                      MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                                      MPI_SUM, coll_comm, MPI_INFO_NULL,
                                                       req);
     default:
         for (int r = 0; r < nprocs; ++r) {
             rs_counts[r] = count / nprocs;
         }
         return BENCH_PCOLL(Reduce_scatter_init)(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM,
-                                                MPI_COMM_WORLD, MPI_INFO_NULL, req);
+                                                coll_comm, MPI_INFO_NULL, req);
     }
 #else
     (void) sbuf; (void) rbuf; (void) count; (void) req;
@@ -515,7 +530,12 @@ static void usage(FILE *f)
             "                              (I*, compute, Wait), overlap_test (the same with\n"
             "                              MPI_Test in the compute loop); overlap needs\n"
             "                              nonblocking (added)\n"
-            "  --test-interval-us N        MPI_Test period of overlap_test (default 10)\n");
+            "  --test-interval-us N        MPI_Test period of overlap_test (default 10)\n"
+            "  --previous LABEL            one more variant, LABEL: the blocking call on a\n"
+            "                              duplicate of MPI_COMM_WORLD whose info says\n"
+            "                              coll_rsag_reductions false, i.e. the module below\n"
+            "                              rsag (coll/tuned by default), interleaved call by\n"
+            "                              call with the others (not with --forms)\n");
 }
 
 static int parse_bytes(const char *s, size_t *out)
@@ -641,6 +661,9 @@ static int parse_options(int argc, char **argv)
             int us;
             bad = parse_int(v, &us) || us < 0;
             opt.test_interval = us * 1e-6;
+        } else if (!strcmp(a, "--previous")) {
+            snprintf(opt.previous, sizeof(opt.previous), "%s", v);
+            bad = !*v || strchr(v, ',') != NULL || strlen(v) >= sizeof(opt.previous);
         } else if (!strcmp(a, "--label")) {
             snprintf(opt.label, sizeof(opt.label), "%s", v);
             label_set = 1;
@@ -663,6 +686,10 @@ static int parse_options(int argc, char **argv)
     }
     if (opt.max_bytes < opt.min_bytes || opt.max_bytes / dtype_size() > INT_MAX) {
         if (0 == rank) fprintf(stderr, "rsag_bench: bad --min-bytes/--max-bytes\n");
+        return -1;
+    }
+    if (opt.forms && *opt.previous) {
+        if (0 == rank) fprintf(stderr, "rsag_bench: --previous times blocking calls: not with --forms\n");
         return -1;
     }
     if (opt.forms) {
@@ -899,8 +926,10 @@ int main(int argc, char **argv)
     char *lsize;
     void *sbuf = NULL, *rbuf = NULL;
     double *times = NULL, *tcomps = NULL, *ntests = NULL;
+    MPI_Comm previous_comm = MPI_COMM_NULL;
 
     MPI_Init(&argc, &argv);
+    coll_comm = MPI_COMM_WORLD;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -963,6 +992,30 @@ int main(int argc, char **argv)
         var[0].form = F_BLOCKING;
         nvar = 1;
     }
+    for (int v = 0; v < nvar; ++v) {
+        var[v].comm = MPI_COMM_WORLD;
+    }
+    if (*opt.previous) {
+        MPI_Info info;
+
+        if (nvar == MAX_VARIANTS) {
+            if (0 == rank) fprintf(stderr, "rsag_bench: too many variants for --previous\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "coll_rsag_reductions", "false");
+        if (MPI_SUCCESS != MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &previous_comm)) {
+            if (0 == rank) fprintf(stderr, "rsag_bench: --previous: MPI_Comm_dup_with_info failed\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        MPI_Info_free(&info);
+        MPI_Comm_set_errhandler(previous_comm, MPI_ERRORS_RETURN);
+        snprintf(var[nvar].label, NAME_LEN, "%s", opt.previous);
+        var[nvar].cvar_value = -1;
+        var[nvar].form = F_BLOCKING;
+        var[nvar].comm = previous_comm;
+        ++nvar;
+    }
 
     /* Oversubscribed: more ranks on this node than online cores. */
     ncores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1014,6 +1067,7 @@ int main(int argc, char **argv)
 
         fill_input(sbuf, (size_t) count, s);
         memcpy_t = time_memcpy(rbuf, sbuf, bytes, iters, warmup);
+        coll_comm = MPI_COMM_WORLD;     /* the persistent request's (no --previous) */
         if (opt.forms & (1u << F_PERSISTENT)) {
             rc = init_persistent(sbuf, rbuf, count, &preq);
             if (MPI_SUCCESS != rc) {
@@ -1056,6 +1110,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < np_; ++k) {
                 int v = in_phase[k];
                 set_alg(var[v].cvar_value);
+                coll_comm = var[v].comm;
                 for (int w = 0; w < warmup; ++w) {
                     double t, tc;
                     int nt;
@@ -1071,6 +1126,7 @@ int main(int argc, char **argv)
                     double t, tc;
                     int nt;
                     set_alg(var[v].cvar_value);
+                    coll_comm = var[v].comm;
                     MPI_Barrier(MPI_COMM_WORLD);
                     rc = call_form(var[v].form, sbuf, rbuf, count, &preq, target, &t, &tc, &nt);
                     times[at] = t;
@@ -1104,6 +1160,7 @@ int main(int argc, char **argv)
 
             /* Verification: fresh inputs, poisoned output, one call. */
             set_alg(var[v].cvar_value);
+            coll_comm = var[v].comm;
             fill_input(sbuf, (size_t) count, salt);
             memset(rbuf, 0x7f, bytes);
             MPI_Barrier(MPI_COMM_WORLD);
@@ -1177,6 +1234,9 @@ int main(int argc, char **argv)
         MPI_T_cvar_handle_free(&cvar_handle);
     }
     MPI_T_finalize();
+    if (MPI_COMM_NULL != previous_comm) {
+        MPI_Comm_free(&previous_comm);
+    }
     free(times);
     free(tcomps);
     free(ntests);

@@ -136,11 +136,40 @@ expect_in_log 'bytes = whole input vector of one rank = recvcount \* np \* type 
 expect_in_log 'tuned_4_butterfly'
 expect_in_log 'runs2_priority_aware'
 expect_in_log 'variant ratios'
+expect_in_log 'tdef/auto_same_job'
 for c in allreduce reduce reduce_scatter; do
     run_test "bench-smoke-$c-np3" bench_smoke "$c" --rsag-only
     expect_in_log 'ratios time\(rsag algorithm\)/time\(rsag auto\)'
     expect_not_in_log 'VERIFICATION FAILURES'
 done
+
+# rsag_bench --previous: coll/tuned in rsag's job, on a communicator whose
+# info (coll_rsag_reductions false) keeps rsag's reductions off.  rsag's
+# rows must say which rsag algorithm ran, the other rows "none" (no rsag
+# counter moved: the key works), every result right; and the same under the
+# card's `--mca coll rsag,basic`, where basic takes them (and rsag still
+# fills basic's empty slots on that communicator).
+bench_previous() { # $1 label, more mpirun args
+    local label=$1; shift
+    "${mpirun_cmd[@]}" -np 2 "$@" "$contribdir/rsag_bench" --coll allreduce --sizes 8,4K \
+        --iters 20 --rsag-algorithms current --label rsag --previous "$label" >"$bench_out/previous.csv" || return 1
+    cat "$bench_out/previous.csv"
+    awk -F, -v l="$label" 'NR > 1 { n[$1]++; if ($10 != "ok") bad = 1
+                                     if ($1 == "rsag" && ($9 == "none" || $9 == "-")) bad = 1
+                                     if ($1 == l && $9 != "none") bad = 1 }
+        END { if (bad || n["rsag"] != 2 || n[l] != 2) { print "wrong rows"; exit 1 } }' "$bench_out/previous.csv"
+}
+run_test bench-previous-same-job-np2 bench_previous tuned
+expect_in_log '^rsag,allreduce,2,8,.*,direct,ok,'
+expect_in_log '^tuned,allreduce,2,4096,.*,none,ok,'
+run_test bench-previous-same-job-coll-rsag-basic-np2 bench_previous basic --mca coll rsag,basic \
+    --mca coll_rsag_verbose 3
+expect_in_log 'its info says coll_rsag_reductions false: the reductions stay with the module below rsag'
+expect_in_log 'filled [0-9]+ empty slots on MPI COMMUNICATOR .* iallreduce'
+expect_in_log '^basic,allreduce,2,8,.*,none,ok,'
+run_test bench-previous-rejects-forms exits_nonzero \
+    "${mpirun_cmd[@]}" -np 1 "$contribdir/rsag_bench" --forms all --previous tuned
+expect_in_log '--previous times blocking calls: not with --forms'
 
 # --osu / --imb: the benchmarks users run, run by rsag-bench.sh for rsag and
 # tuned and merged (stand-ins that print OSU's and IMB's report formats, rank
