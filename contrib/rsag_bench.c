@@ -157,8 +157,6 @@ typedef struct {
 } counter_t;
 
 static int rank, nprocs;
-/* The communicator of the variant being called (variant_t.comm). */
-static MPI_Comm coll_comm;
 static const char *coll_name[COLL_N] = {"allreduce", "reduce", "reduce_scatter_block",
                                         "reduce_scatter"};
 static int *rs_counts; /* MPI_Reduce_scatter's recvcounts (all equal) */
@@ -336,67 +334,68 @@ static double time_memcpy(void *dst, const void *src, size_t bytes, int iters, i
 
 /* One call; count = elements of the whole input vector (a multiple of
  * nprocs for the reduce-scatter collectives). */
-static int run_coll(const void *sbuf, void *rbuf, int count)
+static int run_coll(MPI_Comm comm, const void *sbuf, void *rbuf, int count)
 {
     switch (opt.coll) {
     case COLL_ALLREDUCE:
-        return MPI_Allreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, coll_comm);
+        return MPI_Allreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, comm);
     case COLL_REDUCE:
-        return MPI_Reduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, coll_comm);
+        return MPI_Reduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, comm);
     case COLL_RSB:
         return MPI_Reduce_scatter_block(sbuf, rbuf, count / nprocs, dtype_mpi(), MPI_SUM,
-                                        coll_comm);
+                                        comm);
     default:
         for (int r = 0; r < nprocs; ++r) {
             rs_counts[r] = count / nprocs;
         }
-        return MPI_Reduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, coll_comm);
+        return MPI_Reduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, comm);
     }
 }
 
 /* The nonblocking call of the collective: starts it in *req. */
-static int start_nb(const void *sbuf, void *rbuf, int count, MPI_Request *req)
+static int start_nb(MPI_Comm comm, const void *sbuf, void *rbuf, int count, MPI_Request *req)
 {
     switch (opt.coll) {
     case COLL_ALLREDUCE:
-        return MPI_Iallreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, coll_comm, req);
+        return MPI_Iallreduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, comm, req);
     case COLL_REDUCE:
-        return MPI_Ireduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, coll_comm,
+        return MPI_Ireduce(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root, comm,
                            req);
     case COLL_RSB:
         return MPI_Ireduce_scatter_block(sbuf, rbuf, count / nprocs, dtype_mpi(), MPI_SUM,
-                                         coll_comm, req);
+                                         comm, req);
     default:
         for (int r = 0; r < nprocs; ++r) {
             rs_counts[r] = count / nprocs;
         }
-        return MPI_Ireduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, coll_comm,
+        return MPI_Ireduce_scatter(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM, comm,
                                    req);
     }
 }
 
 /* The persistent request of the collective (inactive until MPI_Start);
  * rs_counts stays allocated as long as it lives. */
-static int init_persistent(const void *sbuf, void *rbuf, int count, MPI_Request *req)
+static int init_persistent(MPI_Comm comm, const void *sbuf, void *rbuf, int count,
+                           MPI_Request *req)
 {
 #ifdef BENCH_PCOLL
     switch (opt.coll) {
     case COLL_ALLREDUCE:
         return BENCH_PCOLL(Allreduce_init)(sbuf, rbuf, count, dtype_mpi(), MPI_SUM,
-                                           coll_comm, MPI_INFO_NULL, req);
+                                           comm, MPI_INFO_NULL, req);
     case COLL_REDUCE:
         return BENCH_PCOLL(Reduce_init)(sbuf, rbuf, count, dtype_mpi(), MPI_SUM, opt.root,
-                                        coll_comm, MPI_INFO_NULL, req);
+                                        comm, MPI_INFO_NULL, req);
     case COLL_RSB:
         return BENCH_PCOLL(Reduce_scatter_block_init)(sbuf, rbuf, count / nprocs, dtype_mpi(),
-                                                      MPI_SUM, coll_comm, MPI_INFO_NULL,
+                                                      MPI_SUM, comm, MPI_INFO_NULL,
                                                       req);
     default:
         for (int r = 0; r < nprocs; ++r) {
             rs_counts[r] = count / nprocs;
         }
         return BENCH_PCOLL(Reduce_scatter_init)(sbuf, rbuf, rs_counts, dtype_mpi(), MPI_SUM,
-                                                coll_comm, MPI_INFO_NULL, req);
+                                                comm, MPI_INFO_NULL, req);
     }
 #else
     (void) sbuf; (void) rbuf; (void) count; (void) req;
@@ -441,10 +440,12 @@ static double compute_for(double target, MPI_Request *req, double interval, int 
     return done;
 }
 
-/* One call of variant v's form, timed from its start to the end of its
- * completion in *t; the overlap forms also give their compute time and
- * test count.  preq: the size's persistent request (F_PERSISTENT). */
-static int call_form(form_t f, const void *sbuf, void *rbuf, int count, MPI_Request *preq,
+/* One call of variant v's form on its communicator, timed from its start
+ * to the end of its completion in *t; the overlap forms also give their
+ * compute time and test count.  preq: the size's persistent request
+ * (F_PERSISTENT). */
+static int call_form(form_t f, MPI_Comm comm, const void *sbuf, void *rbuf, int count,
+                     MPI_Request *preq,
                      double target, double *t, double *tcomp, int *ntests)
 {
     MPI_Request req = MPI_REQUEST_NULL;
@@ -455,10 +456,10 @@ static int call_form(form_t f, const void *sbuf, void *rbuf, int count, MPI_Requ
     *ntests = 0;
     switch (f) {
     case F_BLOCKING:
-        rc = run_coll(sbuf, rbuf, count);
+        rc = run_coll(comm, sbuf, rbuf, count);
         break;
     case F_NB:
-        rc = start_nb(sbuf, rbuf, count, &req);
+        rc = start_nb(comm, sbuf, rbuf, count, &req);
         if (MPI_SUCCESS == rc) {
             rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
         }
@@ -470,7 +471,7 @@ static int call_form(form_t f, const void *sbuf, void *rbuf, int count, MPI_Requ
         }
         break;
     default: /* F_OVERLAP, F_OVERLAP_TEST */
-        rc = start_nb(sbuf, rbuf, count, &req);
+        rc = start_nb(comm, sbuf, rbuf, count, &req);
         if (MPI_SUCCESS == rc) {
             *tcomp = compute_for(target, F_OVERLAP_TEST == f ? &req : NULL, opt.test_interval,
                                  ntests);
@@ -689,7 +690,9 @@ static int parse_options(int argc, char **argv)
         return -1;
     }
     if (opt.forms && *opt.previous) {
-        if (0 == rank) fprintf(stderr, "rsag_bench: --previous times blocking calls: not with --forms\n");
+        if (0 == rank) {
+            fprintf(stderr, "rsag_bench: --previous times blocking calls: not with --forms\n");
+        }
         return -1;
     }
     if (opt.forms) {
@@ -929,7 +932,6 @@ int main(int argc, char **argv)
     MPI_Comm previous_comm = MPI_COMM_NULL;
 
     MPI_Init(&argc, &argv);
-    coll_comm = MPI_COMM_WORLD;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -1005,7 +1007,9 @@ int main(int argc, char **argv)
         MPI_Info_create(&info);
         MPI_Info_set(info, "coll_rsag_reductions", "false");
         if (MPI_SUCCESS != MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &previous_comm)) {
-            if (0 == rank) fprintf(stderr, "rsag_bench: --previous: MPI_Comm_dup_with_info failed\n");
+            if (0 == rank) {
+                fprintf(stderr, "rsag_bench: --previous: MPI_Comm_dup_with_info failed\n");
+            }
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         MPI_Info_free(&info);
@@ -1067,9 +1071,8 @@ int main(int argc, char **argv)
 
         fill_input(sbuf, (size_t) count, s);
         memcpy_t = time_memcpy(rbuf, sbuf, bytes, iters, warmup);
-        coll_comm = MPI_COMM_WORLD;     /* the persistent request's (no --previous) */
         if (opt.forms & (1u << F_PERSISTENT)) {
-            rc = init_persistent(sbuf, rbuf, count, &preq);
+            rc = init_persistent(MPI_COMM_WORLD, sbuf, rbuf, count, &preq);  /* no --previous */
             if (MPI_SUCCESS != rc) {
                 fprintf(stderr, "rsag_bench: rank %d: persistent %s %zu bytes: init returned "
                         "error %d\n", rank, coll_name[opt.coll], bytes, rc);
@@ -1110,12 +1113,12 @@ int main(int argc, char **argv)
             for (int k = 0; k < np_; ++k) {
                 int v = in_phase[k];
                 set_alg(var[v].cvar_value);
-                coll_comm = var[v].comm;
                 for (int w = 0; w < warmup; ++w) {
                     double t, tc;
                     int nt;
                     MPI_Barrier(MPI_COMM_WORLD);
-                    call_form(var[v].form, sbuf, rbuf, count, &preq, target, &t, &tc, &nt);
+                    call_form(var[v].form, var[v].comm, sbuf, rbuf, count, &preq, target, &t, &tc,
+                              &nt);
                 }
             }
             /* Interleaved rounds: every variant once per round, rotating order. */
@@ -1126,9 +1129,9 @@ int main(int argc, char **argv)
                     double t, tc;
                     int nt;
                     set_alg(var[v].cvar_value);
-                    coll_comm = var[v].comm;
                     MPI_Barrier(MPI_COMM_WORLD);
-                    rc = call_form(var[v].form, sbuf, rbuf, count, &preq, target, &t, &tc, &nt);
+                    rc = call_form(var[v].form, var[v].comm, sbuf, rbuf, count, &preq, target, &t,
+                                   &tc, &nt);
                     times[at] = t;
                     tcomps[at] = tc;
                     ntests[at] = nt;
@@ -1160,12 +1163,12 @@ int main(int argc, char **argv)
 
             /* Verification: fresh inputs, poisoned output, one call. */
             set_alg(var[v].cvar_value);
-            coll_comm = var[v].comm;
             fill_input(sbuf, (size_t) count, salt);
             memset(rbuf, 0x7f, bytes);
             MPI_Barrier(MPI_COMM_WORLD);
             counters_before();
-            rc = call_form(var[v].form, sbuf, rbuf, count, &preq, target, &t1, &tc, &nt);
+            rc = call_form(var[v].form, var[v].comm, sbuf, rbuf, count, &preq, target, &t1, &tc,
+                           &nt);
             counters_after(ran, sizeof(ran));
             if (MPI_SUCCESS != rc) {
                 fprintf(stderr, "rsag_bench: VERIFY FAILED: %s %s %zu bytes: rank %d: error "
