@@ -285,9 +285,11 @@ else
     # auto in a job of its own: the rsag job sets the algorithm through
     # MPI_T before every call, and auto's small calls keep their decision
     # only while the settings stay (coll_rsag_latency.c)
+    # (and, beside the tuned jobs, tuned's default inside the auto job)
+    samejob=""
+    [ "$RSAG_ONLY" = 1 ] || samejob=" --previous tuned_samejob"
     JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms forced --label rsag"
-          "rsag_auto|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms current --label rsag_auto")
-    [ "$RSAG_ONLY" = 1 ] || JOBS[1]="${JOBS[1]} --previous tuned_samejob"
+          "rsag_auto|--mca coll_rsag_${COLL}_algorithm auto|--rsag-algorithms current --label rsag_auto$samejob")
     # one more rsag job per --rsag-variant (labels <name>_<alg>, merged below)
     for v in ${VARIANTS[@]+"${VARIANTS[@]}"}; do
         JOBS+=("${v%%=*}|--mca coll_rsag_${COLL}_algorithm auto ${v#*=}|--rsag-algorithms all --label ${v%%=*}")

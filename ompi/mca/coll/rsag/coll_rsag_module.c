@@ -238,10 +238,12 @@ mca_coll_base_module_t *mca_coll_rsag_comm_query(struct ompi_communicator_t *com
          * this communicator's info may keep them off) */
         m->reductions_off = off;
         if (off) {
+            /* (a communicator from MPI_Comm_split_type has no name yet) */
             opal_output_verbose(MCA_COLL_RSAG_VERBOSE_MODULE, mca_coll_rsag_component.output,
-                                "coll:rsag: %s: its info says coll_rsag_reductions false: "
-                                "the reductions stay with the module below rsag",
-                                comm->c_name);
+                                "coll:rsag: %s (cid %d, size %d): its info says "
+                                "coll_rsag_reductions false: the reductions stay with the "
+                                "module below rsag", comm->c_name, MCA_COLL_RSAG_COMM_CID(comm),
+                                ompi_comm_size(comm));
         }
         return &m->super;
     }
