@@ -454,13 +454,6 @@ bool mca_coll_rsag_test_box(const mca_coll_rsag_segment_t *seg, int q, int h, ui
     return true;
 }
 
-void mca_coll_rsag_wait_boxes(const mca_coll_rsag_segment_t *seg, int h, uint64_t t)
-{
-    for (int q = 0; q < seg->size; ++q) {
-        mca_coll_rsag_wait_box(seg, q, h, t);
-    }
-}
-
 void mca_coll_rsag_wait_finished(const mca_coll_rsag_segment_t *seg, uint64_t t)
 {
     mca_coll_rsag_wait_word(&seg->finished, t);

@@ -204,10 +204,6 @@ void mca_coll_rsag_wait_one(const mca_coll_rsag_segment_t *seg, int q, size_t fi
                             uint64_t t);
 /* ... of every rank (self included). */
 void mca_coll_rsag_wait_all(const mca_coll_rsag_segment_t *seg, size_t field, uint64_t t);
-/* Wait until box h of every rank holds tick t's vector.  A rank stamps a
- * box of tick t only after its done of t - 1, so this also tells the
- * waits for done. */
-void mca_coll_rsag_wait_boxes(const mca_coll_rsag_segment_t *seg, int h, uint64_t t);
 
 /* The same questions asked once, without waiting (the polls of a
  * nonblocking or persistent call's progress): true when the counter (or
@@ -215,7 +211,9 @@ void mca_coll_rsag_wait_boxes(const mca_coll_rsag_segment_t *seg, int h, uint64_
 bool mca_coll_rsag_test_one(const mca_coll_rsag_segment_t *seg, int q, size_t field,
                             uint64_t t);
 bool mca_coll_rsag_test_box(const mca_coll_rsag_segment_t *seg, int q, int h, uint64_t t);
-/* Box h of rank q holds tick t's vector: wait for it. */
+/* Box h of rank q holds tick t's vector: wait for it.  A rank stamps a
+ * box of tick t only after its done of t - 1, so this (and test_box)
+ * also tells the waits for done. */
 void mca_coll_rsag_wait_box(const mca_coll_rsag_segment_t *seg, int q, int h, uint64_t t);
 
 /* This rank's own order of ticks: has it finished tick t (test), wait
