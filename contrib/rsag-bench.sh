@@ -56,7 +56,9 @@
 # --nonblocking: the nonblocking and persistent forms instead of the
 # algorithms (rsag_bench --forms all), two jobs: rsag (auto) and libnbc
 # (--mca coll ^rsag: the blocking call is coll/tuned's, MPI_I<coll> and the
-# persistent form libnbc's); per size: blocking, I*+Wait, Start+Wait of a
+# persistent form libnbc's; unless --rsag-only, rsag's job also times them
+# itself, labels samejob_<form>, and the table ends with their ratios to
+# rsag's, job by job); per size: blocking, I*+Wait, Start+Wait of a
 # persistent request, overlap with a compute loop (OSU's osu_i* method)
 # without and with MPI_Test calls in it; merged by rsag-nbbench-merge.awk
 # into OUTDIR/<coll>-np<N>-nb{.csv,-raw.csv,-table.txt,.log,.png} with the
@@ -277,7 +279,11 @@ case " $RSAG_LABELS " in *" rsag_auto "*) ;; *) die "rsag's enum has no auto val
 
 # Jobs: "label|extra mpirun args|bench args"
 if [ "$NB" = 1 ]; then
-    JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--forms all --test-interval-us $TEST_INTERVAL --label rsag")
+    # (and, beside libnbc's job, the module below rsag inside rsag's job:
+    # labels samejob_<form>)
+    samejob=""
+    [ "$RSAG_ONLY" = 1 ] || samejob=" --previous samejob"
+    JOBS=("rsag|--mca coll_rsag_${COLL}_algorithm auto|--forms all --test-interval-us $TEST_INTERVAL --label rsag$samejob")
     [ "$RSAG_ONLY" = 1 ] || JOBS+=("libnbc|--mca coll ^rsag|--forms all --test-interval-us $TEST_INTERVAL --label libnbc")
     RSAG_ONLY=1   # none of the tuned jobs below
     TUNED_VALUES=""
@@ -518,7 +524,7 @@ if [ "$NB" = 1 ]; then
     # Did rsag run the nonblocking and persistent calls of its job?  The
     # "ran" column holds the rsag counters that moved around each verified
     # call: nonblocking_requests for I*, persistent_starts for MPI_Start.
-    FALLBACK=$(awk -F, 'NR > 1 && $2 == "rsag" && $15 != "blocking" {
+    FALLBACK=$(awk -F, 'NR > 1 && $2 == "rsag" && $3 !~ /^samejob_/ && $15 != "blocking" {
             want = ($15 == "persistent") ? "persistent_starts" : "nonblocking_requests"
             if (index("+" $11 "+", "+" want "+") == 0) print "  " $3 " " $6 " bytes: ran " $11 ", coll_rsag_" want " did not move"
         }' "$RAW")

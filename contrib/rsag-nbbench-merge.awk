@@ -9,7 +9,10 @@
 # then overlaps and ratios) and prints the tables and the issue's targets
 # (met / MISSED) on stdout.
 # Labels: rsag_<form> (rsag's job), libnbc_<form> (--mca coll ^rsag:
-# blocking is coll/tuned's, the others libnbc's).
+# blocking is coll/tuned's, the others libnbc's), samejob_<form> (rsag's
+# job, rsag_bench --previous: the same calls on a communicator whose info
+# keeps rsag's reductions off, interleaved with rsag's; their ratios to
+# rsag's are taken job by job, then the median over the repetitions).
 # Variables (-v): coll, np, oversub, ncores, csv, not_quiet, disturbed,
 # target_nb (Iallreduce+Wait / rsag blocking, at most; 1.1),
 # target_overlap (%, from target_from bytes; 80), target_pers (blocking /
@@ -41,6 +44,18 @@ NR == 1 { next }
     mc[$6] = mc[$6] " " $8
     if ($1 + 0 > maxrep) maxrep = $1 + 0
     if ($12 != "ok") { bad[key] = 1; nbad++ }
+    tr[$3, $6, $1] = $7
+}
+# median over the repetitions of time(num) / time(den) of the same
+# repetition's job at size b; "" when no repetition has both
+function same_job(num, den, b,    r, n, v, x) {
+    n = 0; v = ""
+    for (r = 1; r <= maxrep; ++r) {
+        if ((num, b, r) in tr && (den, b, r) in tr && tr[den, b, r] + 0 > 0) {
+            x = tr[num, b, r] / tr[den, b, r]; v = v " " x; ++n
+        }
+    }
+    return n ? sprintf("%.2f", median(v)) : ""
 }
 END {
     if (target_nb == "") target_nb = 1.1
@@ -115,7 +130,22 @@ END {
             T["libnbc_blocking", b] "," T["libnbc_nonblocking", b] "," T["libnbc_persistent", b] "," MC[b] "," \
             OV["rsag_overlap", b] "," OV["rsag_overlap_test", b] "," OV["libnbc_overlap", b] "," \
             OV["libnbc_overlap_test", b] "," r1 "," r2 "," r3 "," r4
-        rows[i] = row
+        SJ["blk", b] = same_job("samejob_blocking", "rsag_blocking", b)
+        SJ["nb", b] = same_job("samejob_nonblocking", "rsag_nonblocking", b)
+        SJ["pers", b] = same_job("samejob_persistent", "rsag_persistent", b)
+        if (SJ["blk", b] SJ["nb", b] SJ["pers", b] != "") any_same = 1
+        rows[i] = row "," SJ["blk", b] "," SJ["nb", b] "," SJ["pers", b]
+    }
+    if (any_same) {
+        printf "\nthe same ratios within rsag's job (--previous: the module below rsag on a communicator whose info\n"
+        printf "keeps rsag's reductions off, call by call beside rsag's calls), median over the repetitions of each job's ratio:\n"
+        printf "  tuned/blk = tuned blocking / rsag blocking; libnbc/nb = libnbc I*+W / rsag I*+W; libnbc/pers = libnbc S+W / rsag S+W\n\n"
+        printf "%-6s %10s %10s %12s\n", "bytes", "tuned/blk", "libnbc/nb", "libnbc/pers"
+        for (i = 1; i <= ns; ++i) {
+            b = sizes[i]
+            printf "%-6s %10s %10s %12s\n", hsize(b), (SJ["blk", b] == "" ? "-" : SJ["blk", b]), \
+                (SJ["nb", b] == "" ? "-" : SJ["nb", b]), (SJ["pers", b] == "" ? "-" : SJ["pers", b])
+        }
     }
     split("nb pers libnbc overlap", names, " ")
     split("I*+Wait <= " target_nb "x rsag blocking at every size|persistent S+W >= " target_pers "x rsag blocking (" target_pers_small "x at " hsize(sizes[1]) ")|>= " target_libnbc "x libnbc's I* from " hsize(target_from) "|overlap (with MPI_Test) >= " target_overlap " % from " hsize(target_from), desc, "|")
@@ -128,7 +158,7 @@ END {
     }
     if (nbad > 0) printf "\nVERIFICATION FAILURES: %d row(s) with a wrong result\n", nbad
     if (csv != "") {
-        print "bytes,rsag_blocking_us,rsag_nonblocking_us,rsag_persistent_us,tuned_blocking_us,libnbc_nonblocking_us,libnbc_persistent_us,memcpy_us,rsag_overlap_pct,rsag_overlap_test_pct,libnbc_overlap_pct,libnbc_overlap_test_pct,nb_over_blocking,blocking_over_persistent,tuned_over_persistent,libnbc_over_rsag_nb" >csv
+        print "bytes,rsag_blocking_us,rsag_nonblocking_us,rsag_persistent_us,tuned_blocking_us,libnbc_nonblocking_us,libnbc_persistent_us,memcpy_us,rsag_overlap_pct,rsag_overlap_test_pct,libnbc_overlap_pct,libnbc_overlap_test_pct,nb_over_blocking,blocking_over_persistent,tuned_over_persistent,libnbc_over_rsag_nb,samejob_tuned_over_rsag_blocking,samejob_libnbc_over_rsag_nb,samejob_libnbc_over_rsag_persistent" >csv
         for (i = 1; i <= ns; ++i) print rows[i] >>csv
         close(csv)
     }

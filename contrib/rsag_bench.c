@@ -59,7 +59,11 @@
  * moves the cores of a virtual machine closer and farther every few seconds
  * (a cache line's round trip between the two cores here: 130 or 500 ns),
  * separate jobs of rsag and tuned compare different machines.  Its "ran"
- * column must say "none": no rsag counter moved.
+ * column must say "none": no rsag counter moved.  With --forms, one such
+ * variant per form (LABEL_<form>): the nonblocking and persistent calls
+ * there are libnbc's unless the job's coll list says otherwise, each
+ * persistent request made on its own communicator, each overlap form
+ * computing for its own communicator's nonblocking time.
  *
  * Forms (--forms LIST, the nonblocking mode of rsag-bench.sh): instead of
  * rsag's algorithms, the ways to run the collective the job is configured
@@ -147,6 +151,7 @@ typedef struct {
     int cvar_value; /* value written to the cvar; -1 = leave as configured */
     form_t form;    /* F_BLOCKING unless --forms */
     MPI_Comm comm;  /* where its calls go: MPI_COMM_WORLD, or --previous's */
+    int side;       /* 0: MPI_COMM_WORLD, 1: --previous's communicator */
 } variant_t;
 
 /* An rsag call counter (MPI_T pvar). */
@@ -536,7 +541,9 @@ static void usage(FILE *f)
             "                              duplicate of MPI_COMM_WORLD whose info says\n"
             "                              coll_rsag_reductions false, i.e. the module below\n"
             "                              rsag (coll/tuned by default), interleaved call by\n"
-            "                              call with the others (not with --forms)\n");
+            "                              call with the others; with --forms one variant\n"
+            "                              per form there (LABEL_<form>: libnbc's\n"
+            "                              nonblocking and persistent calls by default)\n");
 }
 
 static int parse_bytes(const char *s, size_t *out)
@@ -687,12 +694,6 @@ static int parse_options(int argc, char **argv)
     }
     if (opt.max_bytes < opt.min_bytes || opt.max_bytes / dtype_size() > INT_MAX) {
         if (0 == rank) fprintf(stderr, "rsag_bench: bad --min-bytes/--max-bytes\n");
-        return -1;
-    }
-    if (opt.forms && *opt.previous) {
-        if (0 == rank) {
-            fprintf(stderr, "rsag_bench: --previous times blocking calls: not with --forms\n");
-        }
         return -1;
     }
     if (opt.forms) {
@@ -996,11 +997,13 @@ int main(int argc, char **argv)
     }
     for (int v = 0; v < nvar; ++v) {
         var[v].comm = MPI_COMM_WORLD;
+        var[v].side = 0;
     }
     if (*opt.previous) {
+        int nprev = opt.forms ? nvar : 1;
         MPI_Info info;
 
-        if (nvar == MAX_VARIANTS) {
+        if (nvar + nprev > MAX_VARIANTS) {
             if (0 == rank) fprintf(stderr, "rsag_bench: too many variants for --previous\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
@@ -1014,11 +1017,20 @@ int main(int argc, char **argv)
         }
         MPI_Info_free(&info);
         MPI_Comm_set_errhandler(previous_comm, MPI_ERRORS_RETURN);
-        snprintf(var[nvar].label, NAME_LEN, "%s", opt.previous);
-        var[nvar].cvar_value = -1;
-        var[nvar].form = F_BLOCKING;
-        var[nvar].comm = previous_comm;
-        ++nvar;
+        /* the same forms as rsag's variants there, or the blocking call */
+        for (int v = 0; v < nprev; ++v) {
+            form_t f = opt.forms ? var[v].form : F_BLOCKING;
+            if (opt.forms) {
+                snprintf(var[nvar].label, NAME_LEN, "%.60s_%s", opt.previous, form_name[f]);
+            } else {
+                snprintf(var[nvar].label, NAME_LEN, "%s", opt.previous);
+            }
+            var[nvar].cvar_value = -1;
+            var[nvar].form = f;
+            var[nvar].comm = previous_comm;
+            var[nvar].side = 1;
+            ++nvar;
+        }
     }
 
     /* Oversubscribed: more ranks on this node than online cores. */
@@ -1066,16 +1078,21 @@ int main(int argc, char **argv)
         int iters = opt.iters > 0 ? opt.iters : adaptive_iters(bytes);
         int warmup = opt.warmup >= 0 ? opt.warmup
                      : iters / 10 < 1 ? 1 : iters / 10 > 20 ? 20 : iters / 10;
-        double memcpy_t, target = 0.0, pure = 0.0;
-        MPI_Request preq = MPI_REQUEST_NULL;
+        double memcpy_t, pure[2] = { 0.0, 0.0 };
+        /* a persistent request per communicator: MPI_COMM_WORLD, --previous's */
+        MPI_Request preq[2] = { MPI_REQUEST_NULL, MPI_REQUEST_NULL };
 
         fill_input(sbuf, (size_t) count, s);
         memcpy_t = time_memcpy(rbuf, sbuf, bytes, iters, warmup);
-        if (opt.forms & (1u << F_PERSISTENT)) {
-            rc = init_persistent(MPI_COMM_WORLD, sbuf, rbuf, count, &preq);  /* no --previous */
+        for (int v = 0; v < nvar; ++v) {
+            if (F_PERSISTENT != var[v].form) {
+                continue;
+            }
+            rc = init_persistent(var[v].comm, sbuf, rbuf, count, &preq[var[v].side]);
             if (MPI_SUCCESS != rc) {
-                fprintf(stderr, "rsag_bench: rank %d: persistent %s %zu bytes: init returned "
-                        "error %d\n", rank, coll_name[opt.coll], bytes, rc);
+                fprintf(stderr, "rsag_bench: rank %d: persistent %s %zu bytes (%s): init "
+                        "returned error %d\n", rank, coll_name[opt.coll], bytes, var[v].label,
+                        rc);
                 MPI_Abort(MPI_COMM_WORLD, 2);
             }
         }
@@ -1094,6 +1111,7 @@ int main(int argc, char **argv)
                 continue;
             }
             if (1 == phase) {
+                /* each communicator's overlap computes for its own pure time */
                 for (int v = 0; v < nvar; ++v) {
                     if (F_NB == var[v].form) {
                         /* median() sorts: a copy, the times are reported below */
@@ -1103,12 +1121,11 @@ int main(int argc, char **argv)
                         }
                         memcpy(tmp, times + (size_t) v * (size_t) iters,
                                sizeof(double) * (size_t) iters);
-                        pure = at_root(median(tmp, iters), 0);
+                        pure[var[v].side] = at_root(median(tmp, iters), 0);
                         free(tmp);
-                        MPI_Bcast(&pure, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                        MPI_Bcast(&pure[var[v].side], 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
                     }
                 }
-                target = pure;
             }
             for (int k = 0; k < np_; ++k) {
                 int v = in_phase[k];
@@ -1117,8 +1134,8 @@ int main(int argc, char **argv)
                     double t, tc;
                     int nt;
                     MPI_Barrier(MPI_COMM_WORLD);
-                    call_form(var[v].form, var[v].comm, sbuf, rbuf, count, &preq, target, &t, &tc,
-                              &nt);
+                    call_form(var[v].form, var[v].comm, sbuf, rbuf, count, &preq[var[v].side],
+                              pure[var[v].side], &t, &tc, &nt);
                 }
             }
             /* Interleaved rounds: every variant once per round, rotating order. */
@@ -1130,8 +1147,8 @@ int main(int argc, char **argv)
                     int nt;
                     set_alg(var[v].cvar_value);
                     MPI_Barrier(MPI_COMM_WORLD);
-                    rc = call_form(var[v].form, var[v].comm, sbuf, rbuf, count, &preq, target, &t,
-                                   &tc, &nt);
+                    rc = call_form(var[v].form, var[v].comm, sbuf, rbuf, count,
+                                   &preq[var[v].side], pure[var[v].side], &t, &tc, &nt);
                     times[at] = t;
                     tcomps[at] = tc;
                     ntests[at] = nt;
@@ -1153,7 +1170,8 @@ int main(int argc, char **argv)
             double t = at_root(my_t, 0), comp = at_root(my_c, 0);
             double tests = at_root(median(nv, iters), 0);
             /* overlap of this rank from its medians; the smallest over ranks */
-            double ov = pure > 0.0 ? 100.0 * (1.0 - (my_t - my_c) / pure) : 0.0;
+            double ov = pure[var[v].side] > 0.0
+                            ? 100.0 * (1.0 - (my_t - my_c) / pure[var[v].side]) : 0.0;
             ov = ov < 0.0 ? 0.0 : ov > 100.0 ? 100.0 : ov;
             ov = -at_root(-ov, 0);
             char ran[NAME_LEN * 2];
@@ -1167,8 +1185,8 @@ int main(int argc, char **argv)
             memset(rbuf, 0x7f, bytes);
             MPI_Barrier(MPI_COMM_WORLD);
             counters_before();
-            rc = call_form(var[v].form, var[v].comm, sbuf, rbuf, count, &preq, target, &t1, &tc,
-                           &nt);
+            rc = call_form(var[v].form, var[v].comm, sbuf, rbuf, count, &preq[var[v].side],
+                           pure[var[v].side], &t1, &tc, &nt);
             counters_after(ran, sizeof(ran));
             if (MPI_SUCCESS != rc) {
                 fprintf(stderr, "rsag_bench: VERIFY FAILED: %s %s %zu bytes: rank %d: error "
@@ -1201,8 +1219,10 @@ int main(int argc, char **argv)
                 fflush(stdout);
             }
         }
-        if (MPI_REQUEST_NULL != preq) {
-            MPI_Request_free(&preq);
+        for (int side = 0; side < 2; ++side) {
+            if (MPI_REQUEST_NULL != preq[side]) {
+                MPI_Request_free(&preq[side]);
+            }
         }
         if (0 == rank) { /* progress, for long sweeps */
             fprintf(stderr, "rsag_bench: size %d/%d done (%zu bytes), %.1f s elapsed\n", s + 1,

@@ -167,9 +167,27 @@ run_test bench-previous-same-job-coll-rsag-basic-np2 bench_previous basic --mca 
 expect_in_log 'its info says coll_rsag_reductions false: the reductions stay with the module below rsag'
 expect_in_log 'filled [0-9]+ empty slots on MPI COMMUNICATOR .* iallreduce'
 expect_in_log '^basic,allreduce,2,8,.*,none,ok,'
-run_test bench-previous-rejects-forms exits_nonzero \
-    "${mpirun_cmd[@]}" -np 1 "$contribdir/rsag_bench" --forms all --previous tuned
-expect_in_log '--previous times blocking calls: not with --forms'
+# With --forms: one variant per form on each communicator.  rsag's rows name
+# its nonblocking engine (nonblocking_requests, persistent_starts), the
+# others none of rsag's counters (libnbc ran them), every result right, the
+# overlap forms too (each computes for its own communicator's time).
+bench_previous_forms() {
+    "${mpirun_cmd[@]}" -np 2 "$contribdir/rsag_bench" --coll reduce_scatter_block \
+        --sizes 16,64K --iters 20 --forms all --label rsag --previous libnbc \
+        >"$bench_out/previous-forms.csv" || return 1
+    cat "$bench_out/previous-forms.csv"
+    awk -F, 'NR > 1 { n[$1]++; if ($10 != "ok") bad = 1
+                      if ($1 ~ /^libnbc_/ && $9 != "none") bad = 1
+                      if ($1 ~ /^rsag_(nonblocking|overlap)/ && $9 !~ /nonblocking_requests/) bad = 1
+                      if ($1 == "rsag_persistent" && $9 !~ /persistent_starts/) bad = 1 }
+        END { for (f in n) rows++
+              if (bad || rows != 10) { print "wrong rows"; exit 1 }
+              for (f in n) if (n[f] != 2) { print "wrong rows: " f; exit 1 } }' \
+        "$bench_out/previous-forms.csv"
+}
+run_test bench-previous-forms-same-job-np2 bench_previous_forms
+expect_in_log '^libnbc_persistent,reduce_scatter_block,2,65536,.*,none,ok,'
+expect_in_log '^rsag_overlap_test,reduce_scatter_block,2,16,'
 
 # --osu / --imb: the benchmarks users run, run by rsag-bench.sh for rsag and
 # tuned and merged (stand-ins that print OSU's and IMB's report formats, rank
@@ -223,10 +241,12 @@ expect_in_log '-c must be allreduce, reduce, reduce_scatter_block or reduce_scat
 # The nonblocking mode (rsag-bench.sh --nonblocking, rsag_bench --forms):
 # blocking, MPI_Iallreduce + Wait, persistent Start + Wait and the overlap
 # forms, rsag's job against libnbc's (and coll/tuned's blocking call), two
-# sizes, np 2.  The table, the wide CSV (one row per size, 16 columns) and
-# the target lines must appear, every verification pass, and rsag's MPI_T
-# counters show that rsag ran the nonblocking and persistent calls of its
-# job (rsag-bench.sh exits 1 otherwise).
+# sizes, np 2.  The table, the wide CSV (one row per size, 19 columns: the
+# last three the same-job ratios, libnbc's calls timed inside rsag's job by
+# rsag_bench --previous) and the target lines must appear, every
+# verification pass, and rsag's MPI_T counters show that rsag ran the
+# nonblocking and persistent calls of its job (rsag-bench.sh exits 1
+# otherwise; the same-job rows, which rsag must not run, do not count).
 bench_nb_smoke() {
     local d="$bench_out/nb" f
     rm -rf "$d" || return 1
@@ -237,9 +257,12 @@ bench_nb_smoke() {
         [ -s "$d/$f" ] || { echo "missing output $f"; return 1; }
     done
     ! grep -q ',FAIL,' "$d/allreduce-np2-nb-raw.csv" || return 1
-    # wide CSV: header + 2 sizes, 16 fields, the 7 times positive numbers
-    awk -F, 'NR == 1 { ok = ($1 == "bytes" && $3 == "rsag_nonblocking_us" && NF == 16); next }
-             { rows++; if (NF != 16) ok = 0; for (i = 2; i <= 8; ++i) if (!($i + 0 > 0)) ok = 0 }
+    # wide CSV: header + 2 sizes, 19 fields, the 7 times and the 3 same-job
+    # ratios positive numbers
+    awk -F, 'NR == 1 { ok = ($1 == "bytes" && $3 == "rsag_nonblocking_us" && NF == 19 &&
+                            $18 == "samejob_libnbc_over_rsag_nb"); next }
+             { rows++; if (NF != 19) ok = 0; for (i = 2; i <= 8; ++i) if (!($i + 0 > 0)) ok = 0
+               for (i = 17; i <= 19; ++i) if (!($i + 0 > 0)) ok = 0 }
              END { if (!ok || rows != 2) { print "bad wide CSV"; exit 1 } }' "$d/allreduce-np2-nb.csv"
 }
 run_test bench-nonblocking-smoke-np2 bench_nb_smoke
@@ -251,6 +274,7 @@ expect_in_log 'I\*\+Wait <= 1.1x rsag blocking at every size +(MET|MISSED)'
 expect_in_log 'rsag ran every nonblocking and persistent call of its job'
 expect_in_log 'rsag job: coll_rsag_nonblocking_requests = [1-9]'
 expect_in_log 'rsag job: coll_rsag_persistent_starts = [1-9]'
+expect_in_log 'tuned/blk +libnbc/nb +libnbc/pers'
 expect_not_in_log 'VERIFICATION FAILURES'
 
 # ... and it fails when rsag's job did not run them itself: rsag's
