@@ -412,7 +412,8 @@ static double cma_rate(const ctx_t *x, int k)
  * The segment path (the default: coll_rsag_direct_cma_min_bytes never),
  * slot = mca_coll_rsag_model_direct_slot, window W = slot / 2, T = ceil(n / W)
  * windows (ticks), b = w / p of a window of w bytes:
- *   boxed  n <= 1080 B (MCA_COLL_RSAG_BOX_BYTES): copy into my box, one wait
+ *   boxed  n <= 4152 B at p = 2, 1080 B from p = 3 (mca_coll_rsag_box_max):
+ *          copy into my box, one wait
  *          for all boxes, reduce (a blocking call of a remembered shape
  *          takes the latency path, coll_rsag_latency.c: the same moves
  *          without the dispatcher, and about call_alpha of its own)
@@ -651,7 +652,7 @@ static double direct_way(const ctx_t *x, int what)
      * flags of two ticks ago, lines the other cores wrote: one hand-off */
     double t = pr->call_alpha + pr->handoff;
     double rwhole_max = p == 2 ? 262144.0 : whole_max;
-    if (what == 1 && n > MCA_COLL_RSAG_BOX_BYTES && n <= rwhole_max) {
+    if (what == 1 && n > (double) mca_coll_rsag_box_max(p) && n <= rwhole_max) {
         double P = 8192.0 < W ? 8192.0 : W, w = n < P ? n : P;
         /* the windows follow each other through the same slots: read as
          * one stream of n bytes */
@@ -660,7 +661,7 @@ static double direct_way(const ctx_t *x, int what)
             + (ceil(n / P) - 1) * ((cp > rd ? cp : rd) + dwait(x, p - 1, 0));
     }
     if (n <= W && n <= whole_max) {
-        int boxed = n <= MCA_COLL_RSAG_BOX_BYTES;
+        int boxed = n <= (double) mca_coll_rsag_box_max(p);
         int k = x->c->knobs.direct_fanin;
         if (boxed && p >= 3 && k != 1) {
             if (k == 0) k = best_fanin(x, what, NULL);
@@ -732,7 +733,7 @@ int mca_coll_rsag_model_direct_fanin(mca_coll_rsag_coll_t coll,
     int what = coll == MCA_COLL_RSAG_ALLREDUCE ? 0 : coll == MCA_COLL_RSAG_REDUCE ? 1 : 2;
 
     ctx_init(&x, call, prof, 1);
-    if (x.nodes > 1 || x.p < 3 || x.n > MCA_COLL_RSAG_BOX_BYTES) {
+    if (x.nodes > 1 || x.p < 3 || x.n > (double) mca_coll_rsag_box_max(x.p)) {
         if (t) *t = direct(&x, what);
         return 1;
     }

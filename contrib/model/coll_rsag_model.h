@@ -197,7 +197,7 @@ typedef struct mca_coll_rsag_model_call_t {
  * 64 KiB and 1 MiB, rounded up to 128 bytes. */
 size_t mca_coll_rsag_model_direct_slot(const mca_coll_rsag_model_knobs_t *knobs, int p);
 
-/* `direct`'s boxed calls (bytes <= 1080, one node, p >= 3): the fan-in the
+/* `direct`'s boxed calls (bytes <= 1080 at p >= 3, one node): the fan-in the
  * model finds fastest for `coll` (1: flat, every rank reads the p boxes;
  * k >= 2: the tree of fan-in k, k from 2 to MCA_COLL_RSAG_MODEL_MAX_FANIN),
  * *t its time; 1 (and the flat time) for any other call.  The component's

@@ -62,11 +62,11 @@
  *     and started in one order: `direct` must serve them.
  *
  *   rsag_direct latency [--iters N] [--form blocking|nonblocking]
- *     The latency path: for each collective forced to direct, 1, 7, 135
- *     and 200 doubles, MPI_SUM and the user op, in place and not, N calls
- *     of one shape (fresh inputs each, checked as in bits): every call but
- *     the first of a shape of at most 1080 bytes (a box) must take the
- *     latency path (coll_rsag_latency_calls; the first may too, when an
+ *     The latency path: for each collective forced to direct, 1, 7, 135,
+ *     200, 519 and 600 doubles, MPI_SUM and the user op, in place and not,
+ *     N calls of one shape (fresh inputs each, checked as in bits): every
+ *     call but the first of a shape that fits a box (4152 bytes at np 2,
+ *     1080 from np 3) must take the latency path (coll_rsag_latency_calls; the first may too, when an
  *     earlier batch had the same shape: the reduce-scatters' blocks of 1
  *     and 7 elements are the same on 8 or more ranks).  Then settings
  *     changed through MPI_T between calls of one shape: another forced
@@ -1284,13 +1284,15 @@ static int mode_unordered(int rounds, int ordered, int want_direct, int settle)
  * the path off. */
 static int mode_latency(int iters)
 {
-    /* 8 and 56 bytes (the stamp's line), 1080 (a box exactly), 1600 (more
-     * than a box: never the latency path) */
-    static const size_t sizes[] = { 1, 7, 135, 200 };
+    /* 8 and 56 bytes (the stamp's line), 1080 (a box of 3 or more ranks
+     * exactly), 1600 (more: the latency path only at np 2), 4152 (a box of
+     * 2 ranks exactly), 4800 (more than any box: never the latency path) */
+    static const size_t sizes[] = { 1, 7, 135, 200, 519, 600 };
     MPI_T_cvar_handle maxh = rt_cvar("coll_rsag_latency_max_bytes", NULL, NULL);
     long long lat0 = rt_counter("coll_rsag_latency_calls"), expect = 0, got, first = 0;
     int c = 1000, rd = rt_alg_index(RT_ALLREDUCE, "recursive_doubling");
-    size_t zero = 0, box = 1080;                    /* MCA_COLL_RSAG_BOX_BYTES */
+    /* mca_coll_rsag_box_max: what a box carries; the parameter's default */
+    size_t zero = 0, box = size <= 2 ? 4152 : 1080, max_default = 4152;
     MPI_Op halfop;
     long all = 0;
 
@@ -1393,7 +1395,7 @@ static int mode_latency(int iters)
     rt_cvar_write(maxh, &zero);
     (void) one_case(MPI_COMM_WORLD, RT_ALLREDUCE, ++c, 0, MPI_SUM, 1, 0, -1, RT_FORM_BLOCKING,
                     NULL);
-    rt_cvar_write(maxh, &box);
+    rt_cvar_write(maxh, &max_default);
     if (rt_counter("coll_rsag_latency_calls") - lat0 != 2) {
         FAIL("after the settings changes %lld calls took the latency path, expected 2",
              rt_counter("coll_rsag_latency_calls") - lat0);

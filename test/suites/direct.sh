@@ -314,11 +314,11 @@ expect_in_log 'rsag_direct: comms round 1 comm 1: [a-z_]+ \(not direct\)'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=2 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
 expect_not_in_log 'Bus error|signal 7'
-# 2304 KiB: the segment (2101760 bytes at np 2) would fit, but would leave
+# 2304 KiB: the segment (2114048 bytes at np 2) would fit, but would leave
 # less than coll_rsag_segment_keep_free_percent (25 %) of /dev/shm free.
 run_test direct-shm-keep-free-fallback-np2 direct_small_shm 2304k "${mpirun_cmd[@]}" -np 2 \
     "${direct_shm_vader[@]}" --mca coll_rsag_verbose 1 "$direct_prog" comms
-expect_in_log "direct on MPI_COMM_WORLD .*: shared segment of 2101760 bytes not made: /dev/shm has [0-9]+ of 2359296 bytes free and must keep 589824 free \(coll_rsag_segment_keep_free_percent 25\); rsag's point-to-point algorithms instead"
+expect_in_log "direct on MPI_COMM_WORLD .*: shared segment of 2114048 bytes not made: /dev/shm has [0-9]+ of 2359296 bytes free and must keep 589824 free \(coll_rsag_segment_keep_free_percent 25\); rsag's point-to-point algorithms instead"
 expect_in_log 'rsag_direct: comms round 0 comm 0: [a-z_]+ \(not direct\)'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=2 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
@@ -326,7 +326,7 @@ expect_in_log 'rsag names left in /dev/shm: 0$'
 run_test direct-shm-keep-free-off-np2 direct_small_shm 2304k "${mpirun_cmd[@]}" -np 2 \
     "${direct_shm_vader[@]}" --mca coll_rsag_segment_keep_free_percent 0 \
     --mca coll_rsag_verbose 1 "$direct_prog" comms --comms 1
-expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment 2101760 bytes, copies through the segment'
+expect_in_log 'direct on MPI_COMM_WORLD .*: shared segment 2114048 bytes, copies through the segment'
 expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=1 failures=0'
 expect_in_log 'rsag names left in /dev/shm: 0$'
@@ -361,7 +361,7 @@ run_test direct-shm-cap-fallback-np2 "${mpirun_cmd[@]}" -np 2 \
 expect_in_log 'rsag_direct: comms round 1 comm 0: direct$'
 expect_in_log 'rsag_direct: comms round 1 comm 1: direct$'
 expect_in_log 'rsag_direct: comms round 1 comm 2: [a-z_]+ \(not direct\)'
-expect_in_log "direct on MPI COMMUNICATOR [0-9]+ DUP FROM 0 .*: shared segment of 2101760 bytes not made: this process's segments would take 6305280 bytes, above coll_rsag_segment_max_bytes 5242880; rsag's point-to-point algorithms instead"
+expect_in_log "direct on MPI COMMUNICATOR [0-9]+ DUP FROM 0 .*: shared segment of 2114048 bytes not made: this process's segments would take 6342144 bytes, above coll_rsag_segment_max_bytes 5242880; rsag's point-to-point algorithms instead"
 expect_count 1 'not made: '
 expect_in_log 'rsag_direct: comms after free: direct$'
 expect_in_log 'rsag_direct: comms PASS np=2 comms=3 failures=0'
@@ -493,9 +493,9 @@ for np in 2 4; do
 done
 run_test direct-persistent-any-order-no-room-np2 "${mpirun_cmd[@]}" -np 2 \
     --mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_verbose 1 \
-    --mca coll_rsag_segment_max_bytes 2104000 "$direct_prog" unordered --expect-direct 0
+    --mca coll_rsag_segment_max_bytes 2116288 "$direct_prog" unordered --expect-direct 0
 expect_in_log 'rsag_direct: unordered PASS np=2 rounds=20 any-order direct=0 failures=0'
-expect_in_log 'a persistent allreduce of 8000 bytes: shared segment of [0-9]+ bytes not made: this process.s segments would take [0-9]+ bytes, above coll_rsag_segment_max_bytes 2104000; its starts may come in any order: not direct'
+expect_in_log 'a persistent allreduce of 8000 bytes: shared segment of [0-9]+ bytes not made: this process.s segments would take [0-9]+ bytes, above coll_rsag_segment_max_bytes 2116288; its starts may come in any order: not direct'
 expect_in_log "allreduce \(nonblocking or persistent\) on MPI_COMM_WORLD .* -> [a-z_]+ \(direct forced but it needs starts in the communicator's order \(persistent: mpi_assert_strict_persistent_collective_ordering\)\)"
 run_test direct-persistent-ordered-np2 "${mpirun_cmd[@]}" -np 2 \
     --mca coll_rsag_allreduce_algorithm direct --mca coll_rsag_verbose 1 \
@@ -509,13 +509,14 @@ expect_in_log 'a persistent allreduce of 40000 bytes: no segment of its own, the
 expect_in_log 'a persistent allreduce of 8000 bytes: its own shared segment'
 
 # --- the latency path ------------------------------------------------------------
-# rsag_direct latency: every collective forced to direct on 1, 7, 135 and
-# 200 doubles (8 B, 56 B: the stamp's line, 1080 B: a box, 1600 B: more),
+# rsag_direct latency: every collective forced to direct on 1, 7, 135, 200,
+# 519 and 600 doubles (8 B, 56 B: the stamp's line, 1080 B: a box from np 3,
+# 1600 B: more, 4152 B: a box at np 2, 4800 B: more than any box),
 # MPI_SUM and a non-commutative user op, in place and not, batches of five
 # calls of one shape with fresh non-integer inputs, every result the same
 # bits as the rank-order fold (the tree's, where auto's fan-in rule takes
 # the tree: np 16 from 256 B); every call but a shape's first that fits a
-# box (1080 bytes) must take the latency path (coll_rsag_latency_calls; the
+# box must take the latency path (coll_rsag_latency_calls; the
 # first too when an earlier batch had its shape); then a forced algorithm
 # changed through MPI_T between two calls of one shape must run the next
 # call, and coll_rsag_latency_max_bytes 0 turns the path off.  --form nonblocking:

@@ -14,7 +14,7 @@
  *   ready  = t   my block of step t is reduced and readable
  *   done   = t   I read nothing of step t any more
  *
- * A vector of up to MCA_COLL_RSAG_BOX_BYTES goes whole through box t % 2
+ * A vector of up to mca_coll_rsag_box_max(p) bytes goes whole through box t % 2
  * instead: the box's stamp = t stands for arrive (and says done >= t - 1).
  *
  * Before writing slot half (or box) t % 2 a rank waits until whoever read
@@ -839,7 +839,7 @@ static int mca_coll_rsag_direct_slots(mca_coll_rsag_direct_t *d)
  *   release            every rank that takes the result   children's partials,
  *                      copies it from box[0][t % 2]       then stamp their box
  *
- * Cost (L = ceil(log_k p) levels, n <= MCA_COLL_RSAG_BOX_BYTES): per level a
+ * Cost (L = ceil(log_k p) levels, n <= MCA_COLL_RSAG_BOX_SHARED_BYTES): per level a
  *       hand-off and k - 1 box reads folded, (k - 1) n gamma; then one
  *       hand-off and one read of rank 0's box, n; against the flat form's
  *       p - 1 box reads and (p - 1) n gamma on every rank (doc/direct.md, The
@@ -1027,7 +1027,8 @@ void mca_coll_rsag_direct_register(const mca_base_component_t *c)
     (void) mca_base_component_var_register(
         c, "direct_fanin",
         "How the direct algorithms reduce a vector that fits one box (up to "
-        MCA_COLL_RSAG_STRINGIFY(MCA_COLL_RSAG_BOX_BYTES) " bytes) on a node of p >= 3 ranks. "
+        MCA_COLL_RSAG_STRINGIFY(MCA_COLL_RSAG_BOX_SHARED_BYTES) " bytes) on a node of p >= 3 "
+        "ranks. "
         "1: flat, every rank that needs the result reads all p boxes; k >= 2: a tree of "
         "fan-in k through the shared segment (groups of k consecutive ranks reduce to their "
         "lowest, those to theirs, up to rank 0, in rank order; every rank then reads rank 0's "
@@ -1259,10 +1260,13 @@ static void mca_coll_rsag_direct_plan(mca_coll_rsag_direct_t *d, bool blocking)
         d->window = MCA_COLL_RSAG_DIRECT_PIPE_BYTES / ext;     /* the root's pipeline */
         d->window = d->window > 0 ? d->window : 1;
     }
-    /* A vector that fits a box goes whole through the boxes: its
-     * data and its stamp share a cache line, one miss per peer.  In one
-     * tick: a reduce's windows may be smaller than a box (tiny segments). */
-    d->boxed = d->whole && bytes <= MCA_COLL_RSAG_BOX_BYTES && n <= d->window;
+    /* A vector that fits a box goes whole through the boxes: its stamp
+     * shares a cache line with its first 56 bytes, and the rest is read
+     * once the stamp is seen, with no arrive or done line in between.
+     * Two ranks use the whole box, more ranks its first 1080 bytes
+     * (mca_coll_rsag_box_max).  In one tick: a reduce's windows may be
+     * smaller than a box (tiny segments). */
+    d->boxed = d->whole && bytes <= mca_coll_rsag_box_max(a->size) && n <= d->window;
     /* My block is read straight from my input, except in place: the result
      * overwrites my input while I still read it, so my block is read from
      * my slot copy like everyone else's. */
@@ -1449,18 +1453,22 @@ int mca_coll_rsag_direct_own_plan(const mca_coll_rsag_args_t *a,
 
 /* ---- a call described once, run many times (the latency path) ----------- */
 
-/* Each temporary of a one-box call fits one box, on its own cache lines. */
-#define MCA_COLL_RSAG_DIRECT_BOX_TEMP \
-    ((MCA_COLL_RSAG_BOX_BYTES + MCA_COLL_RSAG_CACHE_LINE - 1) & ~(MCA_COLL_RSAG_CACHE_LINE - 1))
+/* Each temporary of a one-box call of p ranks fits what such a call puts
+ * in a box, on its own cache lines. */
+static size_t mca_coll_rsag_direct_box_temp(int p)
+{
+    return (mca_coll_rsag_box_max(p) + MCA_COLL_RSAG_CACHE_LINE - 1)
+           & ~(MCA_COLL_RSAG_CACHE_LINE - 1);
+}
 
 mca_coll_rsag_direct_t *mca_coll_rsag_direct_prepare(const mca_coll_rsag_args_t *a,
                                                      const size_t *layout,
                                                      mca_coll_rsag_direct_kind_t kind,
                                                      bool counted, int *err)
 {
+    size_t temp = mca_coll_rsag_direct_box_temp(a->size);
     mca_coll_rsag_direct_t *d = mca_coll_rsag_direct_new(
-        a, layout, kind, 3 * MCA_COLL_RSAG_DIRECT_BOX_TEMP + MCA_COLL_RSAG_CACHE_LINE, counted,
-        false);
+        a, layout, kind, 3 * temp + MCA_COLL_RSAG_CACHE_LINE, counted, false);
     uintptr_t extra;
     size_t n[3];
     char *t[3];
@@ -1476,7 +1484,7 @@ mca_coll_rsag_direct_t *mca_coll_rsag_direct_prepare(const mca_coll_rsag_args_t 
     extra = (extra + MCA_COLL_RSAG_CACHE_LINE - 1) & ~(uintptr_t) (MCA_COLL_RSAG_CACHE_LINE - 1);
     mca_coll_rsag_direct_temp_counts(d, n);
     for (int i = 0; i < 3; ++i) {
-        t[i] = n[i] > 0 ? (char *) extra + (size_t) i * MCA_COLL_RSAG_DIRECT_BOX_TEMP : NULL;
+        t[i] = n[i] > 0 ? (char *) extra + (size_t) i * temp : NULL;
     }
     mca_coll_rsag_direct_set_temps(d, t[0], t[1], t[2]);
     return d;

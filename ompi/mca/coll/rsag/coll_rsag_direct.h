@@ -25,10 +25,11 @@
  *            and the peers' slots and put the results in their own slots,
  *            from which the ranks that need them copy.  A small vector
  *            (64 KB / p) is reduced whole by every rank that needs it (one
- *            synchronization instead of two); up to a box (1080 bytes) it
- *            goes through the boxes (up to 56 bytes with the stamp in one
- *            cache line) instead, at p >= 3 flat or up a tree of fan-in k
- *            to rank 0 (the boxed tree, coll_rsag_direct_fanin).
+ *            synchronization instead of two); up to a box (4152 bytes at
+ *            p = 2, 1080 from p = 3) it goes through the boxes (up to 56
+ *            bytes with the stamp in one cache line) instead, at p >= 3
+ *            flat or up a tree of fan-in k to rank 0 (the boxed tree,
+ *            coll_rsag_direct_fanin).
  * The caller guarantees: the communicator's segment exists
  * (a->segment), a contiguous datatype (size == extent == true
  * extent: element i's bytes are at buf + true_lb + i * extent), p >= 2,

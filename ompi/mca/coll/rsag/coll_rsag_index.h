@@ -35,9 +35,25 @@
 
 /* The node path's box (coll_rsag_segment.h): a vector of up to BOX_BYTES
  * after its 8-byte stamp, BOX_LINES cache lines; here so that the cost
- * model and the fan-in rule, which decide by it, share the size. */
-#define MCA_COLL_RSAG_BOX_LINES 17
-#define MCA_COLL_RSAG_BOX_BYTES (MCA_COLL_RSAG_BOX_LINES * 64 - 8)    /* 1080 */
+ * model and the fan-in rule, which decide by it, share the size.  Two
+ * ranks put a vector of up to a whole box there; from three on, up to
+ * BOX_SHARED_BYTES (the range where the boxed tree and its fan-in rule
+ * were fitted; beyond it the slots' split path reads 1/p of the vector
+ * per peer instead of all of it): mca_coll_rsag_box_max. */
+#define MCA_COLL_RSAG_BOX_LINES 65
+#define MCA_COLL_RSAG_BOX_BYTES 4152            /* BOX_LINES lines less the stamp */
+#define MCA_COLL_RSAG_BOX_SHARED_BYTES 1080     /* 17 lines less the stamp */
+_Static_assert(MCA_COLL_RSAG_BOX_BYTES == MCA_COLL_RSAG_BOX_LINES * 64 - 8,
+               "a box is its lines less the 8-byte stamp");
+_Static_assert(MCA_COLL_RSAG_BOX_SHARED_BYTES % 64 == 56
+                   && MCA_COLL_RSAG_BOX_SHARED_BYTES <= MCA_COLL_RSAG_BOX_BYTES,
+               "the shared part of a box ends at a line's end");
+
+/* The largest vector a boxed call of p ranks carries. */
+static inline size_t mca_coll_rsag_box_max(int p)
+{
+    return p <= 2 ? (size_t) MCA_COLL_RSAG_BOX_BYTES : (size_t) MCA_COLL_RSAG_BOX_SHARED_BYTES;
+}
 
 /* A run of elements [off, off + cnt) of a vector. */
 typedef struct mca_coll_rsag_range_t {

@@ -17,7 +17,7 @@
  *               wait box[j][t % 2] stamped t, every j
  *               result = ((x_0 op x_1) op x_2) ... in rank order
  *
- * Cost (p ranks, n <= MCA_COLL_RSAG_BOX_BYTES): alpha_line (my box to the
+ * Cost (p ranks, n <= mca_coll_rsag_box_max(p)): alpha_line (my box to the
  *       other cores) + (p - 1) line misses, overlapped + (p - 1) n gamma;
  *       no handshake at the end: before box t % 2 is written again at tick
  *       t + 2 every peer's stamp of t + 1 says it finished reading it.
@@ -27,7 +27,7 @@
  * Memory: per communicator, once a call took the path, one table of
  *       entries (MCA_COLL_RSAG_LATENCY_SHAPES per form and collective, the
  *       oldest replaced); per shape remembered, one block of the state, the
- *       layout and three box-sized temporaries (about 3.5 KB at p = 2); for
+ *       layout and three box-sized temporaries (about 13 KB at p = 2); for
  *       MPI_I*, up to MCA_COLL_RSAG_POOL_SIZE freed requests per shape.
  */
 #include "ompi_config.h"
@@ -104,7 +104,9 @@ void mca_coll_rsag_latency_register(const mca_base_component_t *c)
         "description are made at the first call of a shape (count, datatype, op, root, in "
         "place) and kept, and each later call of that shape only moves its data through one "
         "box of the node's segment. 0: off. At most " MCA_COLL_RSAG_STRINGIFY(
-            MCA_COLL_RSAG_BOX_BYTES) " (one box, the default)",
+            MCA_COLL_RSAG_BOX_BYTES) " (one box, the default); on communicators of 3 or more "
+        "ranks a box carries " MCA_COLL_RSAG_STRINGIFY(MCA_COLL_RSAG_BOX_SHARED_BYTES)
+        " bytes at most, larger calls take the usual way",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, MCA_BASE_VAR_FLAG_SETTABLE, OPAL_INFO_LVL_5,
         MCA_BASE_VAR_SCOPE_LOCAL, &mca_coll_rsag_latency.max_bytes);
     (void) mca_base_component_pvar_register(

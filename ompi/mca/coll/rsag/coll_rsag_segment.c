@@ -175,9 +175,9 @@ static void mca_coll_rsag_segment_register_limits(const mca_base_component_t *c)
         c, "segment_max_bytes",
         "Bytes of shared memory (in /dev/shm) that the segments one process creates for the "
         "direct algorithms may take together (rank 0 of each single-node communicator creates "
-        "its segment: p * (2304 B + the data slot), e.g. 2 MiB at p = 2, 8 MiB at p = 16, "
-        "16.6 MiB at p = 256; and the segment of each persistent request direct serves, made "
-        "by its *_init: p * (2304 B + up to twice its vector, at most the communicator's "
+        "its segment: p * (8448 B + the data slot), e.g. 2 MiB at p = 2, 8.1 MiB at p = 16, "
+        "18.1 MiB at p = 256; and the segment of each persistent request direct serves, made "
+        "by its *_init: p * (8448 B + up to twice its vector, at most the communicator's "
         "slot)). Per process, not per node: the node as a whole is guarded by "
         "coll_rsag_segment_keep_free_percent. A communicator or request whose segment would "
         "go over uses rsag's point-to-point algorithms instead (verbose trace). Default "
@@ -258,9 +258,11 @@ void mca_coll_rsag_segment_register(const mca_base_component_t *c)
     (void) mca_base_component_var_register(
         c, "segment_size",
         "Bytes of each rank's data slot in the shared segment the direct algorithms make "
-        "per single-node communicator (lazily, on first use; the segment also holds 35 "
-        "64-byte lines per rank: a control line and two boxes of 17 lines for vectors of up "
-        "to 1080 bytes). Larger vectors go through the slots in windows of half of it. 0 (default): 8 MiB / p, at least 64 KiB, at most 1 MiB. Otherwise rounded "
+        "per single-node communicator (lazily, on first use; the segment also holds 132 "
+        "64-byte lines per rank: a control line, a ballot line and two boxes of 65 lines for "
+        "vectors of up to 4152 bytes, 1080 from 3 ranks). Larger vectors go through the slots "
+        "in windows of half of it. 0 (default): 8 MiB / p, at least 64 KiB, at most 1 MiB. "
+        "Otherwise rounded "
         "up to a multiple of 128, at least 128, at most 1 GiB",
         MCA_BASE_VAR_TYPE_SIZE_T, NULL, 0, 0, OPAL_INFO_LVL_6, MCA_BASE_VAR_SCOPE_ALL_EQ,
         &mca_coll_rsag_node_params.segment_size);

@@ -13,12 +13,12 @@
  *   ctl[0] ... ctl[p-1]     one control line per rank, written only by its
  *                           rank, read by all: the progress counters of the
  *                           protocol and the addresses it publishes
- *   box[0][0,1] ...         two boxes of 17 lines per rank, written only by
+ *   box[0][0,1] ...         two boxes of 65 lines per rank, written only by
  *   box[p-1][0,1]           its rank: the tick that stamps it, then a
- *                           vector of up to 1080 bytes (up to 56 in the
- *                           stamp's line, so that a peer reads both with one
- *                           cache miss); a step's two boxes alternate like
- *                           the slot halves
+ *                           vector of up to 4152 bytes (1080 from p = 3;
+ *                           up to 56 in the stamp's line, so that a peer
+ *                           reads both with one cache miss); a step's two
+ *                           boxes alternate like the slot halves
  *   slot[0] ... slot[p-1]   one data slot per rank (coll_rsag_segment_size
  *                           bytes, a multiple of the cache line), written
  *                           only by its rank; two halves so that a window
