@@ -6,7 +6,7 @@
 # busbw_GBps,iters,ran,verified,oversubscribed,osu_us,form,compute_us,
 # overlap_pct,tests), takes the median over repetitions of every
 # (label, size), writes the wide CSV (file csv: bytes, the times, memcpy_us,
-# then overlaps and ratios) and prints the tables and the issue's targets
+# then overlaps and ratios) and prints the tables and the nonblocking targets
 # (met / MISSED) on stdout.
 # Labels: rsag_<form> (rsag's job), libnbc_<form> (--mca coll ^rsag:
 # blocking is coll/tuned's, the others libnbc's), samejob_<form> (rsag's
@@ -105,7 +105,7 @@ END {
             pct(OV["libnbc_overlap", b]), pct(OV["libnbc_overlap_test", b]), fmt(CP["rsag_overlap", b])
     }
 
-    printf "\nratios and the issue's targets (met / MISSED; - = not a target at that size)\n"
+    printf "\nratios and the nonblocking targets (met / MISSED; - = not a target at that size)\n"
     printf "  nb/blk    = rsag I*+W / rsag blocking          target <= %s at every size\n", target_nb
     printf "  blk/pers  = rsag blocking / rsag S+W            target >= %s, >= %s at %s\n", target_pers, target_pers_small, hsize(sizes[1])
     printf "  tuned/pers = tuned blocking / rsag S+W          (no target)\n"
