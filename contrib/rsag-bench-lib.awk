@@ -17,6 +17,18 @@ function median(list,    a, n) {
     sort_numeric(a, n)
     return (n % 2) ? a[(n + 1) / 2] + 0 : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+# The same-job ratio: t[label, size, rep] the times of one raw CSV; the
+# median over the repetitions 1..nrep of time(num) / time(den) within each
+# repetition's job at size b, "%.2f"; "" when no repetition has both.
+function same_job(t, num, den, b, nrep,    r, v, n) {
+    v = ""; n = 0
+    for (r = 1; r <= nrep; ++r) {
+        if ((num, b, r) in t && (den, b, r) in t && t[den, b, r] + 0 > 0) {
+            v = v " " t[num, b, r] / t[den, b, r]; ++n
+        }
+    }
+    return n ? sprintf("%.2f", median(v)) : ""
+}
 function fmt(x) {
     if (x == "") return "-"
     if (x >= 1000) return sprintf("%.0f", x)

@@ -29,8 +29,8 @@ NR == 1 { if (tcol == "") tcol = 7; next }
     if (!(($6) in seen)) { seen[$6] = 1; sizes[++ns] = $6 + 0 }
     mc[$6] = mc[$6] " " $8
     if ($12 != "ok") bad[key] = 1
-    if ($3 == "rsag_auto") sja[$1, $6] = $tcol
-    if ($3 == "tuned_samejob") { sjt[$1, $6] = $tcol; samejob = 1 }
+    if ($3 == "rsag_auto" || $3 == "tuned_samejob") tr[$3, $6, $1] = $tcol
+    if ($3 == "tuned_samejob") samejob = 1
     if (index("," ran[key] ",", "," $11 ",") == 0) ran[key] = ran[key] (ran[key] == "" ? "" : "/") $11
 }
 END {
@@ -62,10 +62,7 @@ END {
     for (i = 2; i <= nt; ++i) h = h "," tl[i] "/rsag_auto"
     for (i = 1; i <= nvr; ++i) h = h "," vrbase[i] "/" vr[i]
     h = h ",rsag_auto/memcpy,rsag_auto_busbw_GBps,verify_failures,oversubscribed"
-    if (samejob) {
-        h = h ",samejob_tuned_default/rsag_auto"
-        for (k in sjt) if ((k in sja) && sja[k] > 0) { split(k, f, SUBSEP); sjr[f[2]] = sjr[f[2]] " " sjt[k] / sja[k] }
-    }
+    if (samejob) h = h ",samejob_tuned_default/rsag_auto"
     print h > csv
 
     for (s = 1; s <= ns; ++s) {
@@ -91,7 +88,7 @@ END {
         for (i = 2; i <= nt; ++i) row = row "," ratio(med[tl[i]], auto)
         for (i = 1; i <= nvr; ++i) row = row "," ratio(med[vrbase[i]], med[vr[i]])
         row = row "," ratio(auto, mcm) "," (bw == "" ? "" : sprintf("%.3f", bw)) "," (nfail == "" ? 0 : nfail) "," oversub
-        sj = (samejob && sjr[b] != "") ? sprintf("%.2f", median(sjr[b])) : ""
+        sj = samejob ? same_job(tr, "tuned_samejob", "rsag_auto", b, maxrep) : ""
         if (samejob) row = row "," sj
         print row > csv
 

@@ -46,17 +46,6 @@ NR == 1 { next }
     if ($12 != "ok") { bad[key] = 1; nbad++ }
     tr[$3, $6, $1] = $7
 }
-# median over the repetitions of time(num) / time(den) of the same
-# repetition's job at size b; "" when no repetition has both
-function same_job(num, den, b,    r, n, v, x) {
-    n = 0; v = ""
-    for (r = 1; r <= maxrep; ++r) {
-        if ((num, b, r) in tr && (den, b, r) in tr && tr[den, b, r] + 0 > 0) {
-            x = tr[num, b, r] / tr[den, b, r]; v = v " " x; ++n
-        }
-    }
-    return n ? sprintf("%.2f", median(v)) : ""
-}
 END {
     if (target_nb == "") target_nb = 1.1
     if (target_overlap == "") target_overlap = 80
@@ -130,9 +119,9 @@ END {
             T["libnbc_blocking", b] "," T["libnbc_nonblocking", b] "," T["libnbc_persistent", b] "," MC[b] "," \
             OV["rsag_overlap", b] "," OV["rsag_overlap_test", b] "," OV["libnbc_overlap", b] "," \
             OV["libnbc_overlap_test", b] "," r1 "," r2 "," r3 "," r4
-        SJ["blk", b] = same_job("samejob_blocking", "rsag_blocking", b)
-        SJ["nb", b] = same_job("samejob_nonblocking", "rsag_nonblocking", b)
-        SJ["pers", b] = same_job("samejob_persistent", "rsag_persistent", b)
+        SJ["blk", b] = same_job(tr, "samejob_blocking", "rsag_blocking", b, maxrep)
+        SJ["nb", b] = same_job(tr, "samejob_nonblocking", "rsag_nonblocking", b, maxrep)
+        SJ["pers", b] = same_job(tr, "samejob_persistent", "rsag_persistent", b, maxrep)
         if (SJ["blk", b] SJ["nb", b] SJ["pers", b] != "") any_same = 1
         rows[i] = row "," SJ["blk", b] "," SJ["nb", b] "," SJ["pers", b]
     }
